@@ -1,0 +1,42 @@
+# fp — build, test, benchmark and lint.
+GO      ?= go
+GOBIN   := $(shell $(GO) env GOPATH)/bin
+STATICCHECK_VERSION := v0.8.2
+PKGS    := ./...
+
+.PHONY: all build test test-short bench lint staticcheck demo clean
+
+all: build
+
+build:
+	$(GO) build -o bin/fp ./cmd/fp
+
+# The whole test suite, as CI runs it.
+test:
+	$(GO) test -count=1 -timeout 20m $(PKGS)
+
+# Skips the long training tests.
+test-short:
+	$(GO) test -count=1 -short $(PKGS)
+
+# Benchmarks: compare runs with benchstat (go install golang.org/x/perf/cmd/benchstat@latest).
+bench:
+	GOMAXPROCS=1 $(GO) test -run='^$$' -bench=. -benchmem -count=5 $(PKGS)
+
+$(GOBIN)/staticcheck:
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+staticcheck: $(GOBIN)/staticcheck
+
+lint: staticcheck
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	$(GOBIN)/staticcheck $(PKGS)
+
+# The quick start: a Chebyshev sweep on the embedded COMPAS data, then the front.
+demo: build
+	./bin/fp train --out runs/demo
+
+clean:
+	rm -rf bin

@@ -1,0 +1,10 @@
+// Command fp is the command-line interface of fp: it parses flags, builds a
+// configuration and calls the library. Each command lives in its own file
+// and registers itself in init.
+//
+//	fp datasets            the built-in datasets and their base rates
+//	fp train               Algorithm 1: a sweep over splits × λ, records and the front
+//	fp front RECORDS…      non-dominated counts, hypervolume and shares
+//	fp plot RECORDS…       the candidates and the front as a figure
+//	fp audit               the fairness metrics of any file of predictions
+package main

@@ -1,0 +1,42 @@
+package fairness
+
+import (
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+)
+
+// Node builds Σ_l Σ_units |cᵀ h^(l)|. The contrast c is data (computed per
+// batch by Contrast), so τ̂(h) = hᵀc is one matrix–vector product per layer.
+// Gorgonia's tensor |·|′(0) = 0, so a batch with a missing group (c = 0)
+// contributes neither value nor gradient.
+func (p atoPenalty) Node(n Net, b BatchNodes) (*G.Node, error) {
+	if len(n.Hidden) == 0 {
+		return nil, fmt.Errorf("%s: the network has no hidden layer", p.Name())
+	}
+	layers := n.Hidden
+	if !p.all {
+		layers = layers[len(layers)-1:]
+	}
+	var u *G.Node
+	for l, h := range layers {
+		tau, err := G.Mul(b.C, h) // (batch)·(batch×H) = hᵀc, an H-vector
+		if err != nil {
+			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
+		}
+		abs, err := G.Abs(tau)
+		if err != nil {
+			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
+		}
+		s, err := G.Sum(abs)
+		if err != nil {
+			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
+		}
+		if u == nil {
+			u = s
+		} else if u, err = G.Add(u, s); err != nil {
+			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
+		}
+	}
+	return u, nil
+}

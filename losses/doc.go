@@ -1,0 +1,5 @@
+// Package losses holds risk terms: the stable binary cross-entropy from logits
+// as a Gorgonia graph node and as plain numbers, and the Risk extension point
+// through which a user replaces it (a weighted or focal loss, say) with a few
+// lines of graph code.
+package losses

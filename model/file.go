@@ -1,0 +1,144 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// FileFormat names the network file format written by Save.
+const FileFormat = "fp-network/1"
+
+// File is a stored network: the JSON document Save writes and Load reads.
+//
+//	{
+//	  "format":   "fp-network/1",
+//	  "arch":     "4x4",            // L linear layers × H hidden units
+//	  "dim":      12,               // inputs after encoding
+//	  "features": ["sex=Male", …],  // encoded column names, in input order
+//	  "mean": [...], "sd": [...],   // the training split's standardization of each input
+//	  "weights":  [[...], ...],     // per layer, row-major In×Out
+//	  "biases":   [[...], ...]      // per layer, Out entries
+//	}
+//
+// To predict: z = Forward((x − mean)/sd) with sd = 0 meaning the input is 0,
+// then p = sigmoid(z). Predict does exactly that.
+type File struct {
+	Format   string      `json:"format"`
+	Arch     string      `json:"arch"`
+	Dim      int         `json:"dim"`
+	Features []string    `json:"features,omitempty"`
+	Mean     []float64   `json:"mean,omitempty"`
+	SD       []float64   `json:"sd,omitempty"`
+	Weights  [][]float64 `json:"weights"`
+	Biases   [][]float64 `json:"biases"`
+}
+
+// NewFile wraps p (not copied) with the encoder's column names and statistics.
+func NewFile(p *Params, features []string, mean, sd []float64) *File {
+	return &File{Format: FileFormat, Arch: p.Arch.String(), Dim: p.Dim,
+		Features: features, Mean: mean, SD: sd, Weights: p.W, Biases: p.B}
+}
+
+// Params returns the network held by the file, validated.
+func (f *File) Params() (*Params, error) {
+	if f.Format != FileFormat {
+		return nil, fmt.Errorf("network file format %q: want %q", f.Format, FileFormat)
+	}
+	a, err := ParseArch(f.Arch)
+	if err != nil {
+		return nil, err
+	}
+	p := &Params{Arch: a, Dim: f.Dim, W: f.Weights, B: f.Biases}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if (f.Mean != nil && len(f.Mean) != f.Dim) || (f.SD != nil && len(f.SD) != f.Dim) {
+		return nil, fmt.Errorf("network file: mean/sd have %d/%d entries, want dim %d", len(f.Mean), len(f.SD), f.Dim)
+	}
+	return p, nil
+}
+
+// Predict returns the predicted probabilities of n unstandardized rows x
+// (row-major n×Dim, already one-hot encoded as Features lists).
+func (f *File) Predict(x []float64, n int) ([]float64, error) {
+	p, err := f.Params()
+	if err != nil {
+		return nil, err
+	}
+	if len(x) != n*f.Dim {
+		return nil, fmt.Errorf("predict: got %d values for %d rows of %d inputs", len(x), n, f.Dim)
+	}
+	z := make([]float64, n*f.Dim)
+	for i := 0; i < n; i++ {
+		for j := 0; j < f.Dim; j++ {
+			v := x[i*f.Dim+j]
+			if f.Mean != nil {
+				if f.SD[j] == 0 {
+					v = 0
+				} else {
+					v = (v - f.Mean[j]) / f.SD[j]
+				}
+			}
+			z[i*f.Dim+j] = v
+		}
+	}
+	out := make([]float64, n)
+	p.Forward(z, n, out)
+	for i, v := range out {
+		out[i] = Sigmoid(v)
+	}
+	return out, nil
+}
+
+// Save writes f to path atomically (a temporary file renamed into place).
+func Save(path string, f *File) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Errorf("save network %s: %w", path, err)
+	}
+	return WriteFileAtomic(path, b)
+}
+
+// Load reads a network file written by Save.
+func Load(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("load network: %w", err)
+	}
+	var f File
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("load network %s: %w", path, err)
+	}
+	if _, err := f.Params(); err != nil {
+		return nil, fmt.Errorf("load network %s: %w", path, err)
+	}
+	return &f, nil
+}
+
+// WriteFileAtomic writes data to a temporary file beside path, syncs it and
+// renames it over path, so readers see the old file or the new one, never a part.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

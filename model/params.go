@@ -1,0 +1,94 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Params holds a network's weights. W[l] is row-major In×Out, B[l] has Out
+// entries. Tensors() lists them in the fixed order W0, B0, W1, B1, … that every
+// engine and the optimizer use.
+type Params struct {
+	Arch Arch
+	Dim  int
+	W    [][]float64
+	B    [][]float64
+}
+
+// NewParams returns zeroed parameters.
+func NewParams(a Arch, dim int) *Params {
+	p := &Params{Arch: a, Dim: dim}
+	for _, s := range a.Shapes(dim) {
+		p.W = append(p.W, make([]float64, s.In*s.Out))
+		p.B = append(p.B, make([]float64, s.Out))
+	}
+	return p
+}
+
+// Init draws parameters as PyTorch's Linear does by default (SPEC §2): every
+// weight and bias of layer l from U(−1/√fan_in, 1/√fan_in), layer by layer,
+// weights before biases, weights in row-major In×Out order.
+func Init(a Arch, dim int, rng *rand.Rand) *Params {
+	p := NewParams(a, dim)
+	for l, s := range a.Shapes(dim) {
+		bound := 1 / math.Sqrt(float64(s.In))
+		for i := range p.W[l] {
+			p.W[l][i] = (2*rng.Float64() - 1) * bound
+		}
+		for i := range p.B[l] {
+			p.B[l][i] = (2*rng.Float64() - 1) * bound
+		}
+	}
+	return p
+}
+
+// Tensors returns views of the parameters in the order W0, B0, W1, B1, ….
+func (p *Params) Tensors() [][]float64 {
+	t := make([][]float64, 0, 2*len(p.W))
+	for l := range p.W {
+		t = append(t, p.W[l], p.B[l])
+	}
+	return t
+}
+
+// Clone returns a deep copy.
+func (p *Params) Clone() *Params {
+	q := NewParams(p.Arch, p.Dim)
+	q.CopyFrom(p)
+	return q
+}
+
+// CopyFrom copies q's values into p; both must have the same shape.
+func (p *Params) CopyFrom(q *Params) {
+	for l := range p.W {
+		copy(p.W[l], q.W[l])
+		copy(p.B[l], q.B[l])
+	}
+}
+
+// Validate checks that the parameter slices match the architecture and are finite.
+func (p *Params) Validate() error {
+	shapes := p.Arch.Shapes(p.Dim)
+	if len(p.W) != len(shapes) || len(p.B) != len(shapes) {
+		return fmt.Errorf("network %v on %d inputs: want %d layers, got %d weights and %d biases",
+			p.Arch, p.Dim, len(shapes), len(p.W), len(p.B))
+	}
+	for l, s := range shapes {
+		if len(p.W[l]) != s.In*s.Out || len(p.B[l]) != s.Out {
+			return fmt.Errorf("layer %d: want %d×%d weights and %d biases, got %d and %d",
+				l+1, s.In, s.Out, s.Out, len(p.W[l]), len(p.B[l]))
+		}
+		for _, v := range p.W[l] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("layer %d: weight is %v", l+1, v)
+			}
+		}
+		for _, v := range p.B[l] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("layer %d: bias is %v", l+1, v)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package optim
+
+import (
+	"fmt"
+	"math"
+)
+
+// AdamConfig holds Adam's hyper-parameters. The zero value is invalid; use
+// DefaultAdam (SPEC §5: lr 1e-3, β = (0.9, 0.999), ε = 1e-8).
+type AdamConfig struct {
+	LR, Beta1, Beta2, Eps float64
+}
+
+// DefaultAdam is PyTorch's default Adam.
+var DefaultAdam = AdamConfig{LR: 1e-3, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8}
+
+// Adam is Adam (Kingma & Ba) with PyTorch's arithmetic:
+//
+//	m ← β1·m + (1−β1)·g,  v ← β2·v + (1−β2)·g²
+//	θ ← θ − (lr/(1−β1ᵗ)) · m / (√v/√(1−β2ᵗ) + ε)
+//
+// It keeps one moment buffer per parameter tensor, allocated once.
+type Adam struct {
+	cfg  AdamConfig
+	lr   float64
+	t    int
+	m, v [][]float64
+}
+
+// NewAdam returns an optimizer for parameter tensors of the given sizes.
+func NewAdam(cfg AdamConfig, sizes []int) (*Adam, error) {
+	if !(cfg.LR > 0) || !(cfg.Beta1 >= 0 && cfg.Beta1 < 1) || !(cfg.Beta2 >= 0 && cfg.Beta2 < 1) || !(cfg.Eps > 0) {
+		return nil, fmt.Errorf("adam: invalid hyper-parameters %+v", cfg)
+	}
+	a := &Adam{cfg: cfg, lr: cfg.LR}
+	for _, n := range sizes {
+		a.m = append(a.m, make([]float64, n))
+		a.v = append(a.v, make([]float64, n))
+	}
+	return a, nil
+}
+
+// LR is the current learning rate.
+func (a *Adam) LR() float64 { return a.lr }
+
+// SetLR changes the learning rate, keeping the moments and the step count.
+func (a *Adam) SetLR(lr float64) { a.lr = lr }
+
+// Steps is the number of updates made so far.
+func (a *Adam) Steps() int { return a.t }
+
+// Step updates params in place from grads (same shapes as given to NewAdam).
+func (a *Adam) Step(params, grads [][]float64) {
+	a.t++
+	b1, b2 := a.cfg.Beta1, a.cfg.Beta2
+	bc1 := 1 - math.Pow(b1, float64(a.t))
+	bc2 := math.Sqrt(1 - math.Pow(b2, float64(a.t)))
+	step := a.lr / bc1
+	eps := a.cfg.Eps
+	for k, p := range params {
+		g := grads[k][:len(p)]
+		m := a.m[k][:len(p)]
+		v := a.v[k][:len(p)]
+		for i := range p {
+			gi := g[i]
+			m[i] = b1*m[i] + (1-b1)*gi
+			v[i] = b2*v[i] + (1-b2)*gi*gi
+			p[i] -= step * m[i] / (math.Sqrt(v[i])/bc2 + eps)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package records
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// Writer appends records to a JSON Lines file. Each record is written with a
+// single write(2) of one complete line and then synced, so a crash leaves
+// either the whole line or a torn tail without its newline; Open cuts such a
+// tail off before appending. It is safe for concurrent use.
+type Writer struct {
+	mu   sync.Mutex
+	f    *os.File
+	path string
+}
+
+// Open opens path for appending, creating it if needed. A torn last line (no
+// trailing newline, left by a crash) is removed first.
+func Open(path string) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open records: %w", err)
+	}
+	if err := cutTornTail(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open records %s: %w", path, err)
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open records %s: %w", path, err)
+	}
+	return &Writer{f: f, path: path}, nil
+}
+
+// cutTornTail truncates f after its last newline.
+func cutTornTail(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := st.Size()
+	if size == 0 {
+		return nil
+	}
+	const chunk = 4096
+	buf := make([]byte, chunk)
+	end := size
+	for end > 0 {
+		start := max(0, end-chunk)
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			cut := start + int64(i) + 1
+			if cut == size {
+				return nil
+			}
+			return f.Truncate(cut)
+		}
+		end = start
+	}
+	return f.Truncate(0)
+}
+
+// Append writes r as one line and syncs the file.
+func (w *Writer) Append(r *Record) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("append record to %s: %w", w.path, err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, err := w.f.Write(b); err != nil {
+		return fmt.Errorf("append record to %s: %w", w.path, err)
+	}
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("append record to %s: %w", w.path, err)
+	}
+	return nil
+}
+
+// Close closes the file.
+func (w *Writer) Close() error { return w.f.Close() }
+
+// TornLineError reports a last line that is not a complete record: the trace
+// of a crash during an append. Read skips that line and returns the records
+// before it together with this error (check with errors.As).
+type TornLineError struct {
+	Path string
+	Line int
+}
+
+func (e *TornLineError) Error() string {
+	return fmt.Sprintf("%s:%d: torn last line (an interrupted write) skipped", e.Path, e.Line)
+}
+
+// Read reads every record of a JSON Lines file. A bad line in the middle is an
+// error naming the file and line. A torn last line is skipped: the records
+// are returned with a *TornLineError.
+func Read(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read records: %w", err)
+	}
+	defer f.Close()
+	return Decode(f, path)
+}
+
+// Decode reads records from r; name is used in errors.
+func Decode(r io.Reader, name string) ([]Record, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var out []Record
+	line := 0
+	for {
+		b, err := br.ReadBytes('\n')
+		if len(b) == 0 && errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return out, fmt.Errorf("%s: %w", name, err)
+		}
+		line++
+		last := errors.Is(err, io.EOF) // no trailing newline: the line may be torn
+		trimmed := bytes.TrimSpace(b)
+		if len(trimmed) == 0 {
+			if last {
+				return out, nil
+			}
+			continue
+		}
+		var rec Record
+		if jerr := json.Unmarshal(trimmed, &rec); jerr != nil {
+			if last {
+				return out, &TornLineError{Path: name, Line: line}
+			}
+			return out, fmt.Errorf("%s:%d: not a record: %w", name, line, jerr)
+		}
+		if rec.Status == "" {
+			rec.Status = StatusOK
+		}
+		out = append(out, rec)
+		if last {
+			return out, nil
+		}
+	}
+}

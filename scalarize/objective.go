@@ -1,0 +1,109 @@
+package scalarize
+
+import (
+	"fmt"
+	"math"
+)
+
+// Method says what a run minimises.
+type Method string
+
+const (
+	// Risk minimises the raw risk R (the λ = 0 standardization run).
+	Risk Method = "risk"
+	// Penalty minimises the raw unfairness U (the λ = 1 standardization run).
+	Penalty Method = "penalty"
+	// Chebyshev minimises max{(1−λ)R̃, λŨ}.
+	Chebyshev Method = "cheb"
+	// Linear minimises (1−λ)R̃ + λŨ.
+	Linear Method = "linear"
+)
+
+// Standardizer holds a split's standardization constants: R̃ = (R−RMin)/(RMax−RMin)
+// and Ũ = (U−UMin)/(UMax−UMin), the extremes of the mini-batch values seen in
+// the λ = 0 and λ = 1 runs.
+type Standardizer struct {
+	RMin, RMax, UMin, UMax float64
+}
+
+// Validate refuses constants that cannot standardize (a zero or non-finite range).
+func (s Standardizer) Validate() error {
+	for _, v := range []float64{s.RMin, s.RMax, s.UMin, s.UMax} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("standardization constants %+v: not finite", s)
+		}
+	}
+	if !(s.RMax > s.RMin) {
+		return fmt.Errorf("standardization: R_max = R_min = %g (the λ = 0 run saw a constant risk)", s.RMin)
+	}
+	if !(s.UMax > s.UMin) {
+		return fmt.Errorf("standardization: U_max = U_min = %g (the λ = 1 run saw a constant unfairness)", s.UMin)
+	}
+	return nil
+}
+
+// R returns R̃ and dR̃/dR.
+func (s Standardizer) R(r float64) (float64, float64) {
+	d := 1 / (s.RMax - s.RMin)
+	return (r - s.RMin) * d, d
+}
+
+// U returns Ũ and dŨ/dU.
+func (s Standardizer) U(u float64) (float64, float64) {
+	d := 1 / (s.UMax - s.UMin)
+	return (u - s.UMin) * d, d
+}
+
+// Objective is one scalarized objective: a method, its λ and the split's
+// standardization constants (unused by Risk and Penalty).
+type Objective struct {
+	Method Method
+	Lambda float64
+	Std    Standardizer
+}
+
+// Validate checks the method, λ ∈ [0, 1] and, for the scalarized methods, the constants.
+func (o Objective) Validate() error {
+	switch o.Method {
+	case Risk, Penalty:
+		return nil
+	case Chebyshev, Linear:
+	default:
+		return fmt.Errorf("objective method %q: want risk, penalty, cheb or linear", o.Method)
+	}
+	if !(o.Lambda >= 0 && o.Lambda <= 1) {
+		return fmt.Errorf("objective: λ = %g is outside [0, 1]", o.Lambda)
+	}
+	return o.Std.Validate()
+}
+
+// UsesPenalty reports whether the objective depends on U at all (so a trainer
+// can skip computing it).
+func (o Objective) UsesPenalty() bool {
+	return o.Method != Risk
+}
+
+// Value returns the objective at (R, U) and its partial derivatives dR, dU.
+// At a Chebyshev tie (1−λ)R̃ = λŨ the derivative is taken from the risk side
+// alone, a valid subgradient; it matches the graph engine's 0.5(a+b+|a−b|)
+// whose scalar |·|′(0) = +1.
+func (o Objective) Value(r, u float64) (v, dR, dU float64) {
+	switch o.Method {
+	case Risk:
+		return r, 1, 0
+	case Penalty:
+		return u, 0, 1
+	}
+	rt, drt := o.Std.R(r)
+	ut, dut := o.Std.U(u)
+	a, b := (1-o.Lambda)*rt, o.Lambda*ut
+	switch o.Method {
+	case Linear:
+		return a + b, (1 - o.Lambda) * drt, o.Lambda * dut
+	default: // Chebyshev
+		if a >= b {
+			return a, (1 - o.Lambda) * drt, 0
+		}
+		return b, 0, o.Lambda * dut
+	}
+}

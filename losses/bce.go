@@ -9,7 +9,21 @@ import (
 
 // BCE is the mean binary cross-entropy computed from logits in the stable
 // form Σ sw·(softplus(z) − y·z) (SPEC §3): finite for any z, never log(sigmoid(z)).
-var BCE Risk = NewRisk("bce", bceNode)
+var BCE Risk = bce{}
+
+// bce is BCE's own type, so that IsBCE can recognise it (a Risk made by
+// NewRisk holds a func and cannot be compared).
+type bce struct{}
+
+func (bce) Name() string                               { return "bce" }
+func (bce) Node(logit, y, sw *G.Node) (*G.Node, error) { return bceNode(logit, y, sw) }
+
+// IsBCE reports whether r is the built-in BCE, whose gradient the
+// handwritten engine knows.
+func IsBCE(r Risk) bool {
+	_, ok := r.(bce)
+	return ok
+}
 
 func bceNode(z, y, sw *G.Node) (*G.Node, error) {
 	sp, err := G.Softplus(z)

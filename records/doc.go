@@ -1,4 +1,6 @@
 // Package records defines the record of one trained candidate (SPEC §9) and
 // its JSON Lines storage: an append that is atomic with respect to crashes,
 // and a reader that reports and skips a torn last line instead of failing.
+// ReadAll reads the records of several files and sweep directories at once,
+// and Grouping splits them by method, penalty, λ or split for comparison.
 package records

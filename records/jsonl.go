@@ -39,7 +39,10 @@ func Open(path string) (*Writer, error) {
 	return &Writer{f: f, path: path}, nil
 }
 
-// cutTornTail truncates f after its last newline.
+// cutTornTail removes whatever follows the last newline of f. A tail that is
+// a complete record (only its newline was lost) is kept and its newline
+// added instead: Read accepts such a line, so a resumed sweep counts that
+// candidate as done and must not lose its record.
 func cutTornTail(f *os.File) error {
 	st, err := f.Stat()
 	if err != nil {
@@ -52,6 +55,7 @@ func cutTornTail(f *os.File) error {
 	const chunk = 4096
 	buf := make([]byte, chunk)
 	end := size
+	cut := int64(0)
 	for end > 0 {
 		start := max(0, end-chunk)
 		n, err := f.ReadAt(buf[:end-start], start)
@@ -59,15 +63,45 @@ func cutTornTail(f *os.File) error {
 			return err
 		}
 		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
-			cut := start + int64(i) + 1
-			if cut == size {
-				return nil
-			}
-			return f.Truncate(cut)
+			cut = start + int64(i) + 1
+			break
 		}
 		end = start
 	}
-	return f.Truncate(0)
+	if cut == size {
+		return nil
+	}
+	tail := make([]byte, size-cut)
+	if _, err := f.ReadAt(tail, cut); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if isRecord(bytes.TrimSpace(tail)) {
+		_, err := f.WriteAt([]byte{'\n'}, size)
+		return err
+	}
+	return f.Truncate(cut)
+}
+
+// isRecord reports whether b is one complete record as Decode accepts it.
+func isRecord(b []byte) bool {
+	_, err := decodeLine(b)
+	return err == nil
+}
+
+// decodeLine decodes one line, which must be a JSON object (json.Unmarshal
+// alone would accept "null" as an empty record).
+func decodeLine(b []byte) (Record, error) {
+	var rec Record
+	if len(b) == 0 || b[0] != '{' {
+		return rec, errors.New("want a JSON object")
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return rec, err
+	}
+	if rec.Status == "" {
+		rec.Status = StatusOK
+	}
+	return rec, nil
 }
 
 // Append writes r as one line and syncs the file.
@@ -137,15 +171,12 @@ func Decode(r io.Reader, name string) ([]Record, error) {
 			}
 			continue
 		}
-		var rec Record
-		if jerr := json.Unmarshal(trimmed, &rec); jerr != nil {
+		rec, jerr := decodeLine(trimmed)
+		if jerr != nil {
 			if last {
 				return out, &TornLineError{Path: name, Line: line}
 			}
 			return out, fmt.Errorf("%s:%d: not a record: %w", name, line, jerr)
-		}
-		if rec.Status == "" {
-			rec.Status = StatusOK
 		}
 		out = append(out, rec)
 		if last {

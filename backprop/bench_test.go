@@ -1,0 +1,68 @@
+package backprop_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fpareto/fp/backprop"
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/graph"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
+)
+
+// benchShapes are the two default configurations of SPEC §2.
+var benchShapes = []problem{
+	{"compas", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2,
+		objective(scalarize.Chebyshev, 0.3), fairness.ATOPenultimate},
+	{"adult", model.Arch{Layers: 10, Hidden: 32}, 93, 1000, 1000, 0.2,
+		objective(scalarize.Chebyshev, 0.3), fairness.ATOPenultimate},
+}
+
+// BenchmarkStep measures one training step — Gradient of a Chebyshev +
+// ato-penultimate objective with dropout masks, then an Adam update — for
+// both engines on synthetic batches of the default shapes. Run it with
+// GOMAXPROCS=1 for single-thread figures.
+func BenchmarkStep(b *testing.B) {
+	for _, eng := range []train.Engine{graph.Engine{}, backprop.Engine{}} {
+		b.Run(eng.Name(), func(b *testing.B) {
+			for _, p := range benchShapes {
+				b.Run(p.name, func(b *testing.B) { benchStep(b, eng, p) })
+			}
+		})
+	}
+}
+
+func benchStep(b *testing.B, eng train.Engine, p problem) { benchStepNoReport(b, eng, p) }
+
+func benchStepNoReport(b *testing.B, eng train.Engine, p problem) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	tr, err := eng.NewTrainer(p.spec(model.Init(p.arch, p.dim, rng)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// A few batches, so that the masks and the rows change between steps.
+	batches := make([]*train.Batch, 4)
+	for i := range batches {
+		batches[i] = randomBatch(rng, p)
+	}
+	params, grads := tr.Params(), tr.Grads()
+	sizes := make([]int, len(params))
+	for i, q := range params {
+		sizes[i] = len(q)
+	}
+	adam, err := optim.NewAdam(optim.DefaultAdam, sizes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := tr.Gradient(batches[i%len(batches)]); err != nil {
+			b.Fatal(err)
+		}
+		adam.Step(params, grads)
+	}
+}

@@ -1,0 +1,308 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fpareto/fp/fairness"
+)
+
+// writeFile writes text to a fresh file and returns its path.
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// handCSV is the hand-worked case of the fairness tests with text labels:
+//
+//	score = 0.1  0.2  0.2  0.3  0.5  0.6
+//	y     = yes  yes  yes  yes  no   no    → 1 1 1 1 0 0
+//	sex   = F    F    M    M    M    F     → a = 0 0 1 1 1 0 (M, the later value, is 1)
+//	e     = 0.5  0.5  0.25 0.25 0.75 0.5
+//
+// risk = −[ln .1 + ln .2 + ln .2 + ln .3 + ln .5 + ln .4]/6, accuracy 0
+// (predictions 0 0 0 0 1 1), ato = |2/7 − 3/10| = 1/70, dp = 1/54,
+// eo = max(1/8, 3/64) = 1/8, eopp = 3/64 (worked out in fairness/mv_test.go).
+// Per group: F has scores .1 .2 .6 and labels 1 1 0: base rate 2/3, mean
+// score 0.3, accuracy 0, selection rate 1/3; M has .2 .3 .5 and 1 1 0:
+// base rate 2/3, mean score 1/3, accuracy 0, selection rate 1/3.
+const handCSV = `id,score,y,sex,e
+1,0.1,yes,F,0.5
+2,0.2,yes,F,0.5
+3,0.2,yes,M,0.25
+4,0.3,yes,M,0.25
+5,0.5,no,M,0.75
+6,0.6,no,F,0.5
+`
+
+func TestAuditHandWorked(t *testing.T) {
+	path := writeFile(t, "preds.csv", handCSV)
+	out, _, err := runFP(t, "audit", "--data", path, "--score", "score", "--label", "y", "--group", "sex", "--propensity", "e", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got auditResult
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	risk := -(math.Log(0.1) + math.Log(0.2) + math.Log(0.2) + math.Log(0.3) + math.Log(0.5) + math.Log(0.4)) / 6
+	if got.ATO == nil {
+		t.Fatal("no ato in the output")
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"n", float64(got.N), 6}, {"risk", got.Risk, risk}, {"accuracy", got.Accuracy, 0},
+		{"ato", *got.ATO, 1.0 / 70}, {"dp", got.DP, 1.0 / 54}, {"eo", got.EO, 1.0 / 8}, {"eopp", got.EOpp, 3.0 / 64},
+	} {
+		if math.Abs(c.got-c.want) > 1e-12 {
+			t.Errorf("%s = %.17g, want %.17g", c.name, c.got, c.want)
+		}
+	}
+	if got.LabelPositive != "yes" || got.GroupPositive != "M" {
+		t.Errorf("coded 1: label %q, group %q; want yes, M", got.LabelPositive, got.GroupPositive)
+	}
+	want := []auditGroup{
+		{Group: "F", A: 0, Count: 3, BaseRate: 2.0 / 3, MeanScore: 0.3, Accuracy: 0, SelectionRate: 1.0 / 3},
+		{Group: "M", A: 1, Count: 3, BaseRate: 2.0 / 3, MeanScore: 1.0 / 3, Accuracy: 0, SelectionRate: 1.0 / 3},
+	}
+	checkGroups(t, got.ByGroup, want)
+
+	// The keys are the documented ones.
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &keys); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"n", "risk", "accuracy", "ato", "dp", "eo", "eopp", "by_group"} {
+		if _, ok := keys[k]; !ok {
+			t.Errorf("JSON output lacks key %q", k)
+		}
+	}
+
+	// The text form says how the values were coded and prints every metric.
+	out, _, err = runFP(t, "audit", "--data", path, "--score", "score", "--label", "y", "--group", "sex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`label: "yes" coded as 1, "no" as 0`, `group: "M" coded as 1, "F" as 0`,
+		"dp        0.0185185", "eo        0.125", "eopp      0.046875", "M      1  3      0.6667     0.3333"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("text output lacks %q:\n%s", s, out)
+		}
+	}
+	if strings.Contains(out, "ato") {
+		t.Errorf("ato printed without a propensity column:\n%s", out)
+	}
+}
+
+func checkGroups(t *testing.T, got, want []auditGroup) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d group rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Group != w.Group || g.A != w.A || g.Count != w.Count ||
+			math.Abs(g.BaseRate-w.BaseRate) > 1e-12 || math.Abs(g.MeanScore-w.MeanScore) > 1e-12 ||
+			math.Abs(g.Accuracy-w.Accuracy) > 1e-12 || math.Abs(g.SelectionRate-w.SelectionRate) > 1e-12 {
+			t.Errorf("group row %d = %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+// A larger random file: the metrics are those of the fairness package on
+// the same numbers, and the per-group rows match a direct count.
+func TestAuditMatchesFairness(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 500
+	p, y, a, e := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	var b strings.Builder
+	b.WriteString("a,prob,label,e\n")
+	for i := range n {
+		a[i] = float64(rng.IntN(2))
+		y[i] = float64(rng.IntN(2))
+		p[i] = math.Round(min(1, rng.Float64()*0.8+0.2*a[i])*100) / 100 // ties
+		e[i] = 0.05 + 0.9*rng.Float64()
+		fmt.Fprintf(&b, "%g,%s,%g,%s\n", a[i], strconv.FormatFloat(p[i], 'g', -1, 64), y[i], strconv.FormatFloat(e[i], 'g', -1, 64))
+	}
+	path := writeFile(t, "preds.csv", b.String())
+	out, _, err := runFP(t, "audit", "--data", path, "--score", "prob", "--label", "label", "--group", "a", "--propensity", "e", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got auditResult
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	m, err := fairness.Evaluate(p, y, a, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.N != n || got.Risk != m.Risk || got.Accuracy != m.Accuracy || got.ATO == nil || *got.ATO != m.ATO ||
+		got.DP != m.DP || got.EO != m.EO || got.EOpp != m.EOpp {
+		t.Errorf("audit %+v (ato %v), fairness.Evaluate %+v", got, got.ATO, m)
+	}
+	if got.LabelPositive != "1" || got.GroupPositive != "1" {
+		t.Errorf("coded 1: %q, %q", got.LabelPositive, got.GroupPositive)
+	}
+	var want []auditGroup
+	for g := range 2 {
+		r := auditGroup{Group: strconv.Itoa(g), A: g}
+		var pos, sc, cor, sel float64
+		for i := range n {
+			if a[i] == float64(g) {
+				r.Count++
+				pos += y[i]
+				sc += p[i]
+				if (p[i] >= 0.5) == (y[i] == 1) {
+					cor++
+				}
+				if p[i] >= 0.5 {
+					sel++
+				}
+			}
+		}
+		c := float64(r.Count)
+		r.BaseRate, r.MeanScore, r.Accuracy, r.SelectionRate = pos/c, sc/c, cor/c, sel/c
+		want = append(want, r)
+	}
+	checkGroups(t, got.ByGroup, want)
+}
+
+func TestAuditLabelCoding(t *testing.T) {
+	for _, tc := range []struct {
+		name, values  string // the label and group cells of two rows
+		label, group  string // values coded 1
+		codedInOutput bool
+	}{
+		{"numbers", "0,1;1,0", "1", "1", false},
+		{"numbers written as floats", "0.0,1;1.0,0", "1", "1", false},
+		{"true/false", "TRUE,b;false,a", "TRUE", "b", true},
+		{"sorted numerically", "2,10;10,9", "10", "10", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("s,y,g\n")
+			for i, row := range strings.Split(tc.values, ";") {
+				fmt.Fprintf(&b, "0.%d,%s\n", i+3, row)
+			}
+			path := writeFile(t, "p.csv", b.String())
+			out, _, err := runFP(t, "audit", "--data", path, "--score", "s", "--label", "y", "--group", "g", "--json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got auditResult
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.LabelPositive != tc.label || got.GroupPositive != tc.group {
+				t.Errorf("coded 1: label %q, group %q; want %q, %q", got.LabelPositive, got.GroupPositive, tc.label, tc.group)
+			}
+			text, _, err := runFP(t, "audit", "--data", path, "--score", "s", "--label", "y", "--group", "g")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(text, "coded as 1") != tc.codedInOutput {
+				t.Errorf("coding printed = %v, want %v:\n%s", !tc.codedInOutput, tc.codedInOutput, text)
+			}
+		})
+	}
+	// A label with one value 0 or 1 is fine (every example negative or
+	// positive); a group with one value is not.
+	path := writeFile(t, "p.csv", "s,y,g\n0.2,1,0\n0.7,1,1\n")
+	if _, _, err := runFP(t, "audit", "--data", path, "--score", "s", "--label", "y", "--group", "g"); err != nil {
+		t.Errorf("all-positive labels: %v", err)
+	}
+}
+
+func TestAuditBadInput(t *testing.T) {
+	const header = "score,y,g,e\n"
+	for _, tc := range []struct {
+		name  string
+		text  string
+		args  []string // extra flags
+		wants []string // fragments of the error, after the file name
+	}{
+		{"empty file", "", nil, []string{"empty file"}},
+		{"header only", header, nil, []string{"no data rows"}},
+		{"missing column", "prob,y,g\n0.5,1,0\n", nil, []string{"line 1", `no column "score"`, "prob, y, g"}},
+		{"missing propensity column", header + "0.5,1,0,0.5\n", []string{"--propensity", "p"}, []string{"line 1", `no column "p"`}},
+		{"duplicate column", "score,y,g,score\n0.5,1,0,0.5\n", nil, []string{"line 1, column 4 (score)", "duplicate"}},
+		{"non-numeric score", header + "0.5,1,0,0.5\nabc,1,1,0.5\n", nil, []string{"line 3, column 1 (score)", "expected a number", `"abc"`}},
+		{"score above 1", header + "0.5,1,0,0.5\n1.5,1,1,0.5\n", nil, []string{"line 3, column 1 (score)", "1.5 is outside [0, 1]"}},
+		{"negative score", header + "-0.1,1,0,0.5\n", nil, []string{"line 2, column 1 (score)", "outside [0, 1]"}},
+		{"NaN score", header + "0.5,1,0,0.5\nNaN,1,1,0.5\n", nil, []string{"line 3, column 1 (score)", "finite", `"NaN"`}},
+		{"Inf score", header + "0.5,1,0,0.5\n+Inf,1,1,0.5\n", nil, []string{"line 3, column 1 (score)", "finite"}},
+		{"empty score", header + "0.5,1,0,0.5\n ,1,1,0.5\n", nil, []string{"line 3, column 1 (score)", "empty cell"}},
+		{"empty label", header + "0.5,1,0,0.5\n0.5,,1,0.5\n", nil, []string{"line 3, column 2 (y)", "empty cell"}},
+		{"empty group", header + "0.5,1,0,0.5\n0.5,1,,0.5\n", nil, []string{"line 3, column 3 (g)", "empty cell"}},
+		{"ragged row", header + "0.5,1,0,0.5\n0.5,1,0\n", nil, []string{"line 3", "expected 4 fields", "got 3"}},
+		{"long row", header + "0.5,1,0,0.5,9\n", nil, []string{"line 2", "expected 4 fields", "got 5"}},
+		{"three-valued label", header + "0.5,0,0,0.5\n0.5,1,1,0.5\n0.5,2,1,0.5\n", nil,
+			[]string{"line 4, column 2 (y)", `third value "2"`}},
+		{"three-valued group", header + "0.5,0,a,0.5\n0.5,1,b,0.5\n0.5,1,c,0.5\n", nil,
+			[]string{"line 4, column 3 (g)", `third value "c"`}},
+		{"one group", header + "0.5,0,1,0.5\n0.5,1,1,0.5\n", nil, []string{"column 3 (g)", `every row has the value "1"`, "two groups"}},
+		{"one text label", header + "0.5,yes,1,0.5\n0.5,yes,0,0.5\n", nil, []string{"column 2 (y)", `every row has the value "yes"`}},
+		{"propensity out of range", header + "0.5,1,0,0.5\n0.5,1,1,2\n", []string{"--propensity", "e"},
+			[]string{"line 3, column 4 (e)", "2 is outside [0, 1]"}},
+		{"propensity not a number", header + "0.5,1,0,x\n", []string{"--propensity", "e"}, []string{"line 2, column 4 (e)", "expected a number"}},
+		{"weightless group", header + "0.5,1,0,0.5\n0.5,1,1,1\n", []string{"--propensity", "e"},
+			[]string{"column 4 (e)", `group "1" (a=1)`, "propensity 1"}},
+		{"bad quoting", header + "0.5,1,0,0.5\n\"0.5,1,0,0.5\n", nil, []string{"line 3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, "bad.csv", tc.text)
+			args := append([]string{"audit", "--data", path, "--score", "score", "--label", "y", "--group", "g"}, tc.args...)
+			out, _, err := runFP(t, args...)
+			if err == nil {
+				t.Fatalf("accepted; output:\n%s", out)
+			}
+			msg := err.Error()
+			oneLine(t, msg)
+			if !strings.HasPrefix(msg, path) {
+				t.Errorf("error %q does not start with the file name", msg)
+			}
+			for _, w := range tc.wants {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q lacks %q", msg, w)
+				}
+			}
+			if out != "" {
+				t.Errorf("printed output despite the error:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestAuditUsageErrors(t *testing.T) {
+	path := writeFile(t, "p.csv", handCSV)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{"--data", filepath.Join(t.TempDir(), "none.csv"), "--score", "score", "--label", "y", "--group", "sex"}, "none.csv"},
+		{"extra argument", []string{"--data", path, "--score", "score", "--label", "y", "--group", "sex", "other.csv"}, "unexpected argument"},
+		{"missing flag", []string{"--data", path, "--score", "score", "--label", "y"}, "group"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runFP(t, append([]string{"audit"}, tc.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/datasets"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "datasets",
+		Usage: "the built-in datasets, their encodings and base rates",
+		Description: "One row per built-in dataset and preset: rows, dim(x), P(y=1), P(a=1), P(y=1|a=0),\n" +
+			"P(y=1|a=1), and what a = 1 and y = 1 mean. COMPAS's label records re-arrest within two years,\n" +
+			"not re-offence.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"},
+			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
+		},
+		Action: runDatasets,
+	})
+}
+
+// datasetRow is one dataset and preset as `fp datasets --json` prints it.
+type datasetRow struct {
+	Name   string  `json:"name"`
+	Preset string  `json:"preset"`
+	Rows   int     `json:"rows"`
+	Dim    int     `json:"dim"`
+	PY     float64 `json:"p_y"`
+	PA     float64 `json:"p_a"`
+	PYA0   float64 `json:"p_y_a0"`
+	PYA1   float64 `json:"p_y_a1"`
+	A1     string  `json:"a1"` // what a = 1 means, e.g. "race=African-American"
+	Y1     string  `json:"y1"` // what y = 1 means, e.g. "income=>50K"
+}
+
+func runDatasets(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fmt.Errorf("datasets takes no arguments, got %q", c.Args().First())
+	}
+	var rows []datasetRow
+	for _, name := range datasets.Names() {
+		for _, preset := range datasets.Presets(name) {
+			d, err := datasets.Load(name, datasets.Options{Preset: preset, DataDir: c.String("data-dir")})
+			if err != nil {
+				return err
+			}
+			s := d.Stats()
+			rows = append(rows, datasetRow{
+				Name: name, Preset: preset, Rows: s.Rows, Dim: s.Dim,
+				PY: s.PY, PA: s.PA, PYA0: s.PYA0, PYA1: s.PYA1,
+				A1: d.Sensitive + "=" + d.GroupPositive, Y1: d.Target + "=" + d.LabelPositive,
+			})
+		}
+	}
+	w := c.App.Writer
+	if c.Bool(jsonFlag) {
+		return writeJSON(w, rows)
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "NAME\tPRESET\tROWS\tDIM\tP(y=1)\tP(a=1)\tP(y=1|a=0)\tP(y=1|a=1)\ta=1\ty=1")
+	for _, r := range rows {
+		preset := r.Preset
+		if preset == "" {
+			preset = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n",
+			r.Name, preset, r.Rows, r.Dim, r.PY, r.PA, r.PYA0, r.PYA1, r.A1, r.Y1)
+	}
+	return tw.Flush()
+}

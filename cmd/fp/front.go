@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
+)
+
+func init() { register(frontCommand()) }
+
+func frontCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "front",
+		Usage:     "non-dominated counts, hypervolume and shares of the pooled front",
+		ArgsUsage: "FILE_OR_DIR...",
+		Description: "Reads the records of one or more sweeps (a directory stands for every *.jsonl file in it and\n" +
+			"in its subdirectories) and prints, for each group of candidates (default: each method and\n" +
+			"penalty), the number of candidates, the number of distinct non-dominated (risk, metric) points,\n" +
+			"the hypervolume after min–max normalising both axes over all candidates (reference point\n" +
+			"(1.1, 1.1)) and the share of the pooled front's points that the group reached. Failed candidates\n" +
+			"are left out. To compare sweeps with different settings, name their files or folders separately:\n" +
+			"one folder must not mix configurations.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
+			&cli.StringFlag{Name: "by", Value: "method,penalty", Usage: "group candidates by a comma-separated list of " +
+				strings.Join(records.GroupFields, ", ")},
+			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
+		},
+		Action: runFront,
+	}
+}
+
+func runFront(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return fmt.Errorf("front: name at least one records file or sweep directory")
+	}
+	metric := c.String("metric")
+	if !slices.Contains(records.Metrics, metric) {
+		return fmt.Errorf("front: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
+	}
+	by, err := records.ParseGrouping(c.String("by"))
+	if err != nil {
+		return fmt.Errorf("front: --by: %w", err)
+	}
+	all, warnings, err := records.ReadAll(c.Args().Slice())
+	if err != nil {
+		return fmt.Errorf("front: %w", err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
+	}
+	recs, failed := records.Succeeded(all)
+	if failed > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("front: no successful candidate in %s", strings.Join(c.Args().Slice(), ", "))
+	}
+	groups, mixed := frontGroups(recs, by, metric)
+	for _, g := range mixed {
+		fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s holds records of several sweep configurations\n", g)
+	}
+	sums := pareto.Compare(groups)
+	if c.Bool(jsonFlag) {
+		return writeJSON(c.App.Writer, sums)
+	}
+	return printFront(c.App.Writer, sums, metric, len(recs))
+}
+
+// frontGroups turns records into (risk, metric) points per group, and lists
+// the groups whose records come from more than one configuration.
+func frontGroups(recs []records.Record, by records.Grouping, metric string) (map[string][]pareto.Point, []string) {
+	groups := map[string][]pareto.Point{}
+	configs := map[string]string{}
+	var mixed []string
+	for i := range recs {
+		r := &recs[i]
+		k := by.Key(r)
+		v, _ := r.Metric(metric) // the name was checked by the caller
+		groups[k] = append(groups[k], pareto.Point{X: r.Risk, Y: v})
+		if c, seen := configs[k]; !seen {
+			configs[k] = r.Config
+		} else if c != r.Config && !slices.Contains(mixed, k) {
+			mixed = append(mixed, k)
+		}
+	}
+	slices.Sort(mixed)
+	return groups, mixed
+}
+
+func printFront(w io.Writer, sums []pareto.Summary, metric string, n int) error {
+	fmt.Fprintf(w, "risk vs %s over %d candidates; hypervolume with both axes min–max normalised over all of them, reference (%g, %g)\n",
+		metric, n, pareto.Reference.X, pareto.Reference.Y)
+	t := newTable(w)
+	fmt.Fprintln(t, "group\tcandidates\tnondominated\thypervolume\tshare")
+	for _, s := range sums {
+		fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.3f\n", s.Group, s.Candidates, s.NonDominated, s.Hypervolume, s.Share)
+	}
+	return t.Flush()
+}

@@ -1,0 +1,422 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/report"
+)
+
+func init() { register(plotCommand()) }
+
+// plotDefaultBy is the default grouping of fp plot: one panel per method and
+// penalty, as in the paper's figures.
+const plotDefaultBy = "method,penalty"
+
+func plotCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "plot",
+		Usage:     "draw the candidates and their Pareto front as a figure (or, with --dist, predicted probabilities)",
+		ArgsUsage: "RECORDS...",
+		Description: "RECORDS are records files or run folders (as written by fp train). By default draws every\n" +
+			"candidate in (test risk, unfairness) space with its non-dominated front as a dashed magenta\n" +
+			"staircase, one panel per group of records (--by), and prints the path of the figure.\n" +
+			"Failed candidates are left out.\n\n" +
+			"With --dist, RECORDS is one run folder (or its records file): for one split and four λ values it\n" +
+			"draws the distribution of the predicted probabilities on the test split by label y and\n" +
+			"sensitive attribute a, recomputed from the stored networks. The default λ values are the\n" +
+			"smallest and the largest present and the two present values closest to 1/3 and 2/3 of the way\n" +
+			"between the smallest positive one and the largest on a log scale (0, 0.01, 0.1, 1 for the\n" +
+			"default grid).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric on the y axis: ato, dp, eo or eopp"},
+			&cli.StringFlag{Name: "by", Value: plotDefaultBy, Usage: "one panel per group of these record `FIELDS`: " + strings.Join(records.GroupFields, ", ")},
+			&cli.StringFlag{Name: "out", Usage: "write the figure to `FILE` (.png, .svg or .pdf; default front-METRIC.png, or dist-split-M.png with --dist, beside the first RECORDS)"},
+			&cli.BoolFlag{Name: "free-axes", Usage: "give each panel its own axis ranges (default: one range for all, so that panels compare)"},
+			&cli.IntFlag{Name: "cols", Usage: "panels per row (default: up to three in one row, else a near-square grid)"},
+			&cli.BoolFlag{Name: "dist", Usage: "draw the distributions of one split's predicted probabilities by label and group"},
+			&cli.IntFlag{Name: "split", Usage: "with --dist: the split `M` (default: the lowest present)"},
+			&cli.StringFlag{Name: "lambdas", Usage: "with --dist: the λ values to show, e.g. 0,0.01,0.1,1 (default: four spread over those present)"},
+			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was drawn as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			paths := c.Args().Slice()
+			if len(paths) == 0 {
+				return errors.New("plot: give one or more records files or run folders")
+			}
+			for _, a := range paths {
+				if strings.HasPrefix(a, "-") {
+					return fmt.Errorf("plot: %s after RECORDS: put the flags first, e.g. fp plot --metric dp RECORDS...", a)
+				}
+			}
+			var res *plotResult
+			var err error
+			if c.Bool("dist") {
+				for _, f := range []string{"metric", "by", "free-axes"} {
+					if c.IsSet(f) {
+						return fmt.Errorf("plot: --%s does not apply to --dist", f)
+					}
+				}
+				if len(paths) != 1 {
+					return fmt.Errorf("plot --dist: give one run folder or records file, not %d", len(paths))
+				}
+				res, err = drawDist(paths[0], distPlot{
+					Split: c.Int("split"), SplitSet: c.IsSet("split"),
+					Lambdas: c.String("lambdas"), Out: c.String("out"), Cols: c.Int("cols"),
+				}, c.App.ErrWriter)
+			} else {
+				for _, f := range []string{"split", "lambdas"} {
+					if c.IsSet(f) {
+						return fmt.Errorf("plot: --%s applies only to --dist", f)
+					}
+				}
+				res, err = drawFront(paths, frontPlot{
+					Metric: c.String("metric"), By: c.String("by"), Out: c.String("out"),
+					FreeAxes: c.Bool("free-axes"), Cols: c.Int("cols"),
+				}, c.App.ErrWriter)
+			}
+			if err != nil {
+				return err
+			}
+			if c.Bool(jsonFlag) {
+				return writeJSON(c.App.Writer, res)
+			}
+			_, err = fmt.Fprintln(c.App.Writer, res.Out)
+			return err
+		},
+	}
+}
+
+// plotResult is what fp plot drew (its --json output).
+type plotResult struct {
+	Out    string      `json:"out"`
+	Metric string      `json:"metric,omitempty"`
+	Panels []plotPanel `json:"panels,omitempty"`
+	// Split and Lambdas are those of a distribution figure.
+	Split   *int      `json:"split,omitempty"`
+	Lambdas []float64 `json:"lambdas,omitempty"`
+	// Failed counts the failed candidates left out.
+	Failed int `json:"failed"`
+}
+
+type plotPanel struct {
+	Name         string `json:"name"`
+	N            int    `json:"n"`
+	NonDominated int    `json:"non_dominated"`
+}
+
+// frontPlot says what to draw in fp plot's default mode.
+type frontPlot struct {
+	Metric   string // ato, dp, eo or eopp
+	By       string // grouping, e.g. "method,penalty"
+	Out      string // "" for front-METRIC.png beside the first records path
+	FreeAxes bool
+	Cols     int
+}
+
+// drawFront draws the front figure of the records at paths. Warnings (torn
+// lines, failed candidates left out) go to warn.
+func drawFront(paths []string, o frontPlot, warn io.Writer) (*plotResult, error) {
+	if !slices.Contains(records.Metrics, o.Metric) {
+		return nil, fmt.Errorf("plot: --metric %q: want one of %s", o.Metric, strings.Join(records.Metrics, ", "))
+	}
+	by, err := records.ParseGrouping(o.By)
+	if err != nil {
+		return nil, fmt.Errorf("plot: --by: %w", err)
+	}
+	recs, failed, err := plotRecords(paths, warn)
+	if err != nil {
+		return nil, err
+	}
+	groups := records.GroupBy(recs, by)
+	names := make([]string, 0, len(groups))
+	for k := range groups {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	res := &plotResult{Metric: o.Metric, Failed: failed}
+	series := make([]report.Series, 0, len(names))
+	for _, name := range names {
+		s := report.Series{Name: name}
+		for i := range groups[name] {
+			r := &groups[name][i]
+			u, _ := r.Metric(o.Metric) // o.Metric was checked above
+			if !plotFinite(r.Risk) || !plotFinite(u) {
+				return nil, fmt.Errorf("plot: candidate %s (config %s): risk %v, %s %v: want finite numbers", r.Key(), r.Config, r.Risk, o.Metric, u)
+			}
+			s.Points = append(s.Points, pareto.Point{X: r.Risk, Y: u})
+		}
+		series = append(series, s)
+		res.Panels = append(res.Panels, plotPanel{
+			Name: name, N: len(s.Points), NonDominated: pareto.CountDistinct(s.Points, pareto.Front(s.Points)),
+		})
+	}
+	res.Out = o.Out
+	if res.Out == "" {
+		res.Out = plotBeside(paths[0], "front-"+o.Metric+".png")
+	}
+	title := plotMetricName(o.Metric) + " against test risk"
+	if d := plotDatasetLabel(recs); d != "" {
+		title = d + ": " + title
+	}
+	opt := report.FrontOptions{Title: title, YLabel: plotMetricName(o.Metric), FreeAxes: o.FreeAxes, Cols: o.Cols}
+	if err := report.SaveFront(res.Out, series, opt); err != nil {
+		return nil, fmt.Errorf("plot: %w", err)
+	}
+	return res, nil
+}
+
+// distPlot says what to draw with fp plot --dist.
+type distPlot struct {
+	Split    int
+	SplitSet bool   // false: the lowest split present
+	Lambdas  string // "" for four values spread over those present
+	Out      string // "" for dist-split-M.png in the run folder
+	Cols     int
+}
+
+// drawDist draws the distribution figure of one run (a folder, or a records
+// file inside one).
+func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("plot --dist: %w", err)
+	}
+	dir := path
+	if !st.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	recs, failed, err := plotRecords([]string{path}, warn)
+	if err != nil {
+		return nil, err
+	}
+	run := records.Grouping{"dataset", "sensitive", "method", "penalty"}
+	if g := records.GroupBy(recs, run); len(g) > 1 {
+		keys := make([]string, 0, len(g))
+		for k := range g {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		return nil, fmt.Errorf("plot --dist: %s holds candidates of several runs (%s): give one run's folder", path, strings.Join(keys, ", "))
+	}
+
+	splits := map[int]bool{}
+	for i := range recs {
+		splits[recs[i].Split] = true
+	}
+	split := o.Split
+	if !o.SplitSet {
+		split = slices.Min(plotKeys(splits))
+	} else if !splits[split] {
+		return nil, fmt.Errorf("plot --dist: split %d has no trained candidates in %s: have splits %s", split, path, plotJoinInts(plotKeys(splits)))
+	}
+	byLambda := map[float64]*records.Record{}
+	for i := range recs {
+		if recs[i].Split == split {
+			byLambda[recs[i].Lambda] = &recs[i]
+		}
+	}
+	present := plotKeys(byLambda)
+	slices.Sort(present)
+	lambdas := spreadLambdas(present)
+	if o.Lambdas != "" {
+		if lambdas, err = pickLambdas(o.Lambdas, present); err != nil {
+			return nil, fmt.Errorf("plot --dist: split %d of %s: %w", split, path, err)
+		}
+	}
+
+	panels := make([]report.Dist, 0, len(lambdas))
+	for _, l := range lambdas {
+		r := byLambda[l]
+		if r.Weights == "" {
+			return nil, fmt.Errorf("plot --dist: candidate %s in %s has no stored network", r.Key(), path)
+		}
+		if _, err := os.Stat(filepath.Join(dir, r.Weights)); err != nil {
+			return nil, fmt.Errorf("plot --dist: network of candidate %s is missing (%w); --dist recomputes predictions from the networks fp train stores beside the records", r.Key(), err)
+		}
+		p, err := experiments.LoadPredictions(dir, r)
+		if err != nil {
+			return nil, fmt.Errorf("plot --dist: predictions of candidate %s: %w", r.Key(), err)
+		}
+		symbol := "λ"
+		if r.Method == "adversarial" {
+			symbol = "β"
+		}
+		panels = append(panels, report.Dist{
+			Title: fmt.Sprintf("%s = %s", symbol, plotLambda(l)),
+			P:     p.P, Y: p.Y, A: p.A,
+			ATO: r.ATO, EO: r.EO, EOpp: r.EOpp, DP: r.DP,
+		})
+	}
+	first := byLambda[lambdas[0]]
+	title := fmt.Sprintf("%s · split %d · test set", (records.Grouping{"method", "penalty"}).Key(first), split)
+	if d := plotDatasetLabel(recs); d != "" {
+		title = d + " · " + title
+	}
+	res := &plotResult{Out: o.Out, Split: &split, Lambdas: lambdas, Failed: failed}
+	if res.Out == "" {
+		res.Out = filepath.Join(dir, fmt.Sprintf("dist-split-%d.png", split))
+	}
+	if err := report.SaveDist(res.Out, panels, report.DistOptions{Title: title, Cols: o.Cols}); err != nil {
+		return nil, fmt.Errorf("plot --dist: %w", err)
+	}
+	return res, nil
+}
+
+// plotRecords reads the records at paths, reports torn lines and failed
+// candidates to warn, and returns the candidates that trained to the end.
+func plotRecords(paths []string, warn io.Writer) ([]records.Record, int, error) {
+	all, warnings, err := records.ReadAll(paths)
+	if err != nil {
+		return nil, 0, fmt.Errorf("plot: %w", err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(warn, "fp: warning: %v\n", w)
+	}
+	ok, failed := records.Succeeded(all)
+	if failed > 0 {
+		fmt.Fprintf(warn, "fp: %d failed candidates left out\n", failed)
+	}
+	if len(ok) == 0 {
+		return nil, failed, fmt.Errorf("plot: no trained candidates in %s (%d records, %d failed)", strings.Join(paths, ", "), len(all), failed)
+	}
+	return ok, failed, nil
+}
+
+// spreadLambdas picks up to four of the sorted values present: the smallest,
+// the largest, and the two closest to 1/3 and 2/3 of the way between the
+// smallest positive value and the largest on a log scale (λ = 0 has no
+// logarithm, and the grids put their values evenly on a log scale).
+func spreadLambdas(present []float64) []float64 {
+	n := len(present)
+	if n <= 4 {
+		return slices.Clone(present)
+	}
+	lo := present[0]
+	if lo <= 0 {
+		lo = present[1]
+	}
+	hi := present[n-1]
+	chosen := []float64{present[0], hi}
+	for _, f := range []float64{1.0 / 3, 2.0 / 3} {
+		target := math.Log(lo) + f*(math.Log(hi)-math.Log(lo))
+		best, bestD := math.NaN(), math.Inf(1)
+		for _, l := range present[1 : n-1] {
+			if l <= 0 || slices.Contains(chosen, l) {
+				continue
+			}
+			if d := math.Abs(math.Log(l) - target); d < bestD {
+				best, bestD = l, d
+			}
+		}
+		if !math.IsNaN(best) {
+			chosen = append(chosen, best)
+		}
+	}
+	slices.Sort(chosen)
+	return chosen
+}
+
+// pickLambdas parses a comma-separated list of λ values and matches each to
+// a value present: equal to within rounding, or written the same with the
+// three significant digits figure headings use.
+func pickLambdas(list string, present []float64) ([]float64, error) {
+	var out []float64
+	for f := range strings.SplitSeq(list, ",") {
+		f = strings.TrimSpace(f)
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || !plotFinite(v) {
+			return nil, fmt.Errorf("--lambdas %q: %q is not a number", list, f)
+		}
+		match := math.NaN()
+		for _, l := range present {
+			if math.Abs(l-v) <= 1e-9*math.Abs(l) || plotLambda(l) == plotLambda(v) {
+				match = l
+				break
+			}
+		}
+		if math.IsNaN(match) {
+			have := make([]string, len(present))
+			for i, l := range present {
+				have[i] = plotLambda(l)
+			}
+			return nil, fmt.Errorf("--lambdas: λ = %s has no candidate; have %s", f, strings.Join(have, ", "))
+		}
+		if !slices.Contains(out, match) {
+			out = append(out, match)
+		}
+	}
+	return out, nil
+}
+
+// plotLambda writes λ with three significant digits.
+func plotLambda(l float64) string { return strconv.FormatFloat(l, 'g', 3, 64) }
+
+// plotBeside returns the path of a file named name in the records
+// folder path, or beside the records file path.
+func plotBeside(path, name string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return filepath.Join(path, name)
+	}
+	return filepath.Join(filepath.Dir(path), name)
+}
+
+// plotMetricName is a metric's name as printed on figures.
+func plotMetricName(m string) string {
+	switch m {
+	case "ato":
+		return "ATO"
+	case "dp":
+		return "DP"
+	case "eo":
+		return "EO"
+	case "eopp":
+		return "EOpp"
+	}
+	return m
+}
+
+// plotDatasetLabel names the dataset (and sensitive attribute) of recs, or ""
+// when they come from several.
+func plotDatasetLabel(recs []records.Record) string {
+	g := records.GroupBy(recs, records.Grouping{"dataset", "sensitive"})
+	if len(g) != 1 {
+		return ""
+	}
+	r := recs[0]
+	if r.Sensitive == "" {
+		return r.Dataset
+	}
+	return fmt.Sprintf("%s (%s)", r.Dataset, r.Sensitive)
+}
+
+func plotKeys[K comparable, V any](m map[K]V) []K {
+	out := make([]K, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func plotJoinInts(v []int) string {
+	slices.Sort(v)
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+func plotFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

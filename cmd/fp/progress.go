@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/fpareto/fp/records"
+)
+
+// progress shows a sweep's progress: a bar with candidates done / total, ETA
+// and the best test risk so far on a terminal, plain log lines otherwise.
+type progress struct {
+	w       io.Writer
+	bar     *progressbar.ProgressBar
+	total   int
+	done    int
+	best    float64
+	failed  int
+	started time.Time
+}
+
+func newProgress(w io.Writer) *progress {
+	return &progress{w: w, best: math.Inf(1), started: time.Now()}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func (p *progress) Start(total, done int) {
+	p.total, p.done = total, done
+	if isTerminal(p.w) {
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription("training"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionSetRenderBlankState(true),
+		)
+		_ = p.bar.Set(done)
+		return
+	}
+	fmt.Fprintf(p.w, "training %d candidates (%d already recorded)\n", total, done)
+}
+
+func (p *progress) Done(rec *records.Record) {
+	p.done++
+	if rec.OK() {
+		p.best = math.Min(p.best, rec.Risk)
+	} else {
+		p.failed++
+	}
+	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("best test risk %.4f", p.best))
+		_ = p.bar.Add(1)
+		return
+	}
+	status := fmt.Sprintf("risk %.4f  acc %.3f  ato %.4f", rec.Risk, rec.Accuracy, rec.ATO)
+	if !rec.OK() {
+		status = "FAILED: " + rec.FailReason
+	}
+	fmt.Fprintf(p.w, "[%d/%d] split %d  λ %-8.4g %s  (%.1fs)\n", p.done, p.total, rec.Split, rec.Lambda, status, rec.TrainSeconds)
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		fmt.Fprintln(p.w)
+	}
+}

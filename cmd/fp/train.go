@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v2/altsrc"
+
+	"github.com/fpareto/fp/experiments"
+)
+
+func init() { register(trainCommand()) }
+
+func trainCommand() *cli.Command {
+	d := experiments.DefaultConfig()
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "read settings from a YAML (.yaml, .yml) or TOML (.toml) `FILE`; flags given on the command line win"},
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "built-in dataset: compas, adult-sex or adult-race (see fp datasets)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "preset", Usage: "adult preset: paper (default) or full"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "data", Usage: "train on a CSV `FILE` instead of a built-in dataset (with --target and --sensitive)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "target", Usage: "CSV: the label column (two values)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive", Usage: "CSV: the sensitive-attribute column (two values)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "positive", Usage: "CSV: the label value coded 1"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-positive", Usage: "CSV: the sensitive value coded 1"}),
+		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "drop-missing", Usage: "CSV: drop rows with an empty cell instead of failing"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "method", Value: d.Method, Usage: "scalarization: cheb or linear"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "penalty", Value: d.Penalty, Usage: "unfairness penalty: ato-penultimate or ato-all"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "splits", Value: d.Splits, Usage: "number of train/test splits M"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambdas", Value: d.Lambdas, Usage: "λ grid: log:N, linear:N or a list such as 0,0.01,0.1,1 (0 and 1 are always added)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: "training epochs per candidate (the paper uses 500)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "batch", Usage: "mini-batch size (default: 150 for compas, 1000 for adult, ≈5% of the training rows for a CSV)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "arch", Usage: "architecture LxH: L linear layers, H hidden units (default: 4x4 compas, 10x32 adult, 4x16 CSV)"}),
+		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "dropout", Value: d.Dropout, Usage: "dropout probability after every hidden layer"}),
+		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "lr", Value: d.LR, Usage: "Adam's initial learning rate"}),
+		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "train-fraction", Usage: "share of the rows in each training split (default 0.5)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "train-size", Usage: "rows in each training split (instead of --train-fraction)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "test-size", Usage: "rows in each test split"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "propensity-epochs", Value: d.PropensityEpochs, Usage: "training epochs of the propensity network"}),
+		altsrc.NewUint64Flag(&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "the sweep's seed: splits, weights, dropout masks and batch order derive from it"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "engine", Value: d.Engine, Usage: "graph (Gorgonia, extensible) or backprop (handwritten, fast, built-in objectives only)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "workers", Usage: "candidates trained at once (default: the number of CPUs); does not change results"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "shard", Usage: "run shard `i/n` only: the splits m with m mod n = i"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "out", Usage: "output folder (default runs/DATASET-METHOD-PENALTY); rerun the same command to resume"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric of the front shown at the end: ato, dp, eo or eopp"}),
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output"},
+		&cli.BoolFlag{Name: "no-plot", Usage: "do not draw the front figure at the end"},
+	}
+	return &cli.Command{
+		Name:  "train",
+		Usage: "find the fairness–accuracy Pareto front: train networks over splits × λ (Algorithm 1)",
+		Description: "Trains one network per split and λ on the Chebyshev (or linear) scalarization of risk and\n" +
+			"unfairness, scores each on its test split, appends one record per candidate to OUT/records.jsonl,\n" +
+			"stores each network under OUT/networks, and ends with the front. Rerunning the same command\n" +
+			"resumes: finished candidates are kept. Ctrl-C stops after writing what has finished.",
+		Flags: flags,
+		Before: func(c *cli.Context) error {
+			path := c.String("config")
+			if path == "" {
+				return nil
+			}
+			var src altsrc.InputSourceContext
+			var err error
+			switch strings.ToLower(filepath.Ext(path)) {
+			case ".yaml", ".yml":
+				src, err = altsrc.NewYamlSourceFromFile(path)
+			case ".toml":
+				src, err = altsrc.NewTomlSourceFromFile(path)
+			default:
+				return fmt.Errorf("--config %s: want a .yaml, .yml or .toml file", path)
+			}
+			if err != nil {
+				return fmt.Errorf("--config %s: %w", path, err)
+			}
+			return altsrc.ApplyInputSourceValues(c, src, c.Command.Flags)
+		},
+		Action: runTrain,
+	}
+}
+
+// configFromFlags builds the sweep's configuration from the flags.
+func configFromFlags(c *cli.Context) (experiments.Config, error) {
+	cfg := experiments.DefaultConfig()
+	cfg.Dataset = c.String("dataset")
+	if c.String("data") != "" {
+		if c.IsSet("dataset") {
+			return cfg, fmt.Errorf("give --dataset or --data, not both")
+		}
+		cfg.Dataset, cfg.CSV = "", c.String("data")
+	}
+	cfg.Preset = c.String("preset")
+	cfg.DataDir = c.String("data-dir")
+	cfg.Target, cfg.Sensitive = c.String("target"), c.String("sensitive")
+	cfg.Positive, cfg.SensitivePositive = c.String("positive"), c.String("sensitive-positive")
+	cfg.DropMissing = c.Bool("drop-missing")
+	cfg.Method, cfg.Penalty = c.String("method"), c.String("penalty")
+	cfg.Splits, cfg.Lambdas, cfg.Epochs = c.Int("splits"), c.String("lambdas"), c.Int("epochs")
+	cfg.Batch, cfg.Arch = c.Int("batch"), c.String("arch")
+	cfg.Dropout, cfg.LR = c.Float64("dropout"), c.Float64("lr")
+	cfg.TrainFraction, cfg.TrainSize, cfg.TestSize = c.Float64("train-fraction"), c.Int("train-size"), c.Int("test-size")
+	cfg.PropensityEpochs = c.Int("propensity-epochs")
+	cfg.Seed, cfg.Engine, cfg.Workers = c.Uint64("seed"), c.String("engine"), c.Int("workers")
+	if s := c.String("shard"); s != "" {
+		sh, err := parseShard(s)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Shard = sh
+	}
+	return cfg, nil
+}
+
+// parseShard reads "i/n".
+func parseShard(s string) (experiments.Shard, error) {
+	is, ns, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(is))
+	n, err2 := strconv.Atoi(strings.TrimSpace(ns))
+	if !ok || err1 != nil || err2 != nil {
+		return experiments.Shard{}, fmt.Errorf("--shard %q: want i/n, e.g. 0/4", s)
+	}
+	sh := experiments.Shard{Index: i, Count: n}
+	if n < 1 || i < 0 || i >= n {
+		return sh, fmt.Errorf("--shard %s: want i/n with n ≥ 1 and 0 ≤ i < n", s)
+	}
+	return sh, nil
+}
+
+func defaultOut(cfg experiments.Config) string {
+	name := cfg.Dataset
+	if cfg.CSV != "" {
+		name = strings.TrimSuffix(filepath.Base(cfg.CSV), filepath.Ext(cfg.CSV))
+	}
+	parts := []string{name, cfg.Method}
+	if cfg.Penalty != "" && cfg.Method != experiments.MethodAdversarial {
+		parts = append(parts, cfg.Penalty)
+	}
+	return filepath.Join("runs", strings.Join(parts, "-"))
+}
+
+func runTrain(c *cli.Context) error {
+	cfg, err := configFromFlags(c)
+	if err != nil {
+		return err
+	}
+	out := c.String("out")
+	if out == "" {
+		out = defaultOut(cfg)
+	}
+	w := c.App.Writer
+	var obs experiments.Observer
+	if !c.Bool("quiet") {
+		obs = newProgress(c.App.ErrWriter)
+	}
+	runner, err := experiments.NewRunner(cfg, out, obs)
+	if err != nil {
+		return err
+	}
+	defer runner.Close()
+
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C ends the process at once
+	}()
+	sum, err := runner.Run(ctx)
+	if p, ok := obs.(*progress); ok {
+		p.finish()
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted: %d candidates recorded in %s; run the same command again to resume", sum.Resumed+sum.Trained, sum.Records)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d candidates in %s (%d trained now in %s, %d already recorded, %d failed)\n",
+		sum.Total, out, sum.Trained, sum.Elapsed.Round(1e8), sum.Resumed, sum.Failed)
+	return showFront(c, w, out, c.String("metric"), !c.Bool("no-plot"))
+}
+
+// showFront prints the front table of a finished run and draws its figure.
+func showFront(c *cli.Context, w io.Writer, out, metric string, plot bool) error {
+	_ = c
+	_ = plot
+	_, err := fmt.Fprintf(w, "front of %s by %s: see fp front %s --metric %s\n", out, metric, out, metric)
+	return err
+}

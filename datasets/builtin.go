@@ -1,0 +1,261 @@
+package datasets
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// The original file names, as published; Options.DataDir holds these.
+const (
+	compasFile    = "compas-scores-two-years.csv"
+	adultDataFile = "adult.data"
+	adultTestFile = "adult.test"
+)
+
+// Adult presets.
+const (
+	PresetPaper = "paper" // adult.data, White and Black rows, dim 93: the paper's Table 1
+	PresetFull  = "full"  // adult.data + adult.test, rows with "?" dropped, full one-hot
+)
+
+// Options choose how a built-in dataset is read.
+type Options struct {
+	Preset  string // "" = DefaultPreset(name)
+	DataDir string // folder with the original files; "" = the embedded copies
+}
+
+// Names lists the built-in datasets.
+func Names() []string { return []string{"compas", "adult-sex", "adult-race"} }
+
+// Presets lists the encodings a built-in dataset has; compas has one, "".
+func Presets(name string) []string {
+	switch name {
+	case "compas":
+		return []string{""}
+	case "adult-sex", "adult-race":
+		return []string{PresetPaper, PresetFull}
+	}
+	return nil
+}
+
+// DefaultPreset is the preset Load uses when none is given.
+func DefaultPreset(name string) string {
+	if p := Presets(name); len(p) > 0 {
+		return p[0]
+	}
+	return ""
+}
+
+// Load reads a built-in dataset ("compas", "adult-sex" or "adult-race"),
+// filters and encodes it as SPEC §1 says.
+func Load(name string, opt Options) (*Dataset, error) {
+	presets := Presets(name)
+	if presets == nil {
+		return nil, fmt.Errorf("unknown dataset %q: want one of %s (or a CSV file)", name, strings.Join(Names(), ", "))
+	}
+	preset := opt.Preset
+	if preset == "" {
+		preset = DefaultPreset(name)
+	}
+	if !slices.Contains(presets, preset) {
+		if name == "compas" {
+			return nil, fmt.Errorf("dataset compas has a single encoding; preset %q applies only to adult-sex and adult-race", preset)
+		}
+		return nil, fmt.Errorf("dataset %s: unknown preset %q: want %s", name, preset, strings.Join(presets, " or "))
+	}
+	var (
+		d   *Dataset
+		err error
+	)
+	switch name {
+	case "compas":
+		var t *table
+		if t, err = source(compasFile, opt.DataDir); err == nil {
+			d, err = compas(t)
+		}
+	default:
+		var t, u *table
+		t, err = source(adultDataFile, opt.DataDir)
+		if err == nil && preset == PresetFull {
+			if u, err = source(adultTestFile, opt.DataDir); err == nil {
+				t = concat(t, u)
+			}
+		}
+		if err == nil {
+			d, err = adult(t, strings.TrimPrefix(name, "adult-"), preset)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", name, err)
+	}
+	d.Name, d.Preset = name, preset
+	d.Source = "embedded"
+	if opt.DataDir != "" {
+		d.Source = filepath.Join(opt.DataDir, adultDataFile)
+		switch {
+		case name == "compas":
+			d.Source = filepath.Join(opt.DataDir, compasFile)
+		case preset == PresetFull:
+			d.Source += ", " + filepath.Join(opt.DataDir, adultTestFile)
+		}
+	}
+	return d, nil
+}
+
+// source reads an original file from dir, or its embedded copy when dir is "".
+func source(file, dir string) (*table, error) {
+	if dir == "" {
+		return readEmbedded(file)
+	}
+	path := filepath.Join(dir, file)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if file == compasFile {
+		return readCSV(bufio.NewReaderSize(f, 1<<16), path, compasColumns)
+	}
+	return readAdult(f, path)
+}
+
+// compasColumns are the columns of the COMPAS file fp reads: the features,
+// race, the label and those ProPublica's filter needs.
+var compasColumns = []string{"sex", "age", "age_cat", "race", "juv_fel_count", "juv_misd_count",
+	"juv_other_count", "priors_count", "days_b_screening_arrest", "is_recid", "c_charge_degree",
+	"score_text", "two_year_recid"}
+
+// compas keeps the rows of ProPublica's analysis: screening within 30 days
+// of the arrest, a known recidivism status, no ordinary traffic offence and
+// a valid score.
+func compas(t *table) (*Dataset, error) {
+	days, recid, degree, score := t.column("days_b_screening_arrest"), t.column("is_recid"),
+		t.column("c_charge_degree"), t.column("score_text")
+	dayVals, dayErrs := numbers(days)
+	recidVals, recidErrs := numbers(recid)
+	var rows []int
+	for i := range t.rows() {
+		k := days.codes[i]
+		if days.levels[k] == "" {
+			continue // no arrest date: outside the window, as in ProPublica's filter
+		}
+		if dayErrs[k] != nil {
+			return nil, t.errAt(i, days, dayErrs[k])
+		}
+		if e := recidErrs[recid.codes[i]]; e != nil {
+			return nil, t.errAt(i, recid, e)
+		}
+		if d := dayVals[k]; d < -30 || d > 30 || recidVals[recid.codes[i]] == -1 ||
+			degree.value(i) == "O" || score.value(i) == "N/A" {
+			continue
+		}
+		rows = append(rows, i)
+	}
+	if len(rows) == 0 {
+		return nil, &ParseError{File: t.files[0], Err: fmt.Errorf("%w: no row passes the filter", ErrNoRows)}
+	}
+	d := &Dataset{Target: "two_year_recid", LabelPositive: "1", Sensitive: "race", GroupPositive: "African-American"}
+	var err error
+	if d.Y, err = binaryLabel(t, rows, t.column("two_year_recid"), map[string]float64{"0": 0, "1": 1}); err != nil {
+		return nil, err
+	}
+	race := t.column("race")
+	d.A = make([]float64, len(rows))
+	for r, i := range rows {
+		switch race.value(i) {
+		case "":
+			return nil, t.errAt(i, race, fmt.Errorf("%w: expected a race", ErrEmptyCell))
+		case "African-American":
+			d.A[r] = 1
+		}
+	}
+	var feats []feature
+	for _, n := range []string{"age", "juv_fel_count", "juv_misd_count", "juv_other_count", "priors_count"} {
+		feats = append(feats, feature{col: t.column(n), enc: numeric})
+	}
+	for _, n := range []string{"sex", "age_cat", "c_charge_degree"} {
+		feats = append(feats, feature{col: t.column(n), enc: oneHot})
+	}
+	return d.finish(t, rows, feats)
+}
+
+// adult encodes Adult; a is "sex" or "race".
+func adult(t *table, a, preset string) (*Dataset, error) {
+	d := &Dataset{Target: "income", LabelPositive: ">50K", Sensitive: a, GroupPositive: "Male"}
+	if a == "race" {
+		d.GroupPositive = "White"
+	}
+	race := t.column("race")
+	categorical := []string{"workclass", "education", "marital-status", "occupation", "relationship", "native-country"}
+	var rows []int
+	enc, rename := oneHot, map[string]string(nil)
+	if preset == PresetPaper {
+		enc, rename = oneHotDropFirst, map[string]string{"?": "Unknown"}
+		for i := range t.rows() {
+			if r := race.value(i); r == "White" || r == "Black" {
+				rows = append(rows, i)
+			}
+		}
+	} else {
+	rowLoop:
+		for i := range t.rows() {
+			for _, c := range t.cols {
+				if c.value(i) == "?" {
+					continue rowLoop
+				}
+			}
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, &ParseError{File: strings.Join(t.files, ", "), Err: fmt.Errorf("%w: no row passes the filter", ErrNoRows)}
+	}
+	var err error
+	// adult.test writes its labels with a trailing ".".
+	labels := map[string]float64{"<=50K": 0, ">50K": 1, "<=50K.": 0, ">50K.": 1}
+	if d.Y, err = binaryLabel(t, rows, t.column("income"), labels); err != nil {
+		return nil, err
+	}
+	col := t.column(a)
+	d.A = make([]float64, len(rows))
+	for r, i := range rows {
+		switch v := col.value(i); {
+		case v == d.GroupPositive:
+			d.A[r] = 1
+		case a == "sex" && v != "Female":
+			return nil, t.errAt(i, col, fmt.Errorf("%w: expected Male or Female, got %q", ErrBadValue, v))
+		case v == "" || v == "?":
+			return nil, t.errAt(i, col, fmt.Errorf("%w: expected a race, got %q", ErrBadValue, v))
+		}
+	}
+	var feats []feature
+	for _, n := range []string{"age", "education-num", "capital-gain", "capital-loss", "hours-per-week"} {
+		feats = append(feats, feature{col: t.column(n), enc: numeric})
+	}
+	for _, n := range categorical {
+		feats = append(feats, feature{col: t.column(n), enc: enc, rename: rename})
+	}
+	return d.finish(t, rows, feats)
+}
+
+// binaryLabel codes a label column through codes, rejecting other values.
+func binaryLabel(t *table, rows []int, c *column, codes map[string]float64) ([]float64, error) {
+	y := make([]float64, len(rows))
+	for r, i := range rows {
+		v, ok := codes[c.value(i)]
+		if !ok {
+			want := make([]string, 0, len(codes))
+			for k := range codes {
+				want = append(want, k)
+			}
+			slices.Sort(want)
+			return nil, t.errAt(i, c, fmt.Errorf("%w %q: expected one of %s", ErrBadValue, c.value(i), quoteList(want)))
+		}
+		y[r] = v
+	}
+	return y, nil
+}

@@ -1,0 +1,216 @@
+package datasets
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// CSVOptions describe a CSV file's roles (SPEC §1.3).
+type CSVOptions struct {
+	Target            string // the label column; two distinct values
+	Sensitive         string // the sensitive-attribute column; two distinct values
+	Positive          string // the target value coded 1; "" = the rule below
+	SensitivePositive string // the sensitive value coded 1; "" = the rule below
+	DropMissing       bool   // drop rows with an empty cell instead of failing
+}
+
+// LoadCSV reads any CSV file with a header row. Every column other than the
+// target and the sensitive one is a feature: numeric when all its non-empty
+// values are numbers, else categorical, one-hot encoded with one column per
+// level in sorted order. Without Positive (SensitivePositive), the value
+// coded 1 is "1", "true" or "yes" (in any case) when present, else the later
+// of the two values in sorted order (numeric order when both are numbers).
+func LoadCSV(path string, opt CSVOptions) (*Dataset, error) {
+	switch {
+	case opt.Target == "":
+		return nil, errors.New("CSV data needs a target column")
+	case opt.Sensitive == "":
+		return nil, errors.New("CSV data needs a sensitive column")
+	case opt.Target == opt.Sensitive:
+		return nil, fmt.Errorf("column %q cannot be both the target and the sensitive attribute", opt.Target)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := readCSV(bufio.NewReaderSize(f, 1<<16), path, nil)
+	if err != nil {
+		return nil, err
+	}
+	d, err := fromCSV(t, opt)
+	if err != nil {
+		return nil, err
+	}
+	d.Name, d.Source = filepath.Base(path), path
+	return d, nil
+}
+
+func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
+	header := make([]string, len(t.cols))
+	for j, c := range t.cols {
+		header[j] = c.name
+	}
+	target, sens := t.column(opt.Target), t.column(opt.Sensitive)
+	for _, m := range []struct {
+		role, name string
+		c          *column
+	}{{"target", opt.Target, target}, {"sensitive", opt.Sensitive, sens}} {
+		if m.c == nil {
+			return nil, &ParseError{File: t.files[0], Line: 1, Err: fmt.Errorf("%w: no %s column %q in the header (columns: %s)",
+				ErrMissingColumn, m.role, m.name, quoteList(header))}
+		}
+	}
+	if len(t.cols) < 3 {
+		return nil, &ParseError{File: t.files[0], Line: 1, Err: errors.New("no feature columns besides the target and the sensitive one")}
+	}
+
+	// Rows with an empty cell fail, or are dropped.
+	empty := make([]int32, len(t.cols)) // code of "" in each column, or -1
+	for j, c := range t.cols {
+		empty[j] = -1
+		if k, ok := c.index[""]; ok {
+			empty[j] = k
+		}
+	}
+	rows := make([]int, 0, t.rows())
+rowLoop:
+	for i := range t.rows() {
+		for j, c := range t.cols {
+			if c.codes[i] == empty[j] {
+				if opt.DropMissing {
+					continue rowLoop
+				}
+				return nil, t.errAt(i, c, fmt.Errorf("%w: expected a value (--drop-missing drops rows with empty cells)", ErrEmptyCell))
+			}
+		}
+		rows = append(rows, i)
+	}
+	dropped := t.rows() - len(rows)
+	if len(rows) == 0 {
+		return nil, &ParseError{File: t.files[0], Err: fmt.Errorf("%w: every one of the %d rows has an empty cell", ErrNoRows, dropped)}
+	}
+
+	d := &Dataset{Target: opt.Target, Sensitive: opt.Sensitive}
+	var err error
+	if d.Y, d.LabelPositive, err = binaryColumn(t, target, rows, opt.Positive, "target", "--positive"); err != nil {
+		return nil, err
+	}
+	if d.A, d.GroupPositive, err = binaryColumn(t, sens, rows, opt.SensitivePositive, "sensitive", "--sensitive-positive"); err != nil {
+		return nil, err
+	}
+
+	var feats []feature
+	for _, c := range t.cols {
+		if c == target || c == sens {
+			continue
+		}
+		enc := numeric
+		for _, k := range usedCodes(c, rows) {
+			if _, ok, _ := number(c.levels[k]); !ok {
+				enc = oneHot
+				break
+			}
+		}
+		feats = append(feats, feature{col: c, enc: enc})
+	}
+	return d.finish(t, rows, feats)
+}
+
+// usedCodes lists the codes of c that occur in rows, in order of first occurrence.
+func usedCodes(c *column, rows []int) []int32 {
+	seen := make([]bool, len(c.levels))
+	var out []int32
+	for _, i := range rows {
+		if k := c.codes[i]; !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// binaryColumn codes a two-valued column 0/1 over rows.
+func binaryColumn(t *table, c *column, rows []int, positive, role, flag string) ([]float64, string, error) {
+	var vals []string
+	for _, k := range usedCodes(c, rows) {
+		vals = append(vals, c.levels[k])
+	}
+	sortValues(vals)
+	if len(vals) != 2 {
+		var all []string // the non-empty values in the whole file
+		for _, k := range usedCodes(c, allRows(t)) {
+			if l := c.levels[k]; l != "" {
+				all = append(all, l)
+			}
+		}
+		if len(vals) == 1 && len(all) == 2 {
+			// Dropping rows with empty cells emptied one of the two groups.
+			gone := all[0]
+			if gone == vals[0] {
+				gone = all[1]
+			}
+			return nil, "", t.errColumn(c, fmt.Errorf("%w: no row with %s value %q is left after dropping %d rows with empty cells",
+				ErrEmptyGroup, role, gone, t.rows()-len(rows)))
+		}
+		return nil, "", t.errColumn(c, fmt.Errorf("%w in the %s column, found %d: %s", ErrNotBinary, role, len(vals), quoteList(vals)))
+	}
+	pos := positive
+	switch {
+	case pos != "":
+		if !slices.Contains(vals, pos) {
+			return nil, "", t.errColumn(c, fmt.Errorf("%w: %s %q is not a value of the %s column (values: %s)",
+				ErrBadValue, flag, pos, role, quoteList(vals)))
+		}
+	default:
+		pos = vals[1]
+		for _, want := range []string{"1", "true", "yes"} {
+			if i := slices.IndexFunc(vals, func(v string) bool { return strings.EqualFold(v, want) }); i >= 0 {
+				pos = vals[i]
+				break
+			}
+		}
+	}
+	out := make([]float64, len(rows))
+	for r, i := range rows {
+		if c.value(i) == pos {
+			out[r] = 1
+		}
+	}
+	return out, pos, nil
+}
+
+// sortValues sorts numerically when every value is a number, else as text.
+func sortValues(vals []string) {
+	nums := make(map[string]float64, len(vals))
+	for _, v := range vals {
+		x, ok, err := number(v)
+		if !ok || err != nil {
+			slices.Sort(vals)
+			return
+		}
+		nums[v] = x
+	}
+	slices.SortFunc(vals, func(a, b string) int {
+		switch {
+		case nums[a] < nums[b]:
+			return -1
+		case nums[a] > nums[b]:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+}
+
+func allRows(t *table) []int {
+	rows := make([]int, t.rows())
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
+}

@@ -1,0 +1,81 @@
+package datasets
+
+// Dataset is a loaded table after filtering and one-hot encoding, before
+// standardization (which is fitted on a training split: see Standardizer).
+type Dataset struct {
+	Name      string    // "compas", "adult-sex", "adult-race", or the CSV's file name
+	Preset    string    // "" for compas and CSVs, "paper" or "full" for adult
+	Sensitive string    // the column a comes from: "race", "sex", or the CSV's sensitive column
+	Target    string    // the column y comes from: "two_year_recid", "income", or the CSV's target
+	Source    string    // "embedded" or the file path(s) read
+	Columns   []string  // encoded column names, e.g. "age", "sex=Male"; len == Dim
+	X         []float64 // row-major N×Dim, one-hot applied, not standardized
+	Y, A      []float64 // labels and sensitive attribute, 0/1
+	N, Dim    int
+
+	// The raw values coded 1, which fp prints so that y = 1 and a = 1 have a
+	// stated meaning.
+	LabelPositive, GroupPositive string
+
+	// Dropped counts the rows of the source that were read but not kept:
+	// those the preset's filter removes, or the rows with empty cells that
+	// CSVOptions.DropMissing drops.
+	Dropped int
+}
+
+// finish encodes the kept rows' features; d.Y and d.A are already set.
+func (d *Dataset) finish(t *table, rows []int, feats []feature) (*Dataset, error) {
+	cols, x, err := encodeX(t, rows, feats)
+	if err != nil {
+		return nil, err
+	}
+	d.Columns, d.X = cols, x
+	d.N, d.Dim = len(rows), len(cols)
+	d.Dropped = t.rows() - len(rows)
+	return d, nil
+}
+
+// Stats are a dataset's base rates.
+type Stats struct {
+	Rows, Dim int
+	PY        float64 // P(y=1)
+	PA        float64 // P(a=1)
+	PYA0      float64 // P(y=1 | a=0)
+	PYA1      float64 // P(y=1 | a=1)
+}
+
+// Stats computes the base rates over all rows. A rate over no rows is 0.
+func (d *Dataset) Stats() Stats {
+	var n, y [2]float64 // n[g]: rows of group g; y[g]: positives in it
+	for i := range d.N {
+		g := 0
+		if d.A[i] == 1 {
+			g = 1
+		}
+		n[g]++
+		y[g] += d.Y[i]
+	}
+	ratio := func(p, q float64) float64 {
+		if q == 0 {
+			return 0
+		}
+		return p / q
+	}
+	return Stats{
+		Rows: d.N, Dim: d.Dim,
+		PY:   ratio(y[0]+y[1], n[0]+n[1]),
+		PA:   ratio(n[1], n[0]+n[1]),
+		PYA0: ratio(y[0], n[0]),
+		PYA1: ratio(y[1], n[1]),
+	}
+}
+
+// Subset returns copies of the labels and groups of the given rows.
+func (d *Dataset) Subset(rows []int) (y, a []float64) {
+	y = make([]float64, len(rows))
+	a = make([]float64, len(rows))
+	for r, i := range rows {
+		y[r], a[r] = d.Y[i], d.A[i]
+	}
+	return y, a
+}

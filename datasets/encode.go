@@ -1,0 +1,101 @@
+package datasets
+
+import (
+	"fmt"
+	"slices"
+)
+
+// encoding says how a column becomes columns of x.
+type encoding int
+
+const (
+	numeric         encoding = iota // the value itself
+	oneHot                          // one 0/1 column per level, levels sorted
+	oneHotDropFirst                 // as oneHot without the first level (a linear model's reference level)
+)
+
+type feature struct {
+	col *column
+	enc encoding
+	// rename maps a raw value to the level it stands for (Adult's "?" → "Unknown").
+	rename map[string]string
+}
+
+// encodeX builds the row-major feature matrix of the given rows. One-hot
+// levels are those found in these rows, so every split of them has the same
+// columns.
+func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64, err error) {
+	type plan struct {
+		off  int
+		vals []float64 // numeric: value of each code
+		errs []error
+		pos  []int // one-hot: column offset of each code, -1 for none
+	}
+	plans := make([]plan, len(feats))
+	dim := 0
+	for f, ft := range feats {
+		c := ft.col
+		p := &plans[f]
+		p.off = dim
+		if ft.enc == numeric {
+			p.vals, p.errs = numbers(c)
+			names = append(names, c.name)
+			dim++
+			continue
+		}
+		level := func(code int32) string {
+			v := c.levels[code]
+			if r, ok := ft.rename[v]; ok {
+				return r
+			}
+			return v
+		}
+		used := make([]bool, len(c.levels))
+		for _, i := range rows {
+			k := c.codes[i]
+			if !used[k] && c.levels[k] == "" {
+				return nil, nil, t.errAt(i, c, fmt.Errorf("%w: expected a category", ErrEmptyCell))
+			}
+			used[k] = true
+		}
+		var levels []string
+		for k, u := range used {
+			if u {
+				levels = append(levels, level(int32(k)))
+			}
+		}
+		slices.Sort(levels)
+		levels = slices.Compact(levels)
+		if ft.enc == oneHotDropFirst && len(levels) > 0 {
+			levels = levels[1:]
+		}
+		p.pos = make([]int, len(c.levels))
+		for k := range c.levels {
+			p.pos[k] = -1
+			if j, ok := slices.BinarySearch(levels, level(int32(k))); ok {
+				p.pos[k] = dim + j
+			}
+		}
+		for _, l := range levels {
+			names = append(names, c.name+"="+l)
+		}
+		dim += len(levels)
+	}
+	x = make([]float64, len(rows)*dim)
+	for f, ft := range feats {
+		p := &plans[f]
+		codes := ft.col.codes
+		for r, i := range rows {
+			k := codes[i]
+			if p.pos == nil {
+				if p.errs[k] != nil {
+					return nil, nil, t.errAt(i, ft.col, p.errs[k])
+				}
+				x[r*dim+p.off] = p.vals[k]
+			} else if j := p.pos[k]; j >= 0 {
+				x[r*dim+j] = 1
+			}
+		}
+	}
+	return names, x, nil
+}

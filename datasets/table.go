@@ -1,0 +1,260 @@
+package datasets
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// column is one column of a source file, dictionary-encoded: row i holds
+// levels[codes[i]]. Files repeat few distinct values, so parsing each level
+// once keeps loading fast.
+type column struct {
+	name   string
+	field  int // 1-based position in the source file
+	levels []string
+	codes  []int32
+	index  map[string]int32
+}
+
+func newColumn(name string, field int) *column {
+	return &column{name: name, field: field, index: map[string]int32{}}
+}
+
+func (c *column) add(v string) {
+	k, ok := c.index[v]
+	if !ok {
+		k = int32(len(c.levels))
+		v = strings.Clone(v) // v may point into a whole line
+		c.levels = append(c.levels, v)
+		c.index[v] = k
+	}
+	c.codes = append(c.codes, k)
+}
+
+func (c *column) value(i int) string { return c.levels[c.codes[i]] }
+
+// table holds the columns fp reads from one or more source files.
+type table struct {
+	files []string // names used in error messages
+	src   []uint8  // file of each row, an index into files; nil when there is one file
+	lines []int32  // 1-based line of each row in its file
+	cols  []*column
+}
+
+func (t *table) rows() int { return len(t.lines) }
+
+// column returns the first column with the name, or nil.
+func (t *table) column(name string) *column {
+	for _, c := range t.cols {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func (t *table) file(row int) string {
+	if t.src == nil {
+		return t.files[0]
+	}
+	return t.files[t.src[row]]
+}
+
+// errAt locates err at a cell.
+func (t *table) errAt(row int, c *column, err error) error {
+	return &ParseError{File: t.file(row), Line: int(t.lines[row]), Column: c.field, Name: c.name, Err: err}
+}
+
+// errColumn locates err at a whole column.
+func (t *table) errColumn(c *column, err error) error {
+	return &ParseError{File: strings.Join(t.files, ", "), Column: c.field, Name: c.name, Err: err}
+}
+
+// concat appends the rows of u (which has the same columns) to those of t.
+func concat(t, u *table) *table {
+	out := &table{files: append(append([]string{}, t.files...), u.files...)}
+	for _, c := range t.cols {
+		out.cols = append(out.cols, newColumn(c.name, c.field))
+	}
+	for k, part := range []*table{t, u} {
+		for i := range part.rows() {
+			for j, c := range part.cols {
+				out.cols[j].add(c.value(i))
+			}
+			out.lines = append(out.lines, part.lines[i])
+			s := uint8(k * len(t.files))
+			if part.src != nil {
+				s += part.src[i]
+			}
+			out.src = append(out.src, s)
+		}
+	}
+	return out
+}
+
+// adultFields are the fields of adult.data and adult.test, in file order.
+var adultFields = []string{"age", "workclass", "fnlwgt", "education", "education-num",
+	"marital-status", "occupation", "relationship", "race", "sex", "capital-gain",
+	"capital-loss", "hours-per-week", "native-country", "income"}
+
+// readAdult reads adult.data or adult.test: no header, fields separated by
+// ", ". A first line starting with "|" (adult.test has one) and blank lines
+// are skipped. fnlwgt, a sampling weight fp never uses, is not kept.
+func readAdult(r io.Reader, file string) (*table, error) {
+	t := &table{files: []string{file}}
+	for i, name := range adultFields {
+		if name != "fnlwgt" {
+			t.cols = append(t.cols, newColumn(name, i+1))
+		}
+	}
+	sc := bufio.NewScanner(r)
+	line := 0
+	fields := make([]string, 0, len(adultFields))
+	for sc.Scan() {
+		line++
+		s := sc.Text()
+		if strings.TrimSpace(s) == "" || (line == 1 && strings.HasPrefix(s, "|")) {
+			continue
+		}
+		fields = fields[:0]
+		for f := range strings.SplitSeq(s, ",") {
+			fields = append(fields, strings.TrimSpace(f))
+		}
+		if len(fields) != len(adultFields) {
+			return nil, &ParseError{File: file, Line: line, Err: fmt.Errorf("%w: expected %d comma-separated fields, got %d",
+				ErrFieldCount, len(adultFields), len(fields))}
+		}
+		k := 0
+		for i, f := range fields {
+			if i != 2 {
+				t.cols[k].add(f)
+				k++
+			}
+		}
+		t.lines = append(t.lines, int32(line))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{File: file, Line: line + 1, Err: err}
+	}
+	if line == 0 {
+		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: expected rows of %d comma-separated fields", ErrEmptyFile, len(adultFields))}
+	}
+	if t.rows() == 0 {
+		return nil, &ParseError{File: file, Err: ErrNoRows}
+	}
+	return t, nil
+}
+
+// readCSV reads a CSV file with a header row. With want nil it keeps every
+// column (and rejects duplicate or empty names); otherwise it keeps the first
+// column of each wanted name. Cells are trimmed of surrounding white space.
+func readCSV(r io.Reader, file string, want []string) (*table, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1 // field counts are checked below, with a clearer message
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: expected a header row", ErrEmptyFile)}
+	}
+	if err != nil {
+		return nil, csvError(file, err)
+	}
+	header = append([]string(nil), header...)
+	header[0] = strings.TrimPrefix(header[0], "\ufeff") // spreadsheet programs write a byte-order mark
+	t := &table{files: []string{file}}
+	keep := make([]int, 0, len(header)) // header position of each kept column
+	seen := map[string]int{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		if want == nil {
+			if h == "" {
+				return nil, &ParseError{File: file, Line: 1, Column: i + 1, Err: errors.New("empty column name in the header")}
+			}
+			if j, dup := seen[h]; dup {
+				return nil, &ParseError{File: file, Line: 1, Column: i + 1, Name: h,
+					Err: fmt.Errorf("duplicate column name (also column %d)", j+1)}
+			}
+		} else if _, dup := seen[h]; dup || !slices.Contains(want, h) {
+			seen[h] = i
+			continue
+		}
+		seen[h] = i
+		keep = append(keep, i)
+		t.cols = append(t.cols, newColumn(h, i+1))
+	}
+	for _, w := range want {
+		if _, ok := seen[w]; !ok {
+			return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w: no column %q in the header", ErrMissingColumn, w)}
+		}
+	}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(file, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != len(header) {
+			return nil, &ParseError{File: file, Line: line, Err: fmt.Errorf("%w: expected %d fields as in the header, got %d",
+				ErrFieldCount, len(header), len(rec))}
+		}
+		for j, i := range keep {
+			t.cols[j].add(strings.TrimSpace(rec[i]))
+		}
+		t.lines = append(t.lines, int32(line))
+	}
+	if t.rows() == 0 {
+		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: the file has a header but no rows", ErrNoRows)}
+	}
+	return t, nil
+}
+
+// csvError turns an encoding/csv error into a *ParseError.
+func csvError(file string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{File: file, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
+	}
+	return &ParseError{File: file, Err: err}
+}
+
+// number parses a numeric cell. ok is false when s is not a number at all;
+// err is set when it is a number but not a finite one.
+func number(s string) (v float64, ok bool, err error) {
+	v, perr := strconv.ParseFloat(s, 64)
+	if perr != nil && !errors.Is(perr, strconv.ErrRange) {
+		return 0, false, nil
+	}
+	if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, true, fmt.Errorf("%w, got %q", ErrNotFinite, s)
+	}
+	return v, true, nil
+}
+
+// numbers parses each level of c once.
+func numbers(c *column) (vals []float64, errs []error) {
+	vals = make([]float64, len(c.levels))
+	errs = make([]error, len(c.levels))
+	for k, s := range c.levels {
+		v, ok, err := number(s)
+		switch {
+		case s == "":
+			errs[k] = fmt.Errorf("%w: expected a number", ErrEmptyCell)
+		case !ok:
+			errs[k] = fmt.Errorf("%w, got %q", ErrNotNumber, s)
+		case err != nil:
+			errs[k] = err
+		}
+		vals[k] = v
+	}
+	return vals, errs
+}

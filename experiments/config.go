@@ -1,0 +1,244 @@
+package experiments
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"runtime"
+
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/scalarize"
+)
+
+// Methods of a sweep.
+const (
+	MethodCheb        = "cheb"
+	MethodLinear      = "linear"
+	MethodAdversarial = "adversarial"
+)
+
+// Config is one sweep: the data, the method and its objective, the grid, the
+// training settings and the seed. Its JSON form is stored beside the records
+// (config.json) so that a folder always says what produced it.
+type Config struct {
+	// Data: a built-in dataset (Dataset, Preset) or a CSV file.
+	Dataset           string `json:"dataset,omitempty"`
+	Preset            string `json:"preset,omitempty"`
+	CSV               string `json:"csv,omitempty"`
+	Target            string `json:"target,omitempty"`
+	Sensitive         string `json:"sensitive,omitempty"`
+	Positive          string `json:"positive,omitempty"`
+	SensitivePositive string `json:"sensitive_positive,omitempty"`
+	DropMissing       bool   `json:"drop_missing,omitempty"`
+	// DataDir reads the original data files from a folder instead of the
+	// embedded copies (same data, so not part of the digest).
+	DataDir string `json:"data_dir,omitempty"`
+
+	Method  string `json:"method"`  // cheb, linear or adversarial
+	Penalty string `json:"penalty"` // ato-penultimate, ato-all or a custom penalty's name; "" for adversarial
+	Lambdas string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N or a list
+
+	Splits        int     `json:"splits"`
+	TrainFraction float64 `json:"train_fraction,omitempty"`
+	TrainSize     int     `json:"train_size,omitempty"`
+	TestSize      int     `json:"test_size,omitempty"`
+
+	Epochs  int     `json:"epochs"`
+	Batch   int     `json:"batch,omitempty"` // 0: the dataset's default
+	Arch    string  `json:"arch,omitempty"`  // "LxH"; "": the dataset's default
+	Dropout float64 `json:"dropout"`
+	LR      float64 `json:"lr"`
+
+	PropensityEpochs int `json:"propensity_epochs"`
+
+	// Adversarial baseline (SPEC §6).
+	AdvEpochs         int `json:"adv_epochs,omitempty"`
+	AdvPretrainClf    int `json:"adv_pretrain_clf,omitempty"`
+	AdvPretrainAdv    int `json:"adv_pretrain_adv,omitempty"`
+
+	Seed   uint64 `json:"seed"`
+	Engine string `json:"engine"` // graph or backprop
+
+	// Workers is how many candidates train at once (0: one per CPU). It
+	// does not change any result.
+	Workers int `json:"-"`
+	// Shard restricts the run to the splits of one shard.
+	Shard Shard `json:"-"`
+	// CustomPenalty, when set, is used instead of a built-in penalty; its
+	// Name is the Penalty of the records. Library use only.
+	CustomPenalty fairness.Penalty `json:"-"`
+}
+
+// Shard i of n runs the splits m with m mod n = i. The zero value is "no sharding".
+type Shard struct{ Index, Count int }
+
+// Active reports whether the run is sharded.
+func (s Shard) Active() bool { return s.Count > 0 }
+
+// Owns reports whether split m belongs to the shard.
+func (s Shard) Owns(m int) bool { return !s.Active() || m%s.Count == s.Index }
+
+func (s Shard) String() string {
+	if !s.Active() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Validate refuses impossible shards.
+func (s Shard) Validate() error {
+	if !s.Active() && s.Index == 0 {
+		return nil
+	}
+	if s.Count < 1 || s.Index < 0 || s.Index >= s.Count {
+		return fmt.Errorf("shard %d/%d: want i/n with n ≥ 1 and 0 ≤ i < n", s.Index, s.Count)
+	}
+	return nil
+}
+
+// DefaultConfig is `fp train` with no flags: a Chebyshev sweep with the
+// penultimate-layer ATO penalty on the embedded COMPAS data.
+func DefaultConfig() Config {
+	return Config{
+		Dataset:          "compas",
+		Method:           MethodCheb,
+		Penalty:          fairness.NameATOPenultimate,
+		Lambdas:          scalarize.DefaultGrid,
+		Splits:           2,
+		Epochs:           100,
+		Dropout:          0.2,
+		LR:               1e-3,
+		PropensityEpochs: 100,
+		AdvEpochs:        200,
+		AdvPretrainClf:   2,
+		AdvPretrainAdv:   5,
+		Seed:             1,
+		Engine:           "graph",
+	}
+}
+
+// Resolved fills the dataset-dependent defaults (architecture and batch size,
+// SPEC §2) and checks every field. nTrain is the number of training rows
+// (for the CSV batch default of ≈5%).
+func (c Config) Resolved(nTrain int) (Config, error) {
+	if c.Dataset == "" && c.CSV == "" {
+		return c, fmt.Errorf("config: give a built-in dataset or a CSV file")
+	}
+	if c.Dataset != "" && c.CSV != "" {
+		return c, fmt.Errorf("config: give a built-in dataset (%q) or a CSV file (%q), not both", c.Dataset, c.CSV)
+	}
+	if c.Arch == "" || c.Batch == 0 {
+		arch, batch := "4x16", int(math.Round(0.05*float64(nTrain)))
+		switch c.Dataset {
+		case "compas":
+			arch, batch = "4x4", 150
+		case "adult-sex", "adult-race":
+			arch, batch = "10x32", 1000
+		}
+		if c.Arch == "" {
+			c.Arch = arch
+		}
+		if c.Batch == 0 {
+			c.Batch = max(1, batch)
+		}
+	}
+	if _, err := model.ParseArch(c.Arch); err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	if c.CSV != "" {
+		c.CSV = filepath.Clean(c.CSV)
+	}
+	switch c.Method {
+	case MethodCheb, MethodLinear:
+		if c.CustomPenalty != nil {
+			c.Penalty = c.CustomPenalty.Name()
+		} else if _, err := fairness.Builtin(c.Penalty); err != nil {
+			return c, fmt.Errorf("config: %w", err)
+		}
+	default:
+		return c, fmt.Errorf("config: method %q: want cheb, linear or adversarial", c.Method)
+	}
+	if _, err := scalarize.ParseGrid(c.Lambdas); err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	switch {
+	case c.Splits < 1:
+		return c, fmt.Errorf("config: splits = %d, want ≥ 1", c.Splits)
+	case c.Epochs < 1:
+		return c, fmt.Errorf("config: epochs = %d, want ≥ 1", c.Epochs)
+	case c.Batch < 1:
+		return c, fmt.Errorf("config: batch = %d, want ≥ 1", c.Batch)
+	case !(c.Dropout >= 0 && c.Dropout < 1):
+		return c, fmt.Errorf("config: dropout = %g, want a value in [0, 1)", c.Dropout)
+	case !(c.LR > 0):
+		return c, fmt.Errorf("config: learning rate = %g, want > 0", c.LR)
+	case c.PropensityEpochs < 1:
+		return c, fmt.Errorf("config: propensity epochs = %d, want ≥ 1", c.PropensityEpochs)
+	case c.TrainFraction < 0 || c.TrainFraction >= 1:
+		return c, fmt.Errorf("config: train fraction = %g, want a value in (0, 1)", c.TrainFraction)
+	case c.TrainSize < 0 || c.TestSize < 0:
+		return c, fmt.Errorf("config: train and test sizes must be ≥ 0")
+	case c.Workers < 0:
+		return c, fmt.Errorf("config: workers = %d, want ≥ 0", c.Workers)
+	}
+	if c.Method == MethodAdversarial && (c.AdvEpochs < 1 || c.AdvPretrainClf < 0 || c.AdvPretrainAdv < 0) {
+		return c, fmt.Errorf("config: adversarial epochs must be ≥ 1 and pre-training epochs ≥ 0")
+	}
+	if _, err := EngineByName(c.Engine); err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	if err := c.Shard.Validate(); err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.NumCPU()
+	}
+	return c, nil
+}
+
+// Digest identifies everything in the config that changes results: two
+// configs with the same digest produce the same records.
+func (c Config) Digest() string {
+	d := c
+	d.DataDir = ""
+	b, _ := json.Marshal(d) // a struct of plain fields always marshals
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:6])
+}
+
+// Diff lists the settings in which c and d differ, as "name: a → b".
+func (c Config) Diff(d Config) []string {
+	var a, b map[string]any
+	ja, _ := json.Marshal(c)
+	jb, _ := json.Marshal(d)
+	_ = json.Unmarshal(ja, &a)
+	_ = json.Unmarshal(jb, &b)
+	var out []string
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	for _, k := range sortedKeys(keys) {
+		if k == "data_dir" {
+			continue
+		}
+		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {
+			out = append(out, fmt.Sprintf("%s: %v → %v", k, show(a[k]), show(b[k])))
+		}
+	}
+	return out
+}
+
+func show(v any) any {
+	if v == nil {
+		return "(unset)"
+	}
+	return v
+}

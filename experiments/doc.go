@@ -1,0 +1,13 @@
+// Package experiments runs the paper's Algorithm 1 and its baselines: for
+// each train/test split it fits and calibrates the propensity model, runs
+// λ = 0 and λ = 1 for the standardization constants, then every other λ of
+// the grid, scores each candidate on its test split and appends its record.
+//
+// A Runner is resumable (finished candidates are read back and skipped),
+// interruptible (a cancelled context stops it after the candidates in flight),
+// deterministic (every candidate's generator is seeded from the sweep's seed,
+// the split, the method and λ, so the records do not depend on the number of
+// workers) and shardable (shard i of n runs the splits m with m mod n = i).
+//
+// Engines are interchangeable: the Runner only sees train.Engine.
+package experiments

@@ -1,0 +1,300 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
+)
+
+// Observer is told about a run's progress. Calls are serialised.
+type Observer interface {
+	// Start is called once: total candidates of this run (this shard) and
+	// how many of them were already recorded.
+	Start(total, done int)
+	// Done is called after each candidate's record is written.
+	Done(rec *records.Record)
+}
+
+// Summary is what a Run did.
+type Summary struct {
+	Total, Resumed, Trained, Failed int
+	Elapsed                         time.Duration
+	Records                         string // the records file this run appended to
+	Out                             string
+}
+
+// Runner runs one sweep into one output folder.
+type Runner struct {
+	cfg    Config
+	out    string
+	engine train.Engine
+	data   *datasets.Dataset
+	grid   []float64
+	obs    Observer
+	writer *records.Writer
+	path   string
+
+	mu   sync.Mutex
+	done map[string]*records.Record
+	sum  Summary
+}
+
+// ConfigFile is the name of the configuration stored in an output folder.
+const ConfigFile = "config.json"
+
+// RecordsFile is the name of the records file of a shard ("" for none).
+func RecordsFile(s Shard) string {
+	if !s.Active() {
+		return "records.jsonl"
+	}
+	return fmt.Sprintf("records-shard-%d-of-%d.jsonl", s.Index, s.Count)
+}
+
+// NewRunner loads the data, resolves and checks the config against what out
+// already holds (a folder belongs to one configuration; a different one is
+// refused), reads the records already there and opens this shard's records
+// file. obs may be nil.
+func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
+	data, err := LoadDataset(c)
+	if err != nil {
+		return nil, err
+	}
+	// The default batch of a CSV depends on the training size of a split.
+	sp0, err := splitOf(c, data, 0)
+	if err != nil {
+		return nil, err
+	}
+	c, err = c.Resolved(len(sp0.Train))
+	if err != nil {
+		return nil, err
+	}
+	engine, _ := EngineByName(c.Engine) // checked by Resolved
+	grid, _ := scalarize.ParseGrid(c.Lambdas)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("output folder: %w", err)
+	}
+	if err := claimFolder(c, out); err != nil {
+		return nil, err
+	}
+	r := &Runner{cfg: c, out: out, engine: engine, data: data, grid: grid, obs: obs,
+		done: map[string]*records.Record{}}
+	existing, err := readFolder(out)
+	if err != nil {
+		return nil, err
+	}
+	digest := c.Digest()
+	for i := range existing {
+		rec := &existing[i]
+		if rec.Config != digest {
+			return nil, fmt.Errorf("%s holds records of another configuration (%s, not %s): use another --out", out, rec.Config, digest)
+		}
+		r.done[rec.Key()] = rec
+	}
+	r.path = filepath.Join(out, RecordsFile(c.Shard))
+	if r.writer, err = records.Open(r.path); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Config is the resolved configuration the runner uses.
+func (r *Runner) Config() Config { return r.cfg }
+
+// Close closes the records file.
+func (r *Runner) Close() error { return r.writer.Close() }
+
+// claimFolder writes out/config.json, or checks that the one there matches c.
+func claimFolder(c Config, out string) error {
+	path := filepath.Join(out, ConfigFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		nb, err := json.MarshalIndent(c, "", "  ")
+		if err != nil {
+			return err
+		}
+		return writeAtomic(path, append(nb, '\n'))
+	}
+	if err != nil {
+		return fmt.Errorf("output folder: %w", err)
+	}
+	var old Config
+	if err := json.Unmarshal(b, &old); err != nil {
+		return fmt.Errorf("%s: not an fp configuration: %w", path, err)
+	}
+	if old.Digest() != c.Digest() {
+		return fmt.Errorf("%s was made by another configuration (%s); use another --out, or the same settings to resume",
+			out, strings.Join(old.Diff(c), ", "))
+	}
+	return nil
+}
+
+// ReadConfig reads the configuration stored in an output folder.
+func ReadConfig(dir string) (Config, error) {
+	var c Config
+	b, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		return c, fmt.Errorf("read configuration: %w", err)
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		return c, fmt.Errorf("%s: %w", filepath.Join(dir, ConfigFile), err)
+	}
+	return c, nil
+}
+
+// readFolder reads every records file of out. A torn last line (a crash
+// during an append) is dropped: that candidate is simply trained again.
+func readFolder(out string) ([]records.Record, error) {
+	files, err := filepath.Glob(filepath.Join(out, "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var all []records.Record
+	for _, f := range files {
+		recs, err := records.Read(f)
+		var torn *records.TornLineError
+		if err != nil && !errors.As(err, &torn) {
+			return nil, err
+		}
+		all = append(all, recs...)
+	}
+	return all, nil
+}
+
+// Candidates lists the keys of every candidate of the sweep that belongs to
+// the runner's shard, in order (split, then λ).
+func (r *Runner) Candidates() []string {
+	var keys []string
+	for m := 0; m < r.cfg.Splits; m++ {
+		if !r.cfg.Shard.Owns(m) {
+			continue
+		}
+		for _, l := range r.grid {
+			keys = append(keys, records.CandidateKey(r.cfg.Method, r.cfg.Penalty, m, l))
+		}
+	}
+	return keys
+}
+
+func (r *Runner) isDone(m int, lambda float64) (*records.Record, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rec, ok := r.done[records.CandidateKey(r.cfg.Method, r.cfg.Penalty, m, lambda)]
+	return rec, ok
+}
+
+// finish appends a record and tells the observer.
+func (r *Runner) finish(rec *records.Record) error {
+	rec.Config = r.cfg.Digest()
+	rec.Shard = r.cfg.Shard.String()
+	if err := r.writer.Append(rec); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done[rec.Key()] = rec
+	r.sum.Trained++
+	if !rec.OK() {
+		r.sum.Failed++
+	}
+	if r.obs != nil {
+		r.obs.Done(rec)
+	}
+	return nil
+}
+
+// Run trains every candidate of the shard that is not recorded yet. When ctx
+// is cancelled it stops the candidates in flight (they are not recorded) and
+// returns ctx's error; everything finished before is on disk.
+func (r *Runner) Run(ctx context.Context) (Summary, error) {
+	start := time.Now()
+	keys := r.Candidates()
+	r.mu.Lock()
+	r.sum = Summary{Total: len(keys), Records: r.path, Out: r.out}
+	for _, k := range keys {
+		if _, ok := r.done[k]; ok {
+			r.sum.Resumed++
+		}
+	}
+	if r.obs != nil {
+		r.obs.Start(r.sum.Total, r.sum.Resumed)
+	}
+	r.mu.Unlock()
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	workers := make(chan struct{}, r.cfg.Workers)
+	// A few more splits than workers are open at once, so that workers do
+	// not idle while a split waits for its standardization runs, without
+	// holding every split's data in memory.
+	open := make(chan struct{}, r.cfg.Workers+1)
+	var wg sync.WaitGroup
+splits:
+	for m := 0; m < r.cfg.Splits; m++ {
+		if !r.cfg.Shard.Owns(m) || r.splitDone(m) {
+			continue
+		}
+		select {
+		case open <- struct{}{}:
+		case <-ctx.Done():
+			break splits
+		}
+		wg.Add(1)
+		go func(m int) {
+			defer wg.Done()
+			defer func() { <-open }()
+			if err := r.runSplit(ctx, m, workers); err != nil {
+				cancel(err)
+			}
+		}(m)
+	}
+	wg.Wait()
+	r.mu.Lock()
+	sum := r.sum
+	r.mu.Unlock()
+	sum.Elapsed = time.Since(start)
+	if err := context.Cause(ctx); err != nil {
+		return sum, err
+	}
+	return sum, nil
+}
+
+func (r *Runner) splitDone(m int) bool {
+	for _, l := range r.grid {
+		if _, ok := r.isDone(m, l); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// acquire takes a worker slot; false when ctx is done first.
+func acquire(ctx context.Context, workers chan struct{}) bool {
+	select {
+	case workers <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func writeAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return model.WriteFileAtomic(path, b)
+}

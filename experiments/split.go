@@ -1,0 +1,284 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
+)
+
+// runSplit is Algorithm 1 on one split: propensity, the two standardization
+// runs, then every other λ.
+func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) error {
+	if !acquire(ctx, workers) {
+		return ctx.Err()
+	}
+	sd, err := r.prepare(ctx, m)
+	<-workers
+	if err != nil {
+		return err
+	}
+
+	// λ = 0 minimises raw R and λ = 1 raw U; their mini-batch extremes are
+	// the split's standardization constants. Each run's outcome is kept on
+	// disk as soon as it ends, so an interruption never repeats it.
+	var std [2]*records.Record
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, method := range []scalarize.Method{scalarize.Risk, scalarize.Penalty} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			std[i], errs[i] = r.standardizationRun(ctx, sd, method, workers)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	rec0, rec1 := *std[0], *std[1]
+	rec0.UMin, rec0.UMax = rec1.UMin, rec1.UMax
+	rec1.RMin, rec1.RMax = rec0.RMin, rec0.RMax
+	for _, rec := range []*records.Record{&rec0, &rec1} {
+		if _, ok := r.isDone(m, rec.Lambda); !ok {
+			if err := r.finish(rec); err != nil {
+				return err
+			}
+		}
+	}
+
+	constants := scalarize.Standardizer{RMin: rec0.RMin, RMax: rec0.RMax, UMin: rec1.UMin, UMax: rec1.UMax}
+	var reason string
+	switch {
+	case !rec0.OK() || !rec1.OK():
+		reason = fmt.Sprintf("split %d: a standardization run failed, so λ ∈ (0, 1) cannot be standardized", m)
+	default:
+		if err := constants.Validate(); err != nil {
+			reason = fmt.Sprintf("split %d: %v", m, err)
+		}
+	}
+
+	errs = make([]error, len(r.grid))
+	for i, l := range r.grid {
+		if l == 0 || l == 1 {
+			continue
+		}
+		if _, ok := r.isDone(m, l); ok {
+			continue
+		}
+		if reason != "" {
+			rec := r.baseRecord(sd, scalarize.Method(r.cfg.Method), l)
+			rec.RMin, rec.RMax, rec.UMin, rec.UMax = constants.RMin, constants.RMax, constants.UMin, constants.UMax
+			rec.Status, rec.FailReason = records.StatusFailed, reason
+			if err := r.finish(&rec); err != nil {
+				return err
+			}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if !acquire(ctx, workers) {
+				errs[i] = ctx.Err()
+				return
+			}
+			defer func() { <-workers }()
+			obj := scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: constants}
+			rec, _, err := r.trainCandidate(ctx, sd, obj)
+			if err == nil {
+				rec.RMin, rec.RMax, rec.UMin, rec.UMax = constants.RMin, constants.RMax, constants.UMin, constants.UMax
+				err = r.finish(&rec)
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// standardizationRun returns the record of the λ = 0 (Risk) or λ = 1
+// (Penalty) run of a split, from the records, from its stored outcome, or by
+// training it. Its own extremes are set (R for λ = 0, U for λ = 1).
+func (r *Runner) standardizationRun(ctx context.Context, sd *splitData, method scalarize.Method, workers chan struct{}) (*records.Record, error) {
+	lambda := 0.0
+	if method == scalarize.Penalty {
+		lambda = 1
+	}
+	if rec, ok := r.isDone(sd.m, lambda); ok {
+		return rec, nil
+	}
+	path := filepath.Join(r.out, "splits", fmt.Sprintf("split-%03d", sd.m), "std-"+string(method)+".json")
+	if b, err := os.ReadFile(path); err == nil {
+		var rec records.Record
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return nil, fmt.Errorf("%s: %w (delete it to run again)", path, err)
+		}
+		return &rec, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if !acquire(ctx, workers) {
+		return nil, ctx.Err()
+	}
+	defer func() { <-workers }()
+	rec, res, err := r.trainCandidate(ctx, sd, scalarize.Objective{Method: method, Lambda: lambda})
+	if err != nil {
+		return nil, err
+	}
+	if rec.OK() {
+		if method == scalarize.Risk {
+			rec.RMin, rec.RMax = res.RMin, res.RMax
+		} else {
+			rec.UMin, rec.UMax = res.UMin, res.UMax
+		}
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	return &rec, writeAtomic(path, b)
+}
+
+// baseRecord fills what a record says about the candidate before training.
+func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float64) records.Record {
+	c := r.cfg
+	preset := c.Preset
+	name := c.Dataset
+	if c.CSV != "" {
+		name = filepath.Base(c.CSV)
+	}
+	if preset == "" && r.data.Preset != "" {
+		preset = r.data.Preset
+	}
+	return records.Record{
+		Dataset: name, Preset: preset, Sensitive: r.data.Sensitive,
+		Method: c.Method, Penalty: c.Penalty, Split: sd.m, Lambda: lambda, Seed: c.Seed,
+		Engine: r.engine.Name(), Arch: c.Arch, Batch: c.Batch, Epochs: c.Epochs,
+		Dim: sd.train.Dim, NTrain: sd.train.N, NTest: len(sd.testY),
+		Status:  records.StatusOK,
+		Weights: r.networkPath(sd.m, lambda),
+	}
+}
+
+// networkPath is where a candidate's network is stored, relative to the folder.
+func (r *Runner) networkPath(m int, lambda float64) string {
+	name := r.cfg.Method
+	if r.cfg.Penalty != "" {
+		name += "-" + r.cfg.Penalty
+	}
+	return filepath.Join("networks", fmt.Sprintf("split-%03d", m),
+		fmt.Sprintf("%s-lambda-%s.json", name, strconv.FormatFloat(lambda, 'g', -1, 64)))
+}
+
+func (r *Runner) penalty() (fairness.Penalty, error) {
+	if r.cfg.CustomPenalty != nil {
+		return r.cfg.CustomPenalty, nil
+	}
+	return fairness.Builtin(r.cfg.Penalty)
+}
+
+// trainCandidate trains one network on obj, scores it on the test split and
+// stores it. A diverged run gives a failed record, not an error.
+func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalarize.Objective) (records.Record, train.Result, error) {
+	c := r.cfg
+	rec := r.baseRecord(sd, obj.Method, obj.Lambda)
+	if obj.Method == scalarize.Risk || obj.Method == scalarize.Penalty {
+		rec.Lambda = obj.Lambda
+	}
+	arch, _ := model.ParseArch(c.Arch)
+	// The generator is the candidate's identity: (seed, split, what is
+	// minimised, λ). The λ = 0 and λ = 1 runs minimise raw R and raw U,
+	// which is why sweeps of different methods share them exactly.
+	rng := newRand(c.Seed, "candidate", sd.m, string(obj.Method), obj.Lambda)
+	pen, err := r.penalty()
+	if err != nil {
+		return rec, train.Result{}, err
+	}
+	if obj.Method == scalarize.Risk {
+		pen = nil
+	}
+	batch := min(c.Batch, sd.train.N)
+	tr, err := r.engine.NewTrainer(train.Spec{
+		Arch: arch, Dim: sd.train.Dim, BatchSize: batch, Dropout: c.Dropout,
+		Init: model.Init(arch, sd.train.Dim, rng), Objective: obj, Penalty: pen,
+	})
+	if err != nil {
+		return rec, train.Result{}, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
+	}
+	adam := optim.DefaultAdam
+	adam.LR = c.LR
+	plateau := optim.DefaultPlateau
+	start := time.Now()
+	res, err := train.Fit(ctx, tr, sd.train, train.Options{Epochs: c.Epochs, Dropout: c.Dropout, Adam: adam, Plateau: &plateau}, rng)
+	rec.TrainSeconds = time.Since(start).Seconds()
+	rec.SkippedBatches = res.Skipped
+	var div *train.DivergedError
+	if errors.As(err, &div) {
+		rec.Status, rec.FailEpoch, rec.FailReason = records.StatusFailed, div.Epoch, div.Reason
+		rec.Weights = ""
+		return rec, res, nil
+	}
+	if err != nil {
+		return rec, res, err
+	}
+	if err := r.score(&rec, tr.Network(), sd); err != nil {
+		return rec, res, err
+	}
+	return rec, res, nil
+}
+
+// score evaluates a trained network on the test split, fills the record's
+// metrics and stores the network.
+func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) error {
+	n := len(sd.testY)
+	z := make([]float64, n)
+	net.Forward(sd.testX, n, z)
+	met, err := fairness.EvaluateLogits(z, sd.testY, sd.testA, sd.testE)
+	if err != nil {
+		return fmt.Errorf("split %d, λ = %g: evaluation: %w", sd.m, rec.Lambda, err)
+	}
+	rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = met.Risk, met.Accuracy, met.ATO, met.DP, met.EO, met.EOpp
+	rec.Collapsed = collapsed(z)
+	for _, v := range []float64{met.Risk, met.Accuracy, met.ATO, met.DP, met.EO, met.EOpp} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			rec.Status, rec.FailReason = records.StatusFailed, "a test metric is not finite"
+			rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = 0, 0, 0, 0, 0, 0
+			rec.Weights = ""
+			return nil
+		}
+	}
+	f := model.NewFile(net, sd.columns, sd.std.Mean, sd.std.SD)
+	path := filepath.Join(r.out, rec.Weights)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return model.Save(path, f)
+}
+
+// collapsed reports a constant predictor: predicted probabilities with
+// standard deviation below 1e-6 (SPEC §2).
+func collapsed(z []float64) bool {
+	var s, ss float64
+	for _, v := range z {
+		p := model.Sigmoid(v)
+		s += p
+		ss += p * p
+	}
+	n := float64(len(z))
+	mean := s / n
+	return math.Sqrt(math.Max(0, ss/n-mean*mean)) < 1e-6
+}

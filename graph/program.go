@@ -1,0 +1,237 @@
+package graph
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/layers"
+	"github.com/fpareto/fp/losses"
+	"github.com/fpareto/fp/train"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// buildMu serialises graph construction: Gorgonia's G.Grad adds a shared
+// global constant to the graph and node hashes are cached without
+// synchronisation, so building two graphs at once is a data race. Running
+// separately built graphs concurrently is safe.
+var buildMu sync.Mutex
+
+// Program is the graph a Trainer runs, for users who want to inspect it or
+// read other nodes. Its nodes belong to the trainer: treat them as read-only.
+type Program struct {
+	Graph *G.ExprGraph
+	MLP   *layers.MLP
+	// X is the training batch input (BatchSize×Dim); Masks are the dropout
+	// masks (BatchSize×H each, nil when the spec has no dropout).
+	X     *G.Node
+	Masks []*G.Node
+	// Batch holds the per-row inputs a risk or penalty reads.
+	Batch fairness.BatchNodes
+	// Net is the network applied to X in training mode.
+	Net fairness.Net
+	// R, U and Objective are the risk, the penalty (nil when the objective
+	// does not use one) and the scalarized objective.
+	R, U, Objective *G.Node
+	// Grads are the gradients of Objective with respect to MLP.Params(); an
+	// entry is nil where the objective does not depend on the parameter.
+	Grads G.Nodes
+	// EvalX (BatchSize×Dim) and EvalLogit are the evaluation path: the same
+	// parameters without dropout.
+	EvalX, EvalLogit *G.Node
+}
+
+// input is a per-row batch input: its node and the slice backing its value.
+type input struct {
+	node *G.Node
+	data []float64
+}
+
+func newVectorInput(g *G.ExprGraph, n int, name string) input {
+	d := make([]float64, n)
+	return input{data: d, node: G.NewVector(g, tensor.Float64, G.WithShape(n), G.WithName(name),
+		G.WithValue(tensor.New(tensor.WithShape(n), tensor.WithBacking(d))))}
+}
+
+func newMatrixInput(g *G.ExprGraph, r, c int, name string) input {
+	d := make([]float64, r*c)
+	return input{data: d, node: G.NewMatrix(g, tensor.Float64, G.WithShape(r, c), G.WithName(name),
+		G.WithValue(tensor.New(tensor.WithShape(r, c), tensor.WithBacking(d))))}
+}
+
+// Batch fields a per-row input is fed from.
+const (
+	fieldY = iota
+	fieldA
+	fieldW
+	fieldSW
+	fieldC
+	fieldG1
+	fieldG0
+	numFields
+)
+
+// build constructs the trainer's graph and both programs. It runs under
+// buildMu and turns a panic inside Gorgonia (or inside a user's risk or
+// penalty) into an error.
+func build(spec train.Spec, t *Trainer) (err error) {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("graph engine: building the graph failed: %v", r)
+		}
+	}()
+
+	n, dim := spec.BatchSize, spec.Dim
+	g := G.NewGraph()
+	p := &Program{Graph: g}
+	x := newMatrixInput(g, n, dim, "X")
+	p.X = x.node
+	var masks []input
+	if spec.Dropout > 0 {
+		for l := 0; l < spec.Arch.HiddenLayers(); l++ {
+			m := layers.NewMask(g, n, spec.Arch.Hidden, fmt.Sprintf("mask%d", l))
+			masks = append(masks, input{node: m.Node, data: m.Data})
+			p.Masks = append(p.Masks, m.Node)
+		}
+	}
+	var rows [numFields]input
+	for f, name := range [numFields]string{"Y", "A", "W", "SW", "C", "G1", "G0"} {
+		rows[f] = newVectorInput(g, n, name)
+	}
+	p.Batch = fairness.BatchNodes{Y: rows[fieldY].node, A: rows[fieldA].node, W: rows[fieldW].node,
+		SW: rows[fieldSW].node, C: rows[fieldC].node, G1: rows[fieldG1].node, G0: rows[fieldG0].node}
+
+	mlp, err := layers.NewMLP(g, spec.Init)
+	if err != nil {
+		return err
+	}
+	p.MLP = mlp
+	out, err := mlp.Forward(p.X, p.Masks)
+	if err != nil {
+		return err
+	}
+	p.Net = fairness.Net{Hidden: out.Hidden, Logit: out.Logit}
+
+	risk := spec.Risk
+	if risk == nil {
+		risk = losses.BCE
+	}
+	if p.R, err = risk.Node(p.Net.Logit, p.Batch.Y, p.Batch.SW); err != nil {
+		return fmt.Errorf("risk %s: %w", risk.Name(), err)
+	}
+	if err := wantScalar(p.R, "risk "+risk.Name()); err != nil {
+		return err
+	}
+	if spec.Objective.UsesPenalty() {
+		if p.U, err = spec.Penalty.Node(p.Net, p.Batch); err != nil {
+			return fmt.Errorf("penalty %s: %w", spec.Penalty.Name(), err)
+		}
+		if err := wantScalar(p.U, "penalty "+spec.Penalty.Name()); err != nil {
+			return err
+		}
+	}
+	if p.Objective, err = spec.Objective.Node(p.R, p.U); err != nil {
+		return err
+	}
+	// Parameters the objective does not depend on (the output layer, for a
+	// penalty on hidden layers alone) have a zero gradient; G.Grad refuses
+	// them, so they are left out and their buffers stay zero.
+	params := mlp.Params()
+	objGraph := g.ExactSubgraphRoots(p.Objective)
+	var wrt G.Nodes
+	var wrtIdx []int
+	for i, n := range params {
+		if objGraph.Has(n.ID()) {
+			wrt = append(wrt, n)
+			wrtIdx = append(wrtIdx, i)
+		}
+	}
+	if len(wrt) == 0 {
+		return fmt.Errorf("graph engine: the objective does not depend on the network")
+	}
+	grads, err := G.Grad(p.Objective, wrt...)
+	if err != nil {
+		return fmt.Errorf("gradient of the objective: %w", err)
+	}
+	p.Grads = make(G.Nodes, len(params))
+	for k, i := range wrtIdx {
+		p.Grads[i] = grads[k]
+	}
+
+	// Reads copy each value out of the machine's registers when it is
+	// computed; a node's Value() after a run may already have been
+	// overwritten by a later instruction that reused its register.
+	outputs := G.Nodes{G.Read(p.Objective, &t.objV), G.Read(p.R, &t.rV)}
+	if p.U != nil {
+		outputs = append(outputs, G.Read(p.U, &t.uV))
+	}
+	t.gradVals = make([]G.Value, len(params))
+	for i, gr := range p.Grads {
+		if gr == nil {
+			continue
+		}
+		t.gradVals[i] = tensor.New(tensor.WithShape(params[i].Shape().Clone()...), tensor.WithBacking(t.grads[i]))
+		outputs = append(outputs, G.Read(gr, &t.gradVals[i]))
+	}
+	sub := g.ExactSubgraphRoots(outputs...)
+	inputs := G.Nodes{p.X}
+	inputs = append(inputs, p.Masks...)
+	t.feedX = x.data
+	for _, m := range masks {
+		t.feedMasks = append(t.feedMasks, m.data)
+	}
+	for f := range rows {
+		if sub.Has(rows[f].node.ID()) {
+			inputs = append(inputs, rows[f].node)
+			t.feeds = append(t.feeds, feed{field: f, data: rows[f].data})
+		}
+	}
+	if !sub.Has(p.X.ID()) {
+		return fmt.Errorf("graph engine: the objective does not depend on the input")
+	}
+	for _, n := range params {
+		if sub.Has(n.ID()) {
+			inputs = append(inputs, n)
+		}
+	}
+	prog, locMap, err := G.CompileFunction(g, inputs, outputs)
+	if err != nil {
+		return fmt.Errorf("graph engine: compiling the training program: %w", err)
+	}
+	t.trainVM = G.NewTapeMachine(g, G.WithPrecompiled(prog, locMap))
+
+	// The evaluation path shares the parameter nodes but has its own input,
+	// so predicting never touches the training inputs.
+	ex := newMatrixInput(g, n, dim, "EvalX")
+	p.EvalX = ex.node
+	eout, err := mlp.Forward(p.EvalX, nil)
+	if err != nil {
+		return err
+	}
+	p.EvalLogit = eout.Logit
+	t.evalX = ex.data
+	t.evalLogits = make([]float64, n)
+	t.evalV = tensor.New(tensor.WithShape(n), tensor.WithBacking(t.evalLogits))
+	eprog, elocMap, err := G.CompileFunction(g, append(G.Nodes{p.EvalX}, params...),
+		G.Nodes{G.Read(p.EvalLogit, &t.evalV)})
+	if err != nil {
+		return fmt.Errorf("graph engine: compiling the evaluation program: %w", err)
+	}
+	t.evalVM = G.NewTapeMachine(g, G.WithPrecompiled(eprog, elocMap))
+	t.prog = p
+	t.mlp = mlp
+	return nil
+}
+
+func wantScalar(n *G.Node, what string) error {
+	if n == nil {
+		return fmt.Errorf("%s: returned no node", what)
+	}
+	if !n.IsScalar() {
+		return fmt.Errorf("%s: returned a node of shape %v, want a scalar", what, n.Shape())
+	}
+	return nil
+}

@@ -1,0 +1,211 @@
+package graph
+
+import (
+	"fmt"
+
+	"github.com/fpareto/fp/layers"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/train"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Engine is the Gorgonia graph engine. Its zero value is ready to use.
+type Engine struct{}
+
+// Name is "graph", the engine's name in records.
+func (Engine) Name() string { return "graph" }
+
+// NewTrainer builds a trainer for spec; see New.
+func (Engine) NewTrainer(spec train.Spec) (train.Trainer, error) { return New(spec) }
+
+var _ train.Engine = Engine{}
+
+// Trainer trains one network on one objective with a graph built and
+// compiled once. It implements train.Trainer; like every trainer it is used
+// by one goroutine at a time, while separate trainers may run concurrently.
+type Trainer struct {
+	spec train.Spec
+	prog *Program
+	mlp  *layers.MLP
+
+	trainVM, evalVM G.VM
+
+	params, grads [][]float64
+	// Values the read instructions copy into. gradVals are backed by grads;
+	// the scalars are allocated by the first run and reused.
+	gradVals      []G.Value
+	objV, rV, uV  G.Value
+	evalV         G.Value
+	feedX         []float64
+	feedMasks     [][]float64
+	feeds         []feed
+	evalX         []float64
+	evalLogits    []float64
+	hidden, width int
+}
+
+// feed copies one per-row field of a batch into an input's backing slice.
+type feed struct {
+	field int
+	data  []float64
+}
+
+var _ train.Trainer = (*Trainer)(nil)
+
+// New builds and compiles the graph for spec: the network spec.Init (copied)
+// applied to a BatchSize-row input with dropout masks, the risk (spec.Risk,
+// default losses.BCE), the penalty when the objective uses one, the
+// objective and its gradient; and an evaluation path without dropout.
+func New(spec train.Spec) (*Trainer, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, fmt.Errorf("graph engine: %w", err)
+	}
+	t := &Trainer{spec: spec, hidden: spec.Arch.HiddenLayers(), width: spec.Arch.Hidden}
+	for _, s := range spec.Arch.Shapes(spec.Dim) {
+		t.grads = append(t.grads, make([]float64, s.In*s.Out), make([]float64, s.Out))
+	}
+	if err := build(spec, t); err != nil {
+		return nil, err
+	}
+	t.params = t.mlp.Values()
+	return t, nil
+}
+
+// Program returns the trainer's graph and its nodes.
+func (t *Trainer) Program() *Program { return t.prog }
+
+// BatchSize is the number of rows every batch must have.
+func (t *Trainer) BatchSize() int { return t.spec.BatchSize }
+
+// Params returns the slices backing the parameter nodes (W0, B0, W1, B1, …);
+// the next run reads whatever is written to them.
+func (t *Trainer) Params() [][]float64 { return t.params }
+
+// Grads returns the gradient buffers, filled by Gradient.
+func (t *Trainer) Grads() [][]float64 { return t.grads }
+
+// Network returns a copy of the current weights.
+func (t *Trainer) Network() *model.Params { return t.mlp.Network() }
+
+// Gradient runs the training program on b: the objective, R, U and the
+// gradient, which it writes into Grads. Masks are used when the spec has
+// dropout; without dropout they are ignored (train.Fit makes them all ones).
+func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
+	if err := t.check(b); err != nil {
+		return train.Loss{}, err
+	}
+	copy(t.feedX, b.X)
+	for l, m := range t.feedMasks {
+		copy(m, b.Masks[l])
+	}
+	for _, f := range t.feeds {
+		copy(f.data, field(b, f.field))
+	}
+	err := t.trainVM.RunAll()
+	t.trainVM.Reset()
+	if err != nil {
+		return train.Loss{}, fmt.Errorf("graph engine: training step: %w", err)
+	}
+	var l train.Loss
+	if l.Objective, err = scalar(t.objV); err != nil {
+		return train.Loss{}, fmt.Errorf("graph engine: objective: %w", err)
+	}
+	if l.R, err = scalar(t.rV); err != nil {
+		return train.Loss{}, fmt.Errorf("graph engine: risk: %w", err)
+	}
+	if t.prog.U != nil {
+		if l.U, err = scalar(t.uV); err != nil {
+			return train.Loss{}, fmt.Errorf("graph engine: penalty: %w", err)
+		}
+	}
+	return l, nil
+}
+
+func (t *Trainer) check(b *train.Batch) error {
+	n, dim := t.spec.BatchSize, t.spec.Dim
+	if b == nil || b.Size != n || b.Dim != dim || len(b.X) != n*dim {
+		return fmt.Errorf("graph engine: batch is not %d rows × %d features", n, dim)
+	}
+	if b.N < 0 || b.N > n {
+		return fmt.Errorf("graph engine: batch has %d real rows, more than its size %d", b.N, n)
+	}
+	for _, f := range t.feeds {
+		if len(field(b, f.field)) != n {
+			return fmt.Errorf("graph engine: batch vectors must have %d entries", n)
+		}
+	}
+	if len(t.feedMasks) > 0 {
+		if len(b.Masks) != t.hidden {
+			return fmt.Errorf("graph engine: batch has %d dropout masks, want %d (one per hidden layer)", len(b.Masks), t.hidden)
+		}
+		for l, m := range b.Masks {
+			if len(m) != n*t.width {
+				return fmt.Errorf("graph engine: dropout mask %d has %d entries, want %d×%d", l+1, len(m), n, t.width)
+			}
+		}
+	}
+	return nil
+}
+
+func field(b *train.Batch, f int) []float64 {
+	switch f {
+	case fieldY:
+		return b.Y
+	case fieldA:
+		return b.A
+	case fieldW:
+		return b.W
+	case fieldSW:
+		return b.SW
+	case fieldC:
+		return b.C
+	case fieldG1:
+		return b.G1
+	default:
+		return b.G0
+	}
+}
+
+// Predict writes the logits of the n rows of x (row-major n×Dim) into
+// logits[:n], without dropout. It runs the evaluation program on chunks of
+// BatchSize rows, the last one padded with zero rows; training inputs and
+// state are untouched.
+func (t *Trainer) Predict(x []float64, n int, logits []float64) error {
+	dim, size := t.spec.Dim, t.spec.BatchSize
+	if n < 0 || len(x) != n*dim || len(logits) < n {
+		return fmt.Errorf("graph engine: predict: %d values and room for %d logits for %d rows of %d features",
+			len(x), len(logits), n, dim)
+	}
+	for start := 0; start < n; start += size {
+		k := min(size, n-start)
+		copy(t.evalX, x[start*dim:(start+k)*dim])
+		clear(t.evalX[k*dim:])
+		err := t.evalVM.RunAll()
+		t.evalVM.Reset()
+		if err != nil {
+			return fmt.Errorf("graph engine: predict rows %d–%d: %w", start+1, start+k, err)
+		}
+		copy(logits[start:start+k], t.evalLogits[:k])
+	}
+	return nil
+}
+
+// scalar reads a float64 out of a scalar value, which Gorgonia returns
+// either as *F64 or as a 0-dimensional tensor.
+func scalar(v G.Value) (float64, error) {
+	switch s := v.(type) {
+	case *G.F64:
+		return float64(*s), nil
+	case tensor.Tensor:
+		switch d := s.Data().(type) {
+		case float64:
+			return d, nil
+		case []float64:
+			if len(d) == 1 {
+				return d[0], nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("value %v (%T) is not a float64 scalar", v, v)
+}

@@ -1,0 +1,129 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/fpareto/fp/model"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// MLP is the fully connected network of SPEC §2 as graph nodes: L Dense
+// layers, ReLU and dropout after every hidden one, a single output unit.
+// Its parameter nodes can be applied to several inputs of the same graph
+// (say a training batch with dropout and an evaluation batch without).
+type MLP struct {
+	Arch   model.Arch
+	Dim    int
+	Layers []*Dense
+}
+
+// Output is the MLP applied to one batch of N rows.
+type Output struct {
+	// Hidden holds the pre-activations h^(1) … h^(L−1) (N×H each), before
+	// ReLU and dropout.
+	Hidden []*G.Node
+	// Logit is the output before the sigmoid, an N-vector.
+	Logit *G.Node
+}
+
+// NewMLP adds the parameters of p to g, copied into fresh slices.
+func NewMLP(g *G.ExprGraph, p *model.Params) (*MLP, error) {
+	if p == nil {
+		return nil, fmt.Errorf("mlp: no parameters")
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("mlp: %w", err)
+	}
+	m := &MLP{Arch: p.Arch, Dim: p.Dim}
+	for l, s := range p.Arch.Shapes(p.Dim) {
+		d, err := NewDense(g, s.In, s.Out, p.W[l], p.B[l], fmt.Sprintf("layer%d", l))
+		if err != nil {
+			return nil, fmt.Errorf("mlp: %w", err)
+		}
+		m.Layers = append(m.Layers, d)
+	}
+	return m, nil
+}
+
+// Params returns the parameter nodes in model.Params order: W0, B0, W1, B1, ….
+func (m *MLP) Params() G.Nodes {
+	ns := make(G.Nodes, 0, 2*len(m.Layers))
+	for _, d := range m.Layers {
+		ns = append(ns, d.W, d.B)
+	}
+	return ns
+}
+
+// Values returns the slices backing the parameter nodes, in the order of
+// Params. Writing to them changes the network for the next run.
+func (m *MLP) Values() [][]float64 {
+	vs := make([][]float64, 0, 2*len(m.Layers))
+	for _, d := range m.Layers {
+		vs = append(vs, d.w, d.b)
+	}
+	return vs
+}
+
+// Network returns a copy of the current parameter values.
+func (m *MLP) Network() *model.Params {
+	p := model.NewParams(m.Arch, m.Dim)
+	for l, d := range m.Layers {
+		copy(p.W[l], d.w)
+		copy(p.B[l], d.b)
+	}
+	return p
+}
+
+// Forward applies the network to x (N×Dim). With masks (one N×H node per
+// hidden layer) it is in training mode: h ↦ ReLU(h) ⊙ mask. With nil masks it
+// is in evaluation mode, without dropout. Gorgonia's ReLU has ReLU′(0) = 1.
+func (m *MLP) Forward(x *G.Node, masks []*G.Node) (Output, error) {
+	hidden := m.Arch.HiddenLayers()
+	if masks != nil && len(masks) != hidden {
+		return Output{}, fmt.Errorf("mlp %v: %d dropout masks for %d hidden layers", m.Arch, len(masks), hidden)
+	}
+	if s := x.Shape(); len(s) != 2 || s[1] != m.Dim {
+		return Output{}, fmt.Errorf("mlp %v: input has shape %v, want (N, %d)", m.Arch, s, m.Dim)
+	}
+	n := x.Shape()[0]
+	var out Output
+	h := x
+	for l, d := range m.Layers {
+		pre, err := d.Forward(h)
+		if err != nil {
+			return Output{}, fmt.Errorf("mlp layer %d: %w", l+1, err)
+		}
+		if l == len(m.Layers)-1 {
+			if out.Logit, err = G.Reshape(pre, tensor.Shape{n}); err != nil {
+				return Output{}, fmt.Errorf("mlp output: %w", err)
+			}
+			break
+		}
+		out.Hidden = append(out.Hidden, pre)
+		if h, err = G.Rectify(pre); err != nil {
+			return Output{}, fmt.Errorf("mlp layer %d: %w", l+1, err)
+		}
+		var mask *G.Node
+		if masks != nil {
+			mask = masks[l]
+		}
+		if h, err = Dropout(h, mask); err != nil {
+			return Output{}, fmt.Errorf("mlp layer %d: %w", l+1, err)
+		}
+	}
+	return out, nil
+}
+
+// Build adds the network p to g and applies it to x: NewMLP then Forward.
+func Build(g *G.ExprGraph, x *G.Node, p *model.Params, masks []*G.Node) (*MLP, Output, error) {
+	m, err := NewMLP(g, p)
+	if err != nil {
+		return nil, Output{}, err
+	}
+	out, err := m.Forward(x, masks)
+	if err != nil {
+		return nil, Output{}, err
+	}
+	return m, out, nil
+}

@@ -1,0 +1,7 @@
+// Package pareto finds the non-dominated points of a set of candidates with
+// two objectives to minimise (risk and unfairness), counts them, and measures
+// sets of them by hypervolume and by their share of a pooled front (SPEC §8).
+//
+// It knows nothing about where the points come from: a point is an (X, Y)
+// pair, X the risk and Y the unfairness metric.
+package pareto

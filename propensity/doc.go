@@ -1,0 +1,16 @@
+// Package propensity fits the propensity score ê(x) = P(a = 1 | x) that the
+// overlap weights of SPEC §3 are built from: a small network trained on most
+// of the training rows (SPEC §4), then a single temperature T on its logit
+// fitted on the rows held out (temperature scaling, Guo et al. 2017).
+//
+// Overlap weights are w = 1 − ê for a = 1 and ê for a = 0, so every group
+// contrast fp penalises or reports is weighted by terms of the shape ê(1 − ê);
+// they target the population where the two groups overlap. A network that is
+// over- or under-confident moves ê towards 0 and 1 (or towards ½) and so
+// shifts that population, which is why the weights come from the calibrated
+// score sigmoid(logit/T) rather than from the raw network output.
+//
+// The package knows nothing about λ, objectives or fronts: it trains with any
+// train.Engine and returns a Model whose Predict gives clipped, calibrated
+// scores.
+package propensity

@@ -1,0 +1,266 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// pt is one typographic point: vg.Length is measured in points.
+const pt vg.Length = 1
+
+// DefaultDPI is the resolution of PNG output when none is given.
+const DefaultDPI = 150
+
+// Font sizes shared by every figure, chosen so that a figure printed at
+// half a page's width stays readable.
+const (
+	titleSize  = 13 * pt
+	panelSize  = 11 * pt
+	labelSize  = 10 * pt
+	tickSize   = 8.5 * pt
+	legendSize = 10 * pt
+)
+
+// Figure is a grid of panels under an optional title and a legend shared
+// by all panels. Build one with Front or Distributions; write it with Save
+// or WriteTo.
+type Figure struct {
+	title  string
+	legend []legendEntry
+	// panels is row-major; a nil entry leaves its cell empty.
+	panels        [][]*plot.Plot
+	width, height vg.Length
+	dpi           int
+}
+
+type legendEntry struct {
+	label string
+	thumb plot.Thumbnailer
+}
+
+// Size returns the figure's width and height.
+func (f *Figure) Size() (w, h vg.Length) { return f.width, f.height }
+
+// Draw draws the figure on c: the title and legend in a band at the top,
+// then the panels, tiled so that their data areas line up.
+func (f *Figure) Draw(c draw.Canvas) {
+	const pad = 6 * pt
+	top := c.Max.Y - pad
+	if f.title != "" {
+		sty := textStyle(titleSize)
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+		c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, f.title)
+		top -= sty.Height(f.title) + pad/2
+	}
+	if len(f.legend) > 0 {
+		top -= f.drawLegend(c, top) + pad/2
+	}
+	body := draw.Crop(c, 0, 0, 0, top-c.Max.Y)
+	rows, cols := len(f.panels), len(f.panels[0])
+	tiles := draw.Tiles{
+		Rows: rows, Cols: cols,
+		PadX: 14 * pt, PadY: 12 * pt,
+		PadTop: 2 * pt, PadBottom: pad, PadLeft: pad, PadRight: 2 * pad,
+	}
+	cells := plot.Align(f.panels, tiles, body)
+	for j, row := range f.panels {
+		for i, p := range row {
+			if p != nil {
+				p.Draw(cells[j][i])
+			}
+		}
+	}
+}
+
+// drawLegend draws the legend as one centred row whose top is at y and
+// returns its height.
+func (f *Figure) drawLegend(c draw.Canvas, y vg.Length) vg.Length {
+	sty := textStyle(legendSize)
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	const (
+		thumbW = 22 * pt
+		gap    = 4 * pt
+		sep    = 16 * pt
+	)
+	h := sty.Height("Xy")
+	var total vg.Length
+	for i, e := range f.legend {
+		if i > 0 {
+			total += sep
+		}
+		total += thumbW + gap + sty.Width(e.label)
+	}
+	x := (c.Min.X+c.Max.X)/2 - total/2
+	mid := y - h/2
+	for _, e := range f.legend {
+		tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: x, Y: mid - h/2},
+			Max: vg.Point{X: x + thumbW, Y: mid + h/2},
+		}}
+		e.thumb.Thumbnail(&tc)
+		x += thumbW + gap
+		c.FillText(sty, vg.Point{X: x, Y: mid}, e.label)
+		x += sty.Width(e.label) + sep
+	}
+	return h
+}
+
+// Formats lists the output formats WriteTo and Save accept.
+var Formats = []string{"png", "svg", "pdf"}
+
+// WriteTo renders the figure in the given format ("png", "svg" or "pdf")
+// and writes it to w.
+func (f *Figure) WriteTo(w io.Writer, format string) error {
+	var cw vg.CanvasWriterTo
+	switch strings.ToLower(format) {
+	case "png":
+		dpi := f.dpi
+		if dpi <= 0 {
+			dpi = DefaultDPI
+		}
+		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(
+			vgimg.UseWH(f.width, f.height),
+			vgimg.UseDPI(dpi),
+			vgimg.UseBackgroundColor(color.White),
+		)}
+	case "svg":
+		cw = vgsvg.New(f.width, f.height)
+	case "pdf":
+		cw = vgpdf.New(f.width, f.height)
+	default:
+		return fmt.Errorf("figure format %q: want one of %s", format, strings.Join(Formats, ", "))
+	}
+	f.Draw(draw.New(cw))
+	if _, err := cw.WriteTo(w); err != nil {
+		return fmt.Errorf("write %s figure: %w", format, err)
+	}
+	return nil
+}
+
+// Save writes the figure to path in the format named by its extension
+// (.png, .svg or .pdf). The file is replaced atomically.
+func (f *Figure) Save(path string) error {
+	format, err := formatOf(path)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := f.WriteTo(&buf, format); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// writeFileAtomic writes data to a temporary file beside path, syncs it and
+// renames it over path, so readers see the old figure or the new one.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write figure: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(0o644) // CreateTemp makes 0600; a figure is meant to be shared
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("write figure %s: %w", path, err)
+	}
+	return nil
+}
+
+// formatOf returns the output format named by path's extension.
+func formatOf(path string) (string, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	for _, f := range Formats {
+		if ext == f {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("figure %s: unknown extension %q: want .png, .svg or .pdf", path, filepath.Ext(path))
+}
+
+// textStyle returns the default plain-text style at the given size.
+func textStyle(size vg.Length) text.Style {
+	return text.Style{
+		Color:   color.Black,
+		Font:    font.From(plot.DefaultFont, size),
+		Handler: plot.DefaultTextHandler,
+	}
+}
+
+// newPanel returns an empty panel with fp's font sizes and a light grid.
+func newPanel(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = panelSize
+	p.Title.Padding = 4 * pt
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.X.Label.TextStyle.Font.Size = labelSize
+	p.Y.Label.TextStyle.Font.Size = labelSize
+	p.X.Tick.Label.Font.Size = tickSize
+	p.Y.Tick.Label.Font.Size = tickSize
+	p.X.Tick.Marker = niceTicks{n: 6}
+	p.Y.Tick.Marker = niceTicks{n: 5}
+	p.X.Padding = 3 * pt
+	p.Y.Padding = 3 * pt
+	p.Legend.TextStyle.Font.Size = legendSize
+	return p
+}
+
+// grid arranges n panels in rows of cols (cols ≤ 0: a near-square grid,
+// at most three across for up to three panels) and returns rows × cols cells.
+func grid(n, cols int) (rows, c int) {
+	if cols <= 0 {
+		switch {
+		case n <= 3:
+			cols = n
+		default:
+			cols = 1
+			for cols*cols < n {
+				cols++
+			}
+		}
+	}
+	cols = min(cols, n)
+	return (n + cols - 1) / cols, cols
+}
+
+// layout places panels row-major in a rows × cols grid.
+func layout(panels []*plot.Plot, cols int) [][]*plot.Plot {
+	rows, cols := grid(len(panels), cols)
+	out := make([][]*plot.Plot, rows)
+	for j := range out {
+		out[j] = make([]*plot.Plot, cols)
+		for i := range out[j] {
+			if k := j*cols + i; k < len(panels) {
+				out[j][i] = panels[k]
+			}
+		}
+	}
+	return out
+}

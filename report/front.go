@@ -1,0 +1,231 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/fpareto/fp/pareto"
+)
+
+// Series is one panel of a front figure: a named set of candidates.
+type Series struct {
+	Name   string
+	Points []pareto.Point // X: test risk, Y: unfairness; both minimised
+}
+
+// FrontOptions set the labels and size of a front figure. Zero values take
+// the defaults noted.
+type FrontOptions struct {
+	Title  string // above all panels; none if empty
+	XLabel string // default "test risk (BCE)"
+	YLabel string // default "unfairness"
+	// Width and Height of the whole figure; default 4 in × 3.3 in per panel.
+	Width, Height vg.Length
+	// Cols is the number of panels per row; default: all in one row for up
+	// to three panels, else a near-square grid.
+	Cols int
+	// FreeAxes gives each panel its own axis ranges. By default all panels
+	// share one range so that methods can be compared by eye.
+	FreeAxes bool
+	DPI      int // PNG resolution; default DefaultDPI
+}
+
+// Colours of the front figure: candidates in translucent grey, the front
+// in magenta as in the paper.
+var (
+	candidateColor = color.NRGBA{R: 90, G: 90, B: 90, A: 70}
+	frontColor     = color.NRGBA{R: 255, G: 0, B: 255, A: 255}
+)
+
+// Front builds the front figure: for each series one panel with every
+// candidate as a small translucent point, the non-dominated candidates
+// highlighted and joined by a dashed magenta staircase (the boundary of the
+// region they dominate). Each panel's title gives the series name, its
+// number of candidates n and of distinct non-dominated points.
+//
+// It returns an error for no series, a series without points, or a point
+// that is not finite.
+func Front(panels []Series, opt FrontOptions) (*Figure, error) {
+	if len(panels) == 0 {
+		return nil, errors.New("front figure: no series to draw")
+	}
+	for _, s := range panels {
+		if len(s.Points) == 0 {
+			return nil, fmt.Errorf("front figure: series %q has no points", s.Name)
+		}
+		for i, p := range s.Points {
+			if !finite(p.X) || !finite(p.Y) {
+				return nil, fmt.Errorf("front figure: series %q point %d = (%v, %v): want finite risk and unfairness", s.Name, i, p.X, p.Y)
+			}
+		}
+	}
+	if opt.XLabel == "" {
+		opt.XLabel = "test risk (BCE)"
+	}
+	if opt.YLabel == "" {
+		opt.YLabel = "unfairness"
+	}
+	plots := make([]*plot.Plot, len(panels))
+	var all, front *plotter.Scatter
+	var stairs *plotter.Line
+	for k, s := range panels {
+		var err error
+		plots[k], all, front, stairs, err = frontPanel(s, opt)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !opt.FreeAxes {
+		shareAxes(plots)
+	}
+	fig := &Figure{
+		title:  opt.Title,
+		panels: layout(plots, opt.Cols),
+		dpi:    opt.DPI,
+		legend: []legendEntry{
+			{"candidate", all},
+			{"non-dominated", front},
+			{"Pareto front", stairs},
+		},
+	}
+	fig.width, fig.height = figureSize(fig.panels, opt.Width, opt.Height, 4*vg.Inch, 3.3*vg.Inch)
+	return fig, nil
+}
+
+// SaveFront draws the front figure and writes it to path (.png, .svg or
+// .pdf), replacing the file atomically.
+func SaveFront(path string, panels []Series, opt FrontOptions) error {
+	fig, err := Front(panels, opt)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return fig.Save(path)
+}
+
+// frontPanel draws one series and returns the panel and its three layers
+// (for the shared legend).
+func frontPanel(s Series, opt FrontOptions) (*plot.Plot, *plotter.Scatter, *plotter.Scatter, *plotter.Line, error) {
+	idx := pareto.Front(s.Points)
+	fp := distinctSorted(s.Points, idx)
+	title := fmt.Sprintf("%s\nn = %d, non-dominated = %d", s.Name, len(s.Points), pareto.CountDistinct(s.Points, idx))
+	p := newPanel(title, opt.XLabel, opt.YLabel)
+	p.Add(gridLines())
+
+	all, err := plotter.NewScatter(xys(s.Points))
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("front figure: series %q: %w", s.Name, err)
+	}
+	all.GlyphStyle = draw.GlyphStyle{Color: candidateColor, Radius: 1.6 * pt, Shape: draw.CircleGlyph{}}
+
+	stairs, err := plotter.NewLine(xys(staircase(fp)))
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("front figure: series %q: %w", s.Name, err)
+	}
+	stairs.LineStyle = draw.LineStyle{
+		Color:  frontColor,
+		Width:  1.5 * pt,
+		Dashes: []vg.Length{5 * pt, 3 * pt},
+	}
+
+	front, err := plotter.NewScatter(xys(fp))
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("front figure: series %q: %w", s.Name, err)
+	}
+	front.GlyphStyle = draw.GlyphStyle{Color: frontColor, Radius: 1.5 * pt, Shape: draw.CircleGlyph{}}
+
+	p.Add(all, front, stairs) // the staircase on top: it is what the eye should follow
+	return p, all, front, stairs, nil
+}
+
+// distinctSorted returns the points at idx sorted by X (then Y), with exact
+// duplicates dropped: duplicates are one point of the front.
+func distinctSorted(pts []pareto.Point, idx []int) []pareto.Point {
+	out := make([]pareto.Point, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, pts[i])
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].X != out[j].X {
+			return out[i].X < out[j].X
+		}
+		return out[i].Y < out[j].Y
+	})
+	k := 0
+	for i, p := range out {
+		if i == 0 || p != out[k-1] {
+			out[k] = p
+			k++
+		}
+	}
+	return out[:k]
+}
+
+// staircase returns the boundary of the region dominated by a front sorted
+// by increasing X (and so decreasing Y): from each point a horizontal
+// segment to the next point's X, then a vertical one down to that point.
+func staircase(front []pareto.Point) []pareto.Point {
+	if len(front) == 0 {
+		return nil
+	}
+	out := make([]pareto.Point, 0, 2*len(front)-1)
+	out = append(out, front[0])
+	for _, p := range front[1:] {
+		out = append(out, pareto.Point{X: p.X, Y: out[len(out)-1].Y}, p)
+	}
+	return out
+}
+
+// shareAxes gives every panel the union of their axis ranges.
+func shareAxes(plots []*plot.Plot) {
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	ymin, ymax := math.Inf(1), math.Inf(-1)
+	for _, p := range plots {
+		xmin, xmax = math.Min(xmin, p.X.Min), math.Max(xmax, p.X.Max)
+		ymin, ymax = math.Min(ymin, p.Y.Min), math.Max(ymax, p.Y.Max)
+	}
+	for _, p := range plots {
+		p.X.Min, p.X.Max = xmin, xmax
+		p.Y.Min, p.Y.Max = ymin, ymax
+	}
+}
+
+// figureSize returns the figure's size: the given one, or the default
+// panel size times the grid (plus room for title and legend).
+func figureSize(cells [][]*plot.Plot, w, h, panelW, panelH vg.Length) (vg.Length, vg.Length) {
+	if w <= 0 {
+		w = panelW * vg.Length(len(cells[0]))
+	}
+	if h <= 0 {
+		h = panelH*vg.Length(len(cells)) + 0.5*vg.Inch
+	}
+	return w, h
+}
+
+// gridLines returns light grid lines behind the data.
+func gridLines() *plotter.Grid {
+	g := plotter.NewGrid()
+	g.Vertical.Color = color.Gray{Y: 225}
+	g.Horizontal.Color = color.Gray{Y: 225}
+	g.Vertical.Width = 0.5 * pt
+	g.Horizontal.Width = 0.5 * pt
+	return g
+}
+
+// xys converts points for plotter.
+func xys(pts []pareto.Point) plotter.XYs {
+	out := make(plotter.XYs, len(pts))
+	for i, p := range pts {
+		out[i] = plotter.XY{X: p.X, Y: p.Y}
+	}
+	return out
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -1,0 +1,306 @@
+package report
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/fpareto/fp/pareto"
+)
+
+// synthetic returns n candidates scattered above the convex front
+// y = 0.2 (1 − t)², x = 0.3 + 0.25 t², as a sweep over λ would give.
+func synthetic(r *rand.Rand, name string, n int) Series {
+	s := Series{Name: name}
+	for range n {
+		t := r.Float64()
+		s.Points = append(s.Points, pareto.Point{
+			X: 0.3 + 0.25*t*t + 0.01*math.Abs(r.NormFloat64()),
+			Y: 0.2*(1-t)*(1-t) + 0.006*math.Abs(r.NormFloat64()),
+		})
+	}
+	return s
+}
+
+func threeSeries() []Series {
+	r := rand.New(rand.NewPCG(1, 2))
+	return []Series{synthetic(r, "cheb · ato-penultimate", 300), synthetic(r, "cheb · ato-all", 300), synthetic(r, "adversarial", 100)}
+}
+
+// magentaPixels counts the pixels of img close to pure magenta.
+func magentaPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > 220 && g>>8 < 60 && bl>>8 > 220 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestSaveFrontPNG(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "front.png")
+	opt := FrontOptions{Title: "ATO against test risk", YLabel: "ATO", Width: 9 * vg.Inch, Height: 3.5 * vg.Inch, DPI: 100}
+	if err := SaveFront(path, threeSeries(), opt); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("decode %s: %v", path, err)
+	}
+	if got := img.Bounds().Size(); got != (image.Point{X: 900, Y: 350}) {
+		t.Errorf("size = %v, want 900×350 (9 in × 3.5 in at 100 dpi)", got)
+	}
+	// Three dashed staircases, front points and the legend: well over a
+	// thousand magenta pixels; the grey candidates add none.
+	if n := magentaPixels(img); n < 1000 {
+		t.Errorf("magenta pixels = %d, want ≥ 1000 (the front is missing)", n)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("mode of %s = %v (%v), want 0644", path, st.Mode().Perm(), err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp*")); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
+// dashedMagenta matches the SVG paths of the dashed magenta staircase.
+var dashedMagenta = regexp.MustCompile(`<path d="([^"]*)" style="fill:none;stroke:#FF00FF;stroke-width:[0-9.]+;stroke-dasharray:5,3"`)
+
+func TestSaveFrontSVGStaircase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "front.svg")
+	series := threeSeries()
+	if err := SaveFront(path, series, FrontOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(b)
+	for _, want := range []string{"test risk (BCE)", "unfairness", "non-dominated = ", "cheb · ato-all"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("SVG lacks the text %q", want)
+		}
+	}
+	paths := dashedMagenta.FindAllStringSubmatch(svg, -1)
+	if len(paths) < 1+len(series) {
+		t.Fatalf("%d dashed magenta paths, want one per panel and one in the legend", len(paths))
+	}
+	// Each panel's staircase alternates horizontal and vertical segments,
+	// moving right and down (vgsvg flips the y axis, so down is dy ≤ 0).
+	stairs := 0
+	for _, m := range paths {
+		pts := svgPoints(t, m[1])
+		if len(pts) <= 2 {
+			continue // the legend's sample
+		}
+		stairs++
+		for i := 1; i < len(pts); i++ {
+			dx, dy := pts[i][0]-pts[i-1][0], pts[i][1]-pts[i-1][1]
+			horizontal := i%2 == 1
+			if horizontal && !(math.Abs(dy) < 0.01 && dx >= 0) || !horizontal && !(math.Abs(dx) < 0.01 && dy <= 0) {
+				t.Fatalf("segment %d of a staircase goes (%.2f, %.2f): want alternately right then down", i, dx, dy)
+			}
+		}
+	}
+	if stairs != len(series) {
+		t.Errorf("%d staircases, want %d", stairs, len(series))
+	}
+}
+
+// svgPoints parses a path of the form "Mx,yLx,yLx,y…".
+func svgPoints(t *testing.T, d string) [][2]float64 {
+	t.Helper()
+	var out [][2]float64
+	for _, f := range strings.FieldsFunc(d, func(r rune) bool { return r == 'M' || r == 'L' }) {
+		xs, ys, ok := strings.Cut(f, ",")
+		x, err1 := strconv.ParseFloat(xs, 64)
+		y, err2 := strconv.ParseFloat(ys, 64)
+		if !ok || err1 != nil || err2 != nil {
+			t.Fatalf("path %q: cannot parse %q", d, f)
+		}
+		out = append(out, [2]float64{x, y})
+	}
+	return out
+}
+
+func TestFrontFormats(t *testing.T) {
+	fig, err := Front(threeSeries()[:1], FrontOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ format, magic string }{
+		{"png", "\x89PNG"}, {"svg", "<?xml"}, {"pdf", "%PDF"}, {"PNG", "\x89PNG"},
+	} {
+		var buf bytes.Buffer
+		if err := fig.WriteTo(&buf, tc.format); err != nil {
+			t.Fatalf("%s: %v", tc.format, err)
+		}
+		if !bytes.HasPrefix(buf.Bytes(), []byte(tc.magic)) {
+			t.Errorf("%s output starts %q, want %q", tc.format, buf.Bytes()[:min(8, buf.Len())], tc.magic)
+		}
+	}
+	if err := fig.WriteTo(&bytes.Buffer{}, "gif"); err == nil || !strings.Contains(err.Error(), `"gif"`) {
+		t.Errorf("gif: err = %v, want an error naming the format", err)
+	}
+	if err := fig.Save(filepath.Join(t.TempDir(), "front.jpeg")); err == nil || !strings.Contains(err.Error(), ".jpeg") {
+		t.Errorf("save .jpeg: err = %v, want an error naming the extension", err)
+	}
+}
+
+// Degenerate inputs draw without panicking.
+func TestFrontDegenerate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pts  []pareto.Point
+	}{
+		{"one point", []pareto.Point{{X: 0.4, Y: 0.1}}},
+		{"all equal", []pareto.Point{{X: 0.4, Y: 0.1}, {X: 0.4, Y: 0.1}, {X: 0.4, Y: 0.1}}},
+		{"one dominates", []pareto.Point{{X: 0.3, Y: 0.05}, {X: 0.4, Y: 0.1}, {X: 0.5, Y: 0.2}}},
+		{"zeros", []pareto.Point{{X: 0, Y: 0}, {X: 0, Y: 0}}},
+		{"huge", []pareto.Point{{X: 1e12, Y: 1e-12}, {X: 2e12, Y: 0}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, ext := range []string{".png", ".svg"} {
+				path := filepath.Join(dir, "f"+ext)
+				if err := SaveFront(path, []Series{{Name: tc.name, Points: tc.pts}}, FrontOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+					t.Fatalf("%s not written: %v", path, err)
+				}
+			}
+		})
+	}
+}
+
+func TestFrontErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		series []Series
+		want   string
+	}{
+		{"no series", nil, "no series"},
+		{"empty series", []Series{{Name: "cheb"}}, `series "cheb" has no points`},
+		{"NaN", []Series{{Name: "cheb", Points: []pareto.Point{{X: 0.3, Y: 0.1}, {X: math.NaN(), Y: 0.1}}}}, `series "cheb" point 1`},
+		{"Inf", []Series{{Name: "lin", Points: []pareto.Point{{X: 0.3, Y: math.Inf(1)}}}}, `series "lin" point 0`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f.png")
+			err := SaveFront(path, tc.series, FrontOptions{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("err = %v, want one naming %s and containing %q", err, path, tc.want)
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Errorf("a figure was written despite the error")
+			}
+		})
+	}
+}
+
+func TestStaircase(t *testing.T) {
+	p := func(x, y float64) pareto.Point { return pareto.Point{X: x, Y: y} }
+	for _, tc := range []struct {
+		name  string
+		front []pareto.Point
+		want  []pareto.Point
+	}{
+		{"empty", nil, nil},
+		{"one", []pareto.Point{p(1, 2)}, []pareto.Point{p(1, 2)}},
+		{"three", []pareto.Point{p(1, 3), p(2, 2), p(4, 0)}, []pareto.Point{p(1, 3), p(2, 3), p(2, 2), p(4, 2), p(4, 0)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := staircase(tc.front)
+			if len(got) != len(tc.want) {
+				t.Fatalf("staircase = %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("staircase = %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestDistinctSorted(t *testing.T) {
+	pts := []pareto.Point{{X: 2, Y: 1}, {X: 1, Y: 3}, {X: 2, Y: 1}, {X: 9, Y: 9}, {X: 3, Y: 0}}
+	got := distinctSorted(pts, []int{0, 1, 2, 4})
+	want := []pareto.Point{{X: 1, Y: 3}, {X: 2, Y: 1}, {X: 3, Y: 0}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+// The panel title counts distinct non-dominated points (SPEC §8).
+func TestFrontTitleCounts(t *testing.T) {
+	pts := []pareto.Point{{X: 1, Y: 3}, {X: 2, Y: 1}, {X: 2, Y: 1}, {X: 3, Y: 3}, {X: 3, Y: 0}}
+	fig, err := Front([]Series{{Name: "cheb", Points: pts}}, FrontOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fig.panels[0][0].Title.Text, "cheb\nn = 5, non-dominated = 3"; got != want {
+		t.Errorf("title = %q, want %q", got, want)
+	}
+}
+
+func TestFrontSharedAxes(t *testing.T) {
+	s := []Series{
+		{Name: "a", Points: []pareto.Point{{X: 0.3, Y: 0.1}, {X: 0.5, Y: 0}}},
+		{Name: "b", Points: []pareto.Point{{X: 0.4, Y: 0.3}}},
+	}
+	fig, err := Front(s, FrontOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range fig.panels[0] {
+		if p.X.Min != 0.3 || p.X.Max != 0.5 || p.Y.Min != 0 || p.Y.Max != 0.3 {
+			t.Errorf("panel %q: x [%v, %v], y [%v, %v]; want the union [0.3, 0.5] × [0, 0.3]", p.Title.Text, p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
+		}
+	}
+	fig, err = Front(s, FrontOptions{FreeAxes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := fig.panels[0][1]; p.X.Min != 0.4 || p.X.Max != 0.4 {
+		t.Errorf("free axes: panel b x [%v, %v], want its own [0.4, 0.4]", p.X.Min, p.X.Max)
+	}
+}
+
+func TestGrid(t *testing.T) {
+	for _, tc := range []struct{ n, cols, rows, gotCols int }{
+		{1, 0, 1, 1}, {3, 0, 1, 3}, {4, 0, 2, 2}, {5, 0, 2, 3}, {9, 0, 3, 3}, {10, 0, 3, 4},
+		{6, 1, 6, 1}, {2, 5, 1, 2}, {7, 3, 3, 3},
+	} {
+		r, c := grid(tc.n, tc.cols)
+		if r != tc.rows || c != tc.gotCols {
+			t.Errorf("grid(%d, %d) = %d×%d, want %d×%d", tc.n, tc.cols, r, c, tc.rows, tc.gotCols)
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package scalarize
+
+import (
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+)
+
+// Node builds the objective as a graph node from the scalar nodes r (risk R)
+// and u (penalty U); u may be nil for Risk and r for Penalty. λ and the
+// standardization constants become constants of the graph, so a graph is
+// built per objective.
+//
+// The arithmetic is Value's, operation for operation (R̃ = (R−RMin)·d with
+// d = 1/(RMax−RMin), then a = (1−λ)·R̃), so the graph and Value agree to the
+// last bit on which side of a Chebyshev tie they are. The maximum is
+// 0.5·(a + b + |a−b|) on scalar nodes: Gorgonia's Max over a vector counts a
+// tie twice, MaxBetween rejects scalars, and reshaping scalars into a vector
+// breaks the backward pass. Gorgonia's scalar |x|′(0) = +1, so at a tie the
+// whole gradient goes to the risk side, as in Value.
+func (o Objective) Node(r, u *G.Node) (*G.Node, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	switch o.Method {
+	case Risk:
+		if r == nil {
+			return nil, fmt.Errorf("objective %s: no risk node", o.Method)
+		}
+		return r, nil
+	case Penalty:
+		if u == nil {
+			return nil, fmt.Errorf("objective %s: no penalty node", o.Method)
+		}
+		return u, nil
+	}
+	if r == nil || u == nil {
+		return nil, fmt.Errorf("objective %s: needs both the risk and the penalty node", o.Method)
+	}
+	for _, n := range []*G.Node{r, u} {
+		if !n.IsScalar() {
+			return nil, fmt.Errorf("objective %s: %v has shape %v, want a scalar", o.Method, n.Name(), n.Shape())
+		}
+	}
+	e := &scalarOps{}
+	_, dr := o.Std.R(0)
+	_, du := o.Std.U(0)
+	rt := e.mul(e.sub(r, o.Std.RMin), dr)
+	ut := e.mul(e.sub(u, o.Std.UMin), du)
+	a := e.mulL(1-o.Lambda, rt)
+	b := e.mulL(o.Lambda, ut)
+	var out *G.Node
+	switch o.Method {
+	case Linear:
+		out = e.add(a, b)
+	default: // Chebyshev
+		sum := e.add(a, b)
+		diff := e.abs(e.subN(a, b))
+		out = e.mulL(0.5, e.add(sum, diff))
+	}
+	if e.err != nil {
+		return nil, fmt.Errorf("objective %s: %w", o.Method, e.err)
+	}
+	return out, nil
+}
+
+// scalarOps chains scalar graph operations, keeping the first error.
+type scalarOps struct{ err error }
+
+func (e *scalarOps) do(f func() (*G.Node, error)) *G.Node {
+	if e.err != nil {
+		return nil
+	}
+	n, err := f()
+	if err != nil {
+		e.err = err
+	}
+	return n
+}
+
+func (e *scalarOps) sub(a *G.Node, c float64) *G.Node {
+	return e.do(func() (*G.Node, error) { return G.Sub(a, G.NewConstant(c)) })
+}
+func (e *scalarOps) mul(a *G.Node, c float64) *G.Node {
+	return e.do(func() (*G.Node, error) { return G.Mul(a, G.NewConstant(c)) })
+}
+func (e *scalarOps) mulL(c float64, a *G.Node) *G.Node {
+	return e.do(func() (*G.Node, error) { return G.Mul(G.NewConstant(c), a) })
+}
+func (e *scalarOps) add(a, b *G.Node) *G.Node {
+	return e.do(func() (*G.Node, error) { return G.Add(a, b) })
+}
+func (e *scalarOps) subN(a, b *G.Node) *G.Node {
+	return e.do(func() (*G.Node, error) { return G.Sub(a, b) })
+}
+func (e *scalarOps) abs(a *G.Node) *G.Node {
+	return e.do(func() (*G.Node, error) { return G.Abs(a) })
+}

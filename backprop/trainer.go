@@ -29,7 +29,10 @@ type Trainer struct {
 	params      [][]float64 // W0, B0, W1, B1, … views of theta
 	grads       [][]float64 // the same views of grad
 
-	pre, act [][]float64 // per hidden layer: size×h pre-activations and masked activations
+	// Per hidden layer, size×h: gate holds the pre-activations until the
+	// activation is taken, then ∂act/∂pre = mask ⊙ [pre ≥ 0]; act holds the
+	// masked activations.
+	gate, act [][]float64
 	z        []float64   // size logits
 	dz       []float64   // size: ∂objective/∂z
 	d0, d1   []float64   // size×h: gradients flowing back, alternating
@@ -65,7 +68,7 @@ func newTrainer(spec train.Spec, pen penalty) *Trainer {
 	}
 	sh := t.size * t.h
 	for l := 0; l < t.nh; l++ {
-		t.pre = append(t.pre, make([]float64, sh))
+		t.gate = append(t.gate, make([]float64, sh))
 		t.act = append(t.act, make([]float64, sh))
 		t.tau = append(t.tau, make([]float64, t.h))
 	}
@@ -127,9 +130,9 @@ func (t *Trainer) check(b *train.Batch) error {
 
 // Gradient evaluates the objective on b in training mode and writes its
 // gradient into Grads. b.Masks apply when the spec has dropout and are
-// ignored without (train.Fit then makes them all ones). Padding rows (N … Size−1) carry zero weight
-// in every term, so they are skipped: the result is exactly that of the
-// padded batch.
+// ignored without (train.Fit then makes them all ones). Padding rows
+// (N … Size−1) carry zero weight in every term, so they are skipped: the
+// result is exactly that of the padded batch.
 func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 	if err := t.check(b); err != nil {
 		return train.Loss{}, err
@@ -139,7 +142,7 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 	if !t.masked {
 		masks = nil
 	}
-	t.forward(b.X, n, masks)
+	u := t.forward(b.X, n, true, masks, b.C[:n])
 
 	// Risk R = Σ sw·(softplus(z) − y·z); ∂R/∂z = sw·(σ(z) − y). One exp per row.
 	z, dz := t.z[:n], t.dz[:n]
@@ -156,61 +159,35 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 		r += sw[i] * (sp - y[i]*zi)
 		dz[i] = sw[i] * (sig - y[i])
 	}
-
-	// Penalty U = Σ_l Σ_u |Σ_i c_i h^(l)_{iu}| on the covered layers.
-	var u float64
-	if t.pen != penNone {
-		c := b.C[:n]
-		for l := 0; l < nh; l++ {
-			if !t.pen.covers(l, nh) {
-				continue
-			}
-			tau := t.tau[l]
-			gemvT(tau, t.pre[l][:n*h], n, h, c)
-			for _, v := range tau {
-				u += math.Abs(v)
-			}
-		}
-	}
 	v, dR, dU := t.obj.Value(r, u)
 	for i := range dz {
 		dz[i] *= dR
 	}
 
 	// Output layer: z = a·w + b with a the last hidden activations (n×h).
-	last := nh
-	top := t.act[nh-1][:n*h]
-	gemvT(t.gw[last], top, n, h, dz)
+	gemvT(t.gw[nh], t.act[nh-1][:n*h], n, h, dz)
 	var sb float64
 	for _, d := range dz {
 		sb += d
 	}
-	t.gb[last][0] = sb
+	t.gb[nh][0] = sb
 	d := t.d0[:n*h]
-	wo := t.w[last]
+	wo := t.w[nh][:h]
 	for i, di := range dz {
 		row := d[i*h : i*h+h]
-		for j := range row {
-			row[j] = di * wo[j]
+		for j, w := range wo {
+			row[j] = di * w
 		}
 	}
 
-	// Hidden layers, last to first: d holds ∂/∂(masked activation) on entry.
+	// Hidden layers, last to first: d holds ∂/∂act on entry.
 	for l := nh - 1; l >= 0; l-- {
-		pre := t.pre[l][:n*h]
-		penalised := dU != 0 && t.pen.covers(l, nh)
-		if penalised {
+		// ∂/∂pre = d ⊙ mask ⊙ [pre ≥ 0] (ReLU′(0) = 1, as the graph), plus dU·c_i·sign(τ̂_u).
+		mul(d, t.gate[l][:n*h])
+		if dU != 0 && t.pen.covers(l, nh) {
 			for j, tv := range t.tau[l] {
 				t.sgn[j] = dU * sign(tv)
 			}
-		}
-		// ∂/∂pre = d ⊙ mask ⊙ [pre ≥ 0] (ReLU′(0) = 1, as the graph), plus dU·c_i·sign(τ̂_u).
-		if masks != nil {
-			reluMaskGrad(d, pre, masks[l][:n*h])
-		} else {
-			reluGrad(d, pre)
-		}
-		if penalised {
 			for i, ci := range b.C[:n] {
 				axpy(ci, t.sgn, d[i*h:i*h+h])
 			}
@@ -231,27 +208,29 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 	return train.Loss{R: r, U: u, Objective: v}, nil
 }
 
-// forward computes pre-activations, activations and logits of x[:n·dim].
-// masks == nil is evaluation mode (no dropout).
-func (t *Trainer) forward(x []float64, n int, masks [][]float64) {
+// forward computes the activations and logits of x[:n·dim]. In training
+// mode it also keeps the gates for the backward pass, applies masks (nil:
+// no dropout) and returns the penalty U = Σ_l Σ_u |τ̂_u(h^(l))| with
+// τ̂(h) = hᵀc over the covered layers. Evaluation mode has no dropout.
+func (t *Trainer) forward(x []float64, n int, training bool, masks [][]float64, c []float64) (u float64) {
 	h := t.h
 	in, k := x[:n*t.dim], t.dim
 	for l := 0; l < t.nh; l++ {
-		pre, act := t.pre[l][:n*h], t.act[l][:n*h]
+		pre, act := t.gate[l][:n*h], t.act[l][:n*h]
 		affine(pre, in, n, k, t.w[l], t.b[l], h)
-		if masks != nil {
-			m := masks[l][:n*h]
-			for i, v := range pre {
-				if v >= 0 {
-					act[i] = v * m[i]
-				} else {
-					act[i] = 0
-				}
+		switch {
+		case !training:
+			relu(act, pre)
+		case masks != nil:
+			if t.pen.covers(l, t.nh) {
+				u += t.ato(l, pre, n, c)
 			}
-		} else {
-			for i, v := range pre {
-				act[i] = max(v, 0)
+			gateMask(act, pre, masks[l][:n*h])
+		default:
+			if t.pen.covers(l, t.nh) {
+				u += t.ato(l, pre, n, c)
 			}
+			gateOnly(act, pre)
 		}
 		in, k = act, h
 	}
@@ -261,6 +240,18 @@ func (t *Trainer) forward(x []float64, n int, masks [][]float64) {
 	for i := range z {
 		z[i] += bo
 	}
+	return u
+}
+
+// ato stores τ̂(h^(l)) = preᵀc and returns Σ_u |τ̂_u|.
+func (t *Trainer) ato(l int, pre []float64, n int, c []float64) float64 {
+	tau := t.tau[l]
+	gemvT(tau, pre, n, t.h, c)
+	var s float64
+	for _, v := range tau {
+		s += math.Abs(v)
+	}
+	return s
 }
 
 // Predict writes the logits of n rows of x (row-major n×dim) in evaluation
@@ -272,31 +263,56 @@ func (t *Trainer) Predict(x []float64, n int, logits []float64) error {
 	}
 	for s := 0; s < n; s += t.size {
 		m := min(t.size, n-s)
-		t.forward(x[s*t.dim:(s+m)*t.dim], m, nil)
+		t.forward(x[s*t.dim:(s+m)*t.dim], m, false, nil, nil)
 		copy(logits[s:s+m], t.z[:m])
 	}
 	return nil
 }
 
-// reluMaskGrad computes d = d ⊙ m ⊙ [pre ≥ 0].
-func reluMaskGrad(d, pre, m []float64) {
-	pre, m = pre[:len(d)], m[:len(d)]
+// The ReLU steps are branch-free: the sign of a pre-activation is as good
+// as random, and a mispredicted branch per unit cost more than the matrix
+// products at the Adult shape.
+
+// keep is all ones when p ≥ 0 and zero when p < 0. p+0 turns −0 into +0,
+// so that −0 counts as ≥ 0 as it does in the graph's x ≥ 0.
+func keep(p float64) uint64 {
+	return ^uint64(int64(math.Float64bits(p+0)) >> 63)
+}
+
+// gateMask sets act = pre ⊙ g and pre = g with g = mask ⊙ [pre ≥ 0].
+func gateMask(act, pre, mask []float64) {
+	act, mask = act[:len(pre)], mask[:len(pre)]
 	for j, p := range pre {
-		if p >= 0 {
-			d[j] *= m[j]
-		} else {
-			d[j] = 0
-		}
+		g := math.Float64frombits(math.Float64bits(mask[j]) & keep(p))
+		act[j] = p * g
+		pre[j] = g
 	}
 }
 
-// reluGrad computes d = d ⊙ [pre ≥ 0].
-func reluGrad(d, pre []float64) {
-	pre = pre[:len(d)]
+// gateOnly sets act = pre ⊙ g and pre = g with g = [pre ≥ 0].
+func gateOnly(act, pre []float64) {
+	act = act[:len(pre)]
+	one := math.Float64bits(1)
 	for j, p := range pre {
-		if p < 0 {
-			d[j] = 0
-		}
+		g := math.Float64frombits(one & keep(p))
+		act[j] = p * g
+		pre[j] = g
+	}
+}
+
+// relu sets act = max(pre, 0).
+func relu(act, pre []float64) {
+	act = act[:len(pre)]
+	for j, p := range pre {
+		act[j] = math.Float64frombits(math.Float64bits(p) & keep(p))
+	}
+}
+
+// mul sets d = d ⊙ g.
+func mul(d, g []float64) {
+	g = g[:len(d)]
+	for j, v := range g {
+		d[j] *= v
 	}
 }
 

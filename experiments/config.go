@@ -56,9 +56,9 @@ type Config struct {
 	PropensityEpochs int `json:"propensity_epochs"`
 
 	// Adversarial baseline (SPEC §6).
-	AdvEpochs         int `json:"adv_epochs,omitempty"`
-	AdvPretrainClf    int `json:"adv_pretrain_clf,omitempty"`
-	AdvPretrainAdv    int `json:"adv_pretrain_adv,omitempty"`
+	AdvEpochs      int `json:"adv_epochs,omitempty"`
+	AdvPretrainClf int `json:"adv_pretrain_clf,omitempty"`
+	AdvPretrainAdv int `json:"adv_pretrain_adv,omitempty"`
 
 	Seed   uint64 `json:"seed"`
 	Engine string `json:"engine"` // graph or backprop

@@ -48,16 +48,15 @@ type input struct {
 	data []float64
 }
 
-func newVectorInput(g *G.ExprGraph, n int, name string) input {
-	d := make([]float64, n)
-	return input{data: d, node: G.NewVector(g, tensor.Float64, G.WithShape(n), G.WithName(name),
-		G.WithValue(tensor.New(tensor.WithShape(n), tensor.WithBacking(d))))}
-}
-
-func newMatrixInput(g *G.ExprGraph, r, c int, name string) input {
-	d := make([]float64, r*c)
-	return input{data: d, node: G.NewMatrix(g, tensor.Float64, G.WithShape(r, c), G.WithName(name),
-		G.WithValue(tensor.New(tensor.WithShape(r, c), tensor.WithBacking(d))))}
+func newInput(g *G.ExprGraph, name string, shape ...int) (input, error) {
+	size := 1
+	for _, d := range shape {
+		size *= d
+	}
+	in := input{data: make([]float64, size)}
+	var err error
+	in.node, err = layers.Input(g, in.data, name, shape...)
+	return in, err
 }
 
 // Batch fields a per-row input is fed from.
@@ -87,19 +86,27 @@ func build(spec train.Spec, t *Trainer) (err error) {
 	n, dim := spec.BatchSize, spec.Dim
 	g := G.NewGraph()
 	p := &Program{Graph: g}
-	x := newMatrixInput(g, n, dim, "X")
+	x, err := newInput(g, "X", n, dim)
+	if err != nil {
+		return err
+	}
 	p.X = x.node
 	var masks []input
 	if spec.Dropout > 0 {
 		for l := 0; l < spec.Arch.HiddenLayers(); l++ {
-			m := layers.NewMask(g, n, spec.Arch.Hidden, fmt.Sprintf("mask%d", l))
+			m, err := layers.NewMask(g, n, spec.Arch.Hidden, fmt.Sprintf("mask%d", l))
+			if err != nil {
+				return err
+			}
 			masks = append(masks, input{node: m.Node, data: m.Data})
 			p.Masks = append(p.Masks, m.Node)
 		}
 	}
 	var rows [numFields]input
 	for f, name := range [numFields]string{"Y", "A", "W", "SW", "C", "G1", "G0"} {
-		rows[f] = newVectorInput(g, n, name)
+		if rows[f], err = newInput(g, name, n); err != nil {
+			return err
+		}
 	}
 	p.Batch = fairness.BatchNodes{Y: rows[fieldY].node, A: rows[fieldA].node, W: rows[fieldW].node,
 		SW: rows[fieldSW].node, C: rows[fieldC].node, G1: rows[fieldG1].node, G0: rows[fieldG0].node}
@@ -201,11 +208,14 @@ func build(spec train.Spec, t *Trainer) (err error) {
 	if err != nil {
 		return fmt.Errorf("graph engine: compiling the training program: %w", err)
 	}
-	t.trainVM = G.NewTapeMachine(g, G.WithPrecompiled(prog, locMap))
+	t.trainM = newMachine(G.NewTapeMachine(g, G.WithPrecompiled(prog, locMap)), t.trainOutputs)
 
 	// The evaluation path shares the parameter nodes but has its own input,
 	// so predicting never touches the training inputs.
-	ex := newMatrixInput(g, n, dim, "EvalX")
+	ex, err := newInput(g, "EvalX", n, dim)
+	if err != nil {
+		return err
+	}
 	p.EvalX = ex.node
 	eout, err := mlp.Forward(p.EvalX, nil)
 	if err != nil {
@@ -220,7 +230,7 @@ func build(spec train.Spec, t *Trainer) (err error) {
 	if err != nil {
 		return fmt.Errorf("graph engine: compiling the evaluation program: %w", err)
 	}
-	t.evalVM = G.NewTapeMachine(g, G.WithPrecompiled(eprog, elocMap))
+	t.evalM = newMachine(G.NewTapeMachine(g, G.WithPrecompiled(eprog, elocMap)), t.evalOutputs)
 	t.prog = p
 	t.mlp = mlp
 	return nil

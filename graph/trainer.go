@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fpareto/fp/layers"
 	"github.com/fpareto/fp/model"
@@ -29,7 +30,7 @@ type Trainer struct {
 	prog *Program
 	mlp  *layers.MLP
 
-	trainVM, evalVM G.VM
+	trainM, evalM *machine
 
 	params, grads [][]float64
 	// Values the read instructions copy into. gradVals are backed by grads;
@@ -102,12 +103,11 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 	for _, f := range t.feeds {
 		copy(f.data, field(b, f.field))
 	}
-	err := t.trainVM.RunAll()
-	t.trainVM.Reset()
-	if err != nil {
+	if err := t.trainM.run(); err != nil {
 		return train.Loss{}, fmt.Errorf("graph engine: training step: %w", err)
 	}
 	var l train.Loss
+	var err error
 	if l.Objective, err = scalar(t.objV); err != nil {
 		return train.Loss{}, fmt.Errorf("graph engine: objective: %w", err)
 	}
@@ -181,15 +181,33 @@ func (t *Trainer) Predict(x []float64, n int, logits []float64) error {
 		k := min(size, n-start)
 		copy(t.evalX, x[start*dim:(start+k)*dim])
 		clear(t.evalX[k*dim:])
-		err := t.evalVM.RunAll()
-		t.evalVM.Reset()
-		if err != nil {
+		if err := t.evalM.run(); err != nil {
 			return fmt.Errorf("graph engine: predict rows %d–%d: %w", start+1, start+k, err)
 		}
 		copy(logits[start:start+k], t.evalLogits[:k])
 	}
 	return nil
 }
+
+// trainOutputs appends the training program's outputs: objective, R, U and
+// the gradient.
+func (t *Trainer) trainOutputs(dst []float64) []float64 {
+	for _, v := range []G.Value{t.objV, t.rV, t.uV} {
+		if v != nil {
+			f, err := scalar(v)
+			if err != nil {
+				f = math.NaN() // never equal: the probe then falls back
+			}
+			dst = append(dst, f)
+		}
+	}
+	for _, g := range t.grads {
+		dst = append(dst, g...)
+	}
+	return dst
+}
+
+func (t *Trainer) evalOutputs(dst []float64) []float64 { return append(dst, t.evalLogits...) }
 
 // scalar reads a float64 out of a scalar value, which Gorgonia returns
 // either as *F64 or as a 0-dimensional tensor.

@@ -24,11 +24,40 @@ func NewDense(g *G.ExprGraph, in, out int, w, b []float64, name string) (*Dense,
 			name, in, out, out, len(w), len(b))
 	}
 	d := &Dense{In: in, Out: out, w: append([]float64(nil), w...), b: append([]float64(nil), b...)}
-	d.W = G.NewMatrix(g, tensor.Float64, G.WithShape(in, out), G.WithName(name+".W"),
-		G.WithValue(tensor.New(tensor.WithShape(in, out), tensor.WithBacking(d.w))))
-	d.B = G.NewVector(g, tensor.Float64, G.WithShape(out), G.WithName(name+".b"),
-		G.WithValue(tensor.New(tensor.WithShape(out), tensor.WithBacking(d.b))))
+	var err error
+	if d.W, err = Input(g, d.w, name+".W", in, out); err != nil {
+		return nil, fmt.Errorf("dense layer %s: %w", name, err)
+	}
+	if d.B, err = Input(g, d.b, name+".b", out); err != nil {
+		return nil, fmt.Errorf("dense layer %s: %w", name, err)
+	}
 	return d, nil
+}
+
+// Input adds to g an input node of the given shape (a vector or a matrix)
+// whose value is a tensor backed by data: writing to data changes the node
+// for the next run. Gorgonia merges input nodes of equal name, type and
+// shape into one, which would silently share a value between two inputs, so
+// a name already used in g is an error.
+func Input(g *G.ExprGraph, data []float64, name string, shape ...int) (*G.Node, error) {
+	size := 1
+	for _, s := range shape {
+		size *= s
+	}
+	if len(shape) < 1 || len(shape) > 2 || size != len(data) || size == 0 {
+		return nil, fmt.Errorf("input %s: shape %v does not fit %d values", name, shape, len(data))
+	}
+	v := tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data))
+	var n *G.Node
+	if len(shape) == 1 {
+		n = G.NewVector(g, tensor.Float64, G.WithShape(shape...), G.WithName(name), G.WithValue(v))
+	} else {
+		n = G.NewMatrix(g, tensor.Float64, G.WithShape(shape...), G.WithName(name), G.WithValue(v))
+	}
+	if got, ok := n.Value().Data().([]float64); !ok || &got[0] != &data[0] {
+		return nil, fmt.Errorf("input %s: the graph already has an input of that name and shape", name)
+	}
+	return n, nil
 }
 
 // Weights returns the slice backing W (row-major In×Out).

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 )
 
 // Mask is a dropout mask input: a rows×cols matrix node bound to a tensor
@@ -16,15 +15,18 @@ type Mask struct {
 	Data []float64
 }
 
-// NewMask adds a rows×cols mask input named name to g.
-func NewMask(g *G.ExprGraph, rows, cols int, name string) *Mask {
+// NewMask adds a rows×cols mask input named name to g. The name must be
+// unused in g (see Input).
+func NewMask(g *G.ExprGraph, rows, cols int, name string) (*Mask, error) {
 	m := &Mask{Data: make([]float64, rows*cols)}
 	for i := range m.Data {
 		m.Data[i] = 1
 	}
-	m.Node = G.NewMatrix(g, tensor.Float64, G.WithShape(rows, cols), G.WithName(name),
-		G.WithValue(tensor.New(tensor.WithShape(rows, cols), tensor.WithBacking(m.Data))))
-	return m
+	var err error
+	if m.Node, err = Input(g, m.Data, name, rows, cols); err != nil {
+		return nil, fmt.Errorf("dropout mask: %w", err)
+	}
+	return m, nil
 }
 
 // Dropout returns h ⊙ mask, inverted dropout with the mask given as data.

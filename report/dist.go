@@ -83,7 +83,7 @@ func Distributions(panels []Dist, opt DistOptions) (*Figure, error) {
 			}
 			l.LineStyle = draw.LineStyle{Color: g.color, Width: 1.5 * pt, Dashes: g.dash}
 			fill := g.color
-			fill.A = 28
+			fill.A = 22
 			l.FillColor = fill
 			lines = append(lines, l)
 			p.Add(l)

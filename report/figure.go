@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -37,7 +38,7 @@ const (
 
 // Figure is a grid of panels under an optional title and a legend shared
 // by all panels. Build one with Front or Distributions; write it with Save
-// or WriteTo.
+// or Render.
 type Figure struct {
 	title  string
 	legend []legendEntry
@@ -58,6 +59,9 @@ func (f *Figure) Size() (w, h vg.Length) { return f.width, f.height }
 // Draw draws the figure on c: the title and legend in a band at the top,
 // then the panels, tiled so that their data areas line up.
 func (f *Figure) Draw(c draw.Canvas) {
+	if len(f.panels) == 0 {
+		return // a zero Figure draws nothing
+	}
 	const pad = 6 * pt
 	top := c.Max.Y - pad
 	if f.title != "" {
@@ -119,12 +123,15 @@ func (f *Figure) drawLegend(c draw.Canvas, y vg.Length) vg.Length {
 	return h
 }
 
-// Formats lists the output formats WriteTo and Save accept.
+// Formats lists the output formats Render and Save accept.
 var Formats = []string{"png", "svg", "pdf"}
 
-// WriteTo renders the figure in the given format ("png", "svg" or "pdf")
+// Render draws the figure in the given format ("png", "svg" or "pdf")
 // and writes it to w.
-func (f *Figure) WriteTo(w io.Writer, format string) error {
+func (f *Figure) Render(w io.Writer, format string) error {
+	if len(f.panels) == 0 || f.width <= 0 || f.height <= 0 {
+		return errors.New("render figure: the figure is empty (build it with Front or Distributions)")
+	}
 	var cw vg.CanvasWriterTo
 	switch strings.ToLower(format) {
 	case "png":
@@ -159,7 +166,7 @@ func (f *Figure) Save(path string) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := f.WriteTo(&buf, format); err != nil {
+	if err := f.Render(&buf, format); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return writeFileAtomic(path, buf.Bytes())

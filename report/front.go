@@ -38,12 +38,19 @@ type FrontOptions struct {
 	DPI      int // PNG resolution; default DefaultDPI
 }
 
-// Colours of the front figure: candidates in translucent grey, the front
-// in magenta as in the paper.
-var (
-	candidateColor = color.NRGBA{R: 90, G: 90, B: 90, A: 70}
-	frontColor     = color.NRGBA{R: 255, G: 0, B: 255, A: 255}
-)
+// The front is drawn in magenta, as in the paper.
+var frontColor = color.NRGBA{R: 255, G: 0, B: 255, A: 255}
+
+// candidateColor is the translucent grey of n candidates: more transparent
+// the more there are, so that dense clouds show their density instead of
+// a solid blot and sparse ones stay visible (opacity 0.6 up to 100 points,
+// 0.2 from 3000, log-linear between).
+func candidateColor(n int) color.NRGBA {
+	const lo, hi = 100, 3000
+	f := (math.Log(float64(n)) - math.Log(lo)) / (math.Log(hi) - math.Log(lo))
+	f = math.Min(1, math.Max(0, f))
+	return color.NRGBA{R: 90, G: 90, B: 90, A: uint8(math.Round(153 - f*(153-51)))}
+}
 
 // Front builds the front figure: for each series one panel with every
 // candidate as a small translucent point, the non-dominated candidates
@@ -123,7 +130,7 @@ func frontPanel(s Series, opt FrontOptions) (*plot.Plot, *plotter.Scatter, *plot
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("front figure: series %q: %w", s.Name, err)
 	}
-	all.GlyphStyle = draw.GlyphStyle{Color: candidateColor, Radius: 1.6 * pt, Shape: draw.CircleGlyph{}}
+	all.GlyphStyle = draw.GlyphStyle{Color: candidateColor(len(s.Points)), Radius: 1.6 * pt, Shape: draw.CircleGlyph{}}
 
 	stairs, err := plotter.NewLine(xys(staircase(fp)))
 	if err != nil {

@@ -153,14 +153,14 @@ func TestFrontFormats(t *testing.T) {
 		{"png", "\x89PNG"}, {"svg", "<?xml"}, {"pdf", "%PDF"}, {"PNG", "\x89PNG"},
 	} {
 		var buf bytes.Buffer
-		if err := fig.WriteTo(&buf, tc.format); err != nil {
+		if err := fig.Render(&buf, tc.format); err != nil {
 			t.Fatalf("%s: %v", tc.format, err)
 		}
 		if !bytes.HasPrefix(buf.Bytes(), []byte(tc.magic)) {
 			t.Errorf("%s output starts %q, want %q", tc.format, buf.Bytes()[:min(8, buf.Len())], tc.magic)
 		}
 	}
-	if err := fig.WriteTo(&bytes.Buffer{}, "gif"); err == nil || !strings.Contains(err.Error(), `"gif"`) {
+	if err := fig.Render(&bytes.Buffer{}, "gif"); err == nil || !strings.Contains(err.Error(), `"gif"`) {
 		t.Errorf("gif: err = %v, want an error naming the format", err)
 	}
 	if err := fig.Save(filepath.Join(t.TempDir(), "front.jpeg")); err == nil || !strings.Contains(err.Error(), ".jpeg") {
@@ -302,5 +302,26 @@ func TestGrid(t *testing.T) {
 		if r != tc.rows || c != tc.gotCols {
 			t.Errorf("grid(%d, %d) = %d×%d, want %d×%d", tc.n, tc.cols, r, c, tc.rows, tc.gotCols)
 		}
+	}
+}
+
+func TestCandidateColor(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want uint8
+	}{{1, 153}, {100, 153}, {3000, 51}, {100000, 51}} {
+		if got := candidateColor(tc.n).A; got != tc.want {
+			t.Errorf("candidateColor(%d).A = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+	if a, b := candidateColor(300).A, candidateColor(1500).A; !(a > b && b > 51 && a < 153) {
+		t.Errorf("opacity not decreasing between the ends: 300 → %d, 1500 → %d", a, b)
+	}
+}
+
+func TestZeroFigure(t *testing.T) {
+	var f Figure
+	if err := f.Render(&bytes.Buffer{}, "png"); err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Errorf("zero figure: err = %v", err)
 	}
 }

@@ -52,6 +52,124 @@ func (e *DivergedError) Error() string {
 	return fmt.Sprintf("diverged in epoch %d: %s", e.Epoch, e.Reason)
 }
 
+// Loop composes a trainer with Adam and the plateau schedule, keeping the
+// optimizer's state across calls, so a caller can interleave epochs and
+// single steps of several networks (as the adversarial baseline does). Fit
+// is the common case: a number of epochs on one dataset.
+type Loop struct {
+	tr      Trainer
+	opt     Options
+	params  [][]float64
+	grads   [][]float64
+	adam    *optim.Adam
+	plateau *optim.Plateau
+	batch   *Batch
+	perm    []int
+	epoch   int
+	res     Result
+}
+
+// NewLoop prepares to train tr with opt (opt.Epochs is not used by Loop).
+func NewLoop(tr Trainer, opt Options) (*Loop, error) {
+	params, grads := tr.Params(), tr.Grads()
+	sizes := make([]int, len(params))
+	for i, p := range params {
+		sizes[i] = len(p)
+	}
+	adam, err := optim.NewAdam(opt.Adam, sizes)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loop{tr: tr, opt: opt, params: params, grads: grads, adam: adam,
+		res: Result{RMin: math.Inf(1), RMax: math.Inf(-1), UMin: math.Inf(1), UMax: math.Inf(-1)}}
+	if opt.Plateau != nil {
+		l.plateau = optim.NewPlateau(*opt.Plateau)
+	}
+	net := tr.Network()
+	l.batch = NewBatch(tr.BatchSize(), net.Dim, net.Arch.HiddenLayers(), net.Arch.Hidden)
+	if opt.Dropout <= 0 {
+		for _, m := range l.batch.Masks {
+			model.FillMask(nil, m, 0)
+		}
+	}
+	return l, nil
+}
+
+// Result is what the loop has measured so far.
+func (l *Loop) Result() Result { return l.res }
+
+// Step fills the loop's batch with rows idx of d (fresh dropout masks from
+// rng), computes the gradient and takes one Adam step.
+func (l *Loop) Step(d Data, idx []int, rng *rand.Rand) (Loss, error) {
+	b := l.batch
+	b.Fill(d, idx)
+	if l.opt.Dropout > 0 {
+		for _, m := range b.Masks {
+			model.FillMask(rng, m, l.opt.Dropout)
+		}
+	}
+	epoch := l.epoch + 1
+	loss, err := l.tr.Gradient(b)
+	if err != nil {
+		return loss, fmt.Errorf("epoch %d: %w", epoch, err)
+	}
+	if !finite(loss.R) || !finite(loss.U) || !finite(loss.Objective) {
+		return loss, &DivergedError{Epoch: epoch, Reason: fmt.Sprintf("loss is not finite (R = %v, U = %v, objective = %v)", loss.R, loss.U, loss.Objective)}
+	}
+	if !allFinite(l.grads) {
+		return loss, &DivergedError{Epoch: epoch, Reason: "gradient is not finite"}
+	}
+	l.adam.Step(l.params, l.grads)
+	r := &l.res
+	r.Steps++
+	if !b.Complete {
+		r.Skipped++
+	}
+	r.RMin, r.RMax = math.Min(r.RMin, loss.R), math.Max(r.RMax, loss.R)
+	r.UMin, r.UMax = math.Min(r.UMin, loss.U), math.Max(r.UMax, loss.U)
+	return loss, nil
+}
+
+// Epoch shuffles the rows of d with rng, takes one step per batch (the last,
+// short batch is padded, which is exact), records the epoch's means and
+// lets the plateau schedule adjust the learning rate.
+func (l *Loop) Epoch(ctx context.Context, d Data, rng *rand.Rand) (EpochStats, error) {
+	if err := ctx.Err(); err != nil {
+		return EpochStats{}, err
+	}
+	if len(l.perm) != d.N {
+		l.perm = make([]int, d.N)
+		for i := range l.perm {
+			l.perm[i] = i
+		}
+	}
+	perm := l.perm
+	rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	size := l.batch.Size
+	var sr, su, so float64
+	batches := 0
+	lr := l.adam.LR()
+	for start := 0; start < d.N; start += size {
+		loss, err := l.Step(d, perm[start:min(start+size, d.N)], rng)
+		if err != nil {
+			return EpochStats{}, err
+		}
+		sr, su, so = sr+loss.R, su+loss.U, so+loss.Objective
+		batches++
+	}
+	l.epoch++
+	nb := float64(batches)
+	st := EpochStats{Epoch: l.epoch, R: sr / nb, U: su / nb, Objective: so / nb, LR: lr}
+	l.res.History = append(l.res.History, st)
+	if l.opt.OnEpoch != nil {
+		l.opt.OnEpoch(st)
+	}
+	if l.plateau != nil {
+		l.adam.SetLR(l.plateau.Step(st.Objective, l.adam.LR()))
+	}
+	return st, nil
+}
+
 // Fit trains tr on d for opt.Epochs epochs. Each epoch shuffles the rows with
 // rng and walks them in batches of tr.BatchSize() (the last, short batch is
 // padded, which is exact); each batch gets fresh dropout masks from rng; each
@@ -68,77 +186,16 @@ func Fit(ctx context.Context, tr Trainer, d Data, opt Options, rng *rand.Rand) (
 	if opt.Epochs < 1 {
 		return Result{}, fmt.Errorf("fit: epochs = %d, want ≥ 1", opt.Epochs)
 	}
-	params, grads := tr.Params(), tr.Grads()
-	sizes := make([]int, len(params))
-	for i, p := range params {
-		sizes[i] = len(p)
-	}
-	adam, err := optim.NewAdam(opt.Adam, sizes)
+	l, err := NewLoop(tr, opt)
 	if err != nil {
 		return Result{}, err
 	}
-	var plateau *optim.Plateau
-	if opt.Plateau != nil {
-		plateau = optim.NewPlateau(*opt.Plateau)
-	}
-
-	size := tr.BatchSize()
-	b := NewBatch(size, d.Dim, net.Arch.HiddenLayers(), net.Arch.Hidden)
-	if opt.Dropout <= 0 {
-		for _, m := range b.Masks {
-			model.FillMask(nil, m, 0)
-		}
-	}
-	perm := make([]int, d.N)
-	for i := range perm {
-		perm[i] = i
-	}
-	res := Result{RMin: math.Inf(1), RMax: math.Inf(-1), UMin: math.Inf(1), UMax: math.Inf(-1)}
 	for epoch := 1; epoch <= opt.Epochs; epoch++ {
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		var sr, su, so float64
-		batches := 0
-		for start := 0; start < d.N; start += size {
-			b.Fill(d, perm[start:min(start+size, d.N)])
-			if opt.Dropout > 0 {
-				for _, m := range b.Masks {
-					model.FillMask(rng, m, opt.Dropout)
-				}
-			}
-			l, err := tr.Gradient(b)
-			if err != nil {
-				return res, fmt.Errorf("epoch %d: %w", epoch, err)
-			}
-			if !finite(l.R) || !finite(l.U) || !finite(l.Objective) {
-				return res, &DivergedError{Epoch: epoch, Reason: fmt.Sprintf("loss is not finite (R = %v, U = %v, objective = %v)", l.R, l.U, l.Objective)}
-			}
-			if !allFinite(grads) {
-				return res, &DivergedError{Epoch: epoch, Reason: "gradient is not finite"}
-			}
-			adam.Step(params, grads)
-			res.Steps++
-			if !b.Complete {
-				res.Skipped++
-			}
-			res.RMin, res.RMax = math.Min(res.RMin, l.R), math.Max(res.RMax, l.R)
-			res.UMin, res.UMax = math.Min(res.UMin, l.U), math.Max(res.UMax, l.U)
-			sr, su, so = sr+l.R, su+l.U, so+l.Objective
-			batches++
-		}
-		nb := float64(batches)
-		st := EpochStats{Epoch: epoch, R: sr / nb, U: su / nb, Objective: so / nb, LR: adam.LR()}
-		res.History = append(res.History, st)
-		if opt.OnEpoch != nil {
-			opt.OnEpoch(st)
-		}
-		if plateau != nil {
-			adam.SetLR(plateau.Step(st.Objective, adam.LR()))
+		if _, err := l.Epoch(ctx, d, rng); err != nil {
+			return l.res, err
 		}
 	}
-	return res, nil
+	return l.res, nil
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -15,7 +15,7 @@ import (
 )
 
 // writeFile writes text to a fresh file and returns its path.
-func writeFile(t *testing.T, name, text string) string {
+func writeAuditFile(t *testing.T, name, text string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -47,7 +47,7 @@ const handCSV = `id,score,y,sex,e
 `
 
 func TestAuditHandWorked(t *testing.T) {
-	path := writeFile(t, "preds.csv", handCSV)
+	path := writeAuditFile(t, "preds.csv", handCSV)
 	out, _, err := runFP(t, "audit", "--data", path, "--score", "score", "--label", "y", "--group", "sex", "--propensity", "e", "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ func TestAuditHandWorked(t *testing.T) {
 		{Group: "F", A: 0, Count: 3, BaseRate: 2.0 / 3, MeanScore: 0.3, Accuracy: 0, SelectionRate: 1.0 / 3},
 		{Group: "M", A: 1, Count: 3, BaseRate: 2.0 / 3, MeanScore: 1.0 / 3, Accuracy: 0, SelectionRate: 1.0 / 3},
 	}
-	checkGroups(t, got.ByGroup, want)
+	checkAuditGroups(t, got.ByGroup, want)
 
 	// The keys are the documented ones.
 	var keys map[string]json.RawMessage
@@ -107,7 +107,7 @@ func TestAuditHandWorked(t *testing.T) {
 	}
 }
 
-func checkGroups(t *testing.T, got, want []auditGroup) {
+func checkAuditGroups(t *testing.T, got, want []auditGroup) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d group rows, want %d", len(got), len(want))
@@ -137,7 +137,7 @@ func TestAuditMatchesFairness(t *testing.T) {
 		e[i] = 0.05 + 0.9*rng.Float64()
 		fmt.Fprintf(&b, "%g,%s,%g,%s\n", a[i], strconv.FormatFloat(p[i], 'g', -1, 64), y[i], strconv.FormatFloat(e[i], 'g', -1, 64))
 	}
-	path := writeFile(t, "preds.csv", b.String())
+	path := writeAuditFile(t, "preds.csv", b.String())
 	out, _, err := runFP(t, "audit", "--data", path, "--score", "prob", "--label", "label", "--group", "a", "--propensity", "e", "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestAuditMatchesFairness(t *testing.T) {
 		r.BaseRate, r.MeanScore, r.Accuracy, r.SelectionRate = pos/c, sc/c, cor/c, sel/c
 		want = append(want, r)
 	}
-	checkGroups(t, got.ByGroup, want)
+	checkAuditGroups(t, got.ByGroup, want)
 }
 
 func TestAuditLabelCoding(t *testing.T) {
@@ -198,7 +198,7 @@ func TestAuditLabelCoding(t *testing.T) {
 			for i, row := range strings.Split(tc.values, ";") {
 				fmt.Fprintf(&b, "0.%d,%s\n", i+3, row)
 			}
-			path := writeFile(t, "p.csv", b.String())
+			path := writeAuditFile(t, "p.csv", b.String())
 			out, _, err := runFP(t, "audit", "--data", path, "--score", "s", "--label", "y", "--group", "g", "--json")
 			if err != nil {
 				t.Fatal(err)
@@ -221,7 +221,7 @@ func TestAuditLabelCoding(t *testing.T) {
 	}
 	// A label with one value 0 or 1 is fine (every example negative or
 	// positive); a group with one value is not.
-	path := writeFile(t, "p.csv", "s,y,g\n0.2,1,0\n0.7,1,1\n")
+	path := writeAuditFile(t, "p.csv", "s,y,g\n0.2,1,0\n0.7,1,1\n")
 	if _, _, err := runFP(t, "audit", "--data", path, "--score", "s", "--label", "y", "--group", "g"); err != nil {
 		t.Errorf("all-positive labels: %v", err)
 	}
@@ -264,7 +264,7 @@ func TestAuditBadInput(t *testing.T) {
 		{"bad quoting", header + "0.5,1,0,0.5\n\"0.5,1,0,0.5\n", nil, []string{"line 3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := writeFile(t, "bad.csv", tc.text)
+			path := writeAuditFile(t, "bad.csv", tc.text)
 			args := append([]string{"audit", "--data", path, "--score", "score", "--label", "y", "--group", "g"}, tc.args...)
 			out, _, err := runFP(t, args...)
 			if err == nil {
@@ -288,7 +288,7 @@ func TestAuditBadInput(t *testing.T) {
 }
 
 func TestAuditUsageErrors(t *testing.T) {
-	path := writeFile(t, "p.csv", handCSV)
+	path := writeAuditFile(t, "p.csv", handCSV)
 	for _, tc := range []struct {
 		name string
 		args []string

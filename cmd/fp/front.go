@@ -37,7 +37,11 @@ func frontCommand() *cli.Command {
 }
 
 func runFront(c *cli.Context) error {
-	if c.NArg() == 0 {
+	paths, err := argsAndFlags(c)
+	if err != nil {
+		return fmt.Errorf("front: %w", err)
+	}
+	if len(paths) == 0 {
 		return fmt.Errorf("front: name at least one records file or sweep directory")
 	}
 	metric := c.String("metric")
@@ -48,7 +52,7 @@ func runFront(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("front: --by: %w", err)
 	}
-	all, warnings, err := records.ReadAll(c.Args().Slice())
+	all, warnings, err := records.ReadAll(paths)
 	if err != nil {
 		return fmt.Errorf("front: %w", err)
 	}
@@ -60,11 +64,17 @@ func runFront(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
 	}
 	if len(recs) == 0 {
-		return fmt.Errorf("front: no successful candidate in %s", strings.Join(c.Args().Slice(), ", "))
+		return fmt.Errorf("front: no successful candidate in %s", strings.Join(paths, ", "))
 	}
 	groups, mixed := frontGroups(recs, by, metric)
-	for _, g := range mixed {
-		fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s holds records of several sweep configurations\n", g)
+	if slices.Contains(by, "method") {
+		// Grouping by method says "one group per sweep": two sweeps of the
+		// same method (say, two engines) pooled into one group are most
+		// likely a mistake. Grouping by λ or split pools sweeps on purpose.
+		for _, g := range mixed {
+			fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s pools candidates of several sweep configurations "+
+				"(separate them with --by, e.g. --by method,penalty,engine)\n", g)
+		}
 	}
 	sums := pareto.Compare(groups)
 	if c.Bool(jsonFlag) {
@@ -103,4 +113,49 @@ func printFront(w io.Writer, sums []pareto.Summary, metric string, n int) error 
 		fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.3f\n", s.Group, s.Candidates, s.NonDominated, s.Hypervolume, s.Share)
 	}
 	return t.Flush()
+}
+
+// argsAndFlags returns the positional arguments of c after applying the
+// command's flags that follow them: urfave/cli stops reading flags at the
+// first argument, yet "fp front DIR --json" is the natural way to type a
+// command over files. Everything after "--" is an argument.
+func argsAndFlags(c *cli.Context) ([]string, error) {
+	var args []string
+	in := c.Args().Slice()
+	for i := 0; i < len(in); i++ {
+		a := in[i]
+		if a == "--" {
+			args = append(args, in[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			args = append(args, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		var flag cli.Flag
+		for _, f := range c.Command.Flags {
+			if slices.Contains(f.Names(), name) {
+				flag = f
+			}
+		}
+		if flag == nil {
+			return nil, fmt.Errorf("flag provided but not defined: %s", a)
+		}
+		if _, isBool := flag.(*cli.BoolFlag); isBool {
+			if !hasValue {
+				value = "true"
+			}
+		} else if !hasValue {
+			if i+1 == len(in) {
+				return nil, fmt.Errorf("flag needs an argument: %s", a)
+			}
+			i++
+			value = in[i]
+		}
+		if err := c.Set(name, value); err != nil {
+			return nil, fmt.Errorf("flag %s: %w", a, err)
+		}
+	}
+	return args, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -58,7 +59,7 @@ func plotCommand() *cli.Command {
 			}
 			for _, a := range paths {
 				if strings.HasPrefix(a, "-") {
-					return fmt.Errorf("plot: %s after RECORDS: put the flags first, e.g. fp plot --metric dp RECORDS...", a)
+					return fmt.Errorf("plot: %s after RECORDS: flags go before the records (fp plot --metric dp RECORDS)", a)
 				}
 			}
 			var res *plotResult
@@ -136,17 +137,70 @@ func drawFront(paths []string, o frontPlot, warn io.Writer) (*plotResult, error)
 	if err != nil {
 		return nil, fmt.Errorf("plot: --by: %w", err)
 	}
-	recs, failed, err := plotRecords(paths, warn)
+	// Panels follow the order of the paths given (so the user chooses it),
+	// then the group names.
+	var recs []records.Record
+	first := map[string]int{}
+	failed := 0
+	for i, p := range paths {
+		rs, f, err := plotRecords([]string{p}, warn)
+		if err != nil {
+			return nil, err
+		}
+		failed += f
+		for j := range rs {
+			k := by.Key(&rs[j])
+			if _, seen := first[k]; !seen {
+				first[k] = i
+			}
+		}
+		recs = append(recs, rs...)
+	}
+	if err := plotCheck(paths, len(recs), failed, warn); err != nil {
+		return nil, err
+	}
+	out := o.Out
+	if out == "" {
+		out = plotBeside(paths[0], "front-"+o.Metric+".png")
+	}
+	res, err := saveFront(out, recs, by, first, o)
 	if err != nil {
 		return nil, err
 	}
-	groups := records.GroupBy(recs, by)
-	names := make([]string, 0, len(groups))
-	for k := range groups {
-		names = append(names, k)
+	res.Failed = failed
+	return res, nil
+}
+
+// plotRun draws the front figure of a finished run (its folder and its
+// records) into the folder and returns the file written.
+func plotRun(dir string, recs []records.Record, metric string) (string, error) {
+	ok, _ := records.Succeeded(recs)
+	if len(ok) == 0 {
+		return "", fmt.Errorf("plot: no trained candidates in %s", dir)
 	}
-	slices.Sort(names)
-	res := &plotResult{Metric: o.Metric, Failed: failed}
+	by, err := records.ParseGrouping(plotDefaultBy)
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, "front-"+metric+".png")
+	if _, err := saveFront(out, ok, by, nil, frontPlot{Metric: metric}); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// saveFront draws the front figure of recs (succeeded candidates) to out,
+// one panel per group of by, ordered by order (then by name).
+func saveFront(out string, recs []records.Record, by records.Grouping, order map[string]int, o frontPlot) (*plotResult, error) {
+	if !slices.Contains(records.Metrics, o.Metric) {
+		return nil, fmt.Errorf("plot: --metric %q: want one of %s", o.Metric, strings.Join(records.Metrics, ", "))
+	}
+	groups := records.GroupBy(recs, by)
+	names := plotKeys(groups)
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(order[a], order[b]), cmp.Compare(a, b))
+	})
+	res := &plotResult{Out: out, Metric: o.Metric}
 	series := make([]report.Series, 0, len(names))
 	for _, name := range names {
 		s := report.Series{Name: name}
@@ -163,16 +217,12 @@ func drawFront(paths []string, o frontPlot, warn io.Writer) (*plotResult, error)
 			Name: name, N: len(s.Points), NonDominated: pareto.CountDistinct(s.Points, pareto.Front(s.Points)),
 		})
 	}
-	res.Out = o.Out
-	if res.Out == "" {
-		res.Out = plotBeside(paths[0], "front-"+o.Metric+".png")
-	}
 	title := plotMetricName(o.Metric) + " against test risk"
 	if d := plotDatasetLabel(recs); d != "" {
 		title = d + ": " + title
 	}
 	opt := report.FrontOptions{Title: title, YLabel: plotMetricName(o.Metric), FreeAxes: o.FreeAxes, Cols: o.Cols}
-	if err := report.SaveFront(res.Out, series, opt); err != nil {
+	if err := report.SaveFront(out, series, opt); err != nil {
 		return nil, fmt.Errorf("plot: %w", err)
 	}
 	return res, nil
@@ -202,6 +252,9 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := plotCheck([]string{path}, len(recs), failed, warn); err != nil {
+		return nil, err
+	}
 	run := records.Grouping{"dataset", "sensitive", "method", "penalty"}
 	if g := records.GroupBy(recs, run); len(g) > 1 {
 		keys := make([]string, 0, len(g))
@@ -224,9 +277,13 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 	}
 	byLambda := map[float64]*records.Record{}
 	for i := range recs {
-		if recs[i].Split == split {
-			byLambda[recs[i].Lambda] = &recs[i]
+		if recs[i].Split != split {
+			continue
 		}
+		if _, dup := byLambda[recs[i].Lambda]; dup {
+			return nil, fmt.Errorf("plot --dist: candidate %s is recorded twice in %s", recs[i].Key(), path)
+		}
+		byLambda[recs[i].Lambda] = &recs[i]
 	}
 	present := plotKeys(byLambda)
 	slices.Sort(present)
@@ -254,8 +311,12 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 		if r.Method == "adversarial" {
 			symbol = "β"
 		}
+		title := fmt.Sprintf("%s = %s", symbol, plotLambda(l))
+		if r.Collapsed {
+			title += " (constant predictor)"
+		}
 		panels = append(panels, report.Dist{
-			Title: fmt.Sprintf("%s = %s", symbol, plotLambda(l)),
+			Title: title,
 			P:     p.P, Y: p.Y, A: p.A,
 			ATO: r.ATO, EO: r.EO, EOpp: r.EOpp, DP: r.DP,
 		})
@@ -275,8 +336,9 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 	return res, nil
 }
 
-// plotRecords reads the records at paths, reports torn lines and failed
-// candidates to warn, and returns the candidates that trained to the end.
+// plotRecords reads the records at paths, reports torn lines to warn, and
+// returns the candidates that trained to the end and the number of failed
+// ones.
 func plotRecords(paths []string, warn io.Writer) ([]records.Record, int, error) {
 	all, warnings, err := records.ReadAll(paths)
 	if err != nil {
@@ -286,13 +348,19 @@ func plotRecords(paths []string, warn io.Writer) ([]records.Record, int, error) 
 		fmt.Fprintf(warn, "fp: warning: %v\n", w)
 	}
 	ok, failed := records.Succeeded(all)
+	return ok, failed, nil
+}
+
+// plotCheck reports failed candidates left out to warn and refuses to draw
+// nothing.
+func plotCheck(paths []string, ok, failed int, warn io.Writer) error {
 	if failed > 0 {
 		fmt.Fprintf(warn, "fp: %d failed candidates left out\n", failed)
 	}
-	if len(ok) == 0 {
-		return nil, failed, fmt.Errorf("plot: no trained candidates in %s (%d records, %d failed)", strings.Join(paths, ", "), len(all), failed)
+	if ok == 0 {
+		return fmt.Errorf("plot: no trained candidates in %s (%d failed)", strings.Join(paths, ", "), failed)
 	}
-	return ok, failed, nil
+	return nil
 }
 
 // spreadLambdas picks up to four of the sorted values present: the smallest,

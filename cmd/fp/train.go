@@ -8,7 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
+	"slices"
+	"sort"
 	"strings"
 	"syscall"
 
@@ -16,6 +17,8 @@ import (
 	"github.com/urfave/cli/v2/altsrc"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
 )
 
 func init() { register(trainCommand()) }
@@ -49,7 +52,8 @@ func trainCommand() *cli.Command {
 		altsrc.NewUint64Flag(&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "the sweep's seed: splits, weights, dropout masks and batch order derive from it"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "engine", Value: d.Engine, Usage: "graph (Gorgonia, extensible) or backprop (handwritten, fast, built-in objectives only)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "workers", Usage: "candidates trained at once (default: the number of CPUs); does not change results"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "shard", Usage: "run shard `i/n` only: the splits m with m mod n = i"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "shard", Usage: "run shard `i/n` only: the splits m with m mod n = i (default: from a Slurm array task, SLURM_ARRAY_TASK_*)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "shards", Usage: "the sweep has `N` shards; this run's index is JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array 0…N−1 or a resubmission of some of its IDs)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "out", Usage: "output folder (default runs/DATASET-METHOD-PENALTY); rerun the same command to resume"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric of the front shown at the end: ato, dp, eo or eopp"}),
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output"},
@@ -109,29 +113,12 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.TrainFraction, cfg.TrainSize, cfg.TestSize = c.Float64("train-fraction"), c.Int("train-size"), c.Int("test-size")
 	cfg.PropensityEpochs = c.Int("propensity-epochs")
 	cfg.Seed, cfg.Engine, cfg.Workers = c.Uint64("seed"), c.String("engine"), c.Int("workers")
-	if s := c.String("shard"); s != "" {
-		sh, err := parseShard(s)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.Shard = sh
+	sh, err := shardFromContext(c, cfg)
+	if err != nil {
+		return cfg, err
 	}
+	cfg.Shard = sh
 	return cfg, nil
-}
-
-// parseShard reads "i/n".
-func parseShard(s string) (experiments.Shard, error) {
-	is, ns, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(strings.TrimSpace(is))
-	n, err2 := strconv.Atoi(strings.TrimSpace(ns))
-	if !ok || err1 != nil || err2 != nil {
-		return experiments.Shard{}, fmt.Errorf("--shard %q: want i/n, e.g. 0/4", s)
-	}
-	sh := experiments.Shard{Index: i, Count: n}
-	if n < 1 || i < 0 || i >= n {
-		return sh, fmt.Errorf("--shard %s: want i/n with n ≥ 1 and 0 ≤ i < n", s)
-	}
-	return sh, nil
 }
 
 func defaultOut(cfg experiments.Config) string {
@@ -186,10 +173,52 @@ func runTrain(c *cli.Context) error {
 	return showFront(c, w, out, c.String("metric"), !c.Bool("no-plot"))
 }
 
-// showFront prints the front table of a finished run and draws its figure.
+// showFront prints the front table of a finished run, lists the
+// non-dominated candidates (the networks an auditor chooses from) and draws
+// the figure.
 func showFront(c *cli.Context, w io.Writer, out, metric string, plot bool) error {
-	_ = c
-	_ = plot
-	_, err := fmt.Fprintf(w, "front of %s by %s: see fp front %s --metric %s\n", out, metric, out, metric)
-	return err
+	if !slices.Contains(records.Metrics, metric) {
+		return fmt.Errorf("--metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
+	}
+	all, _, err := records.ReadAll([]string{out})
+	if err != nil {
+		return err
+	}
+	recs, _ := records.Succeeded(all)
+	if len(recs) == 0 {
+		return fmt.Errorf("%s: no candidate trained successfully", out)
+	}
+	by, _ := records.ParseGrouping("method,penalty")
+	groups, _ := frontGroups(recs, by, metric)
+	fmt.Fprintln(w)
+	if err := printFront(w, pareto.Compare(groups), metric, len(recs)); err != nil {
+		return err
+	}
+	pts := make([]pareto.Point, len(recs))
+	for i := range recs {
+		v, _ := recs[i].Metric(metric)
+		pts[i] = pareto.Point{X: recs[i].Risk, Y: v}
+	}
+	front := pareto.Front(pts)
+	sort.Slice(front, func(i, j int) bool { return pts[front[i]].X < pts[front[j]].X })
+	fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(front))
+	t := newTable(w)
+	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\n")
+	for _, i := range front {
+		r := &recs[i]
+		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
+			r.ATO, r.DP, r.EO, r.EOpp, filepath.Join(out, r.Weights))
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	if !plot {
+		return nil
+	}
+	path, err := plotRun(out, recs, metric)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nfigure: %s\n", path)
+	return nil
 }

@@ -1,0 +1,216 @@
+package enginebench
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"github.com/fpareto/fp/backprop"
+	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/graph"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
+)
+
+// Config says what to time.
+type Config struct {
+	// Dataset is a built-in dataset ("compas", "adult-sex", "adult-race");
+	// its default network and batch size (SPEC §2) are used.
+	Dataset string
+	// Steps is the number of timed steps per engine. 0 means as many as
+	// fit in Budget.
+	Steps int
+	// Budget is the time each engine runs for when Steps is 0; 0 means 1 s.
+	Budget time.Duration
+	// Engines are timed in this order; nil means the graph engine, then backprop.
+	Engines []train.Engine
+	// Seed fixes the initial network, the batch order and the masks.
+	Seed uint64
+}
+
+// Result is one engine's figures. Every engine of a run took the same
+// steps (the faster one may take more of them in a time budget).
+type Result struct {
+	Dataset       string  `json:"dataset"`
+	Engine        string  `json:"engine"`
+	Arch          string  `json:"arch"`
+	Batch         int     `json:"batch"`
+	Steps         int     `json:"steps"`
+	USPerStep     float64 `json:"us_per_step"`     // wall-clock µs per step
+	AllocsPerStep float64 `json:"allocs_per_step"` // heap allocations per step
+	BytesPerStep  float64 `json:"bytes_per_step"`  // heap bytes allocated per step
+	GOMAXPROCS    int     `json:"gomaxprocs"`
+}
+
+// shape is a dataset's default network and batch size (SPEC §2).
+type shape struct {
+	arch  model.Arch
+	batch int
+}
+
+var shapes = map[string]shape{
+	"compas":     {model.Arch{Layers: 4, Hidden: 4}, 150},
+	"adult-sex":  {model.Arch{Layers: 10, Hidden: 32}, 1000},
+	"adult-race": {model.Arch{Layers: 10, Hidden: 32}, 1000},
+}
+
+// The timed step's objective: Chebyshev with the penultimate-layer ATO
+// penalty and dropout, the default of `fp train`. The standardization
+// constants are fixed, plausible values; they do not change the work.
+var (
+	dropout   = 0.2
+	objective = scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5,
+		Std: scalarize.Standardizer{RMin: 0.3, RMax: 0.8, UMin: 0, UMax: 0.5}}
+)
+
+// Run times one training step — Gradient of the Chebyshev + ato-penultimate
+// objective with dropout masks, then an Adam update — of each engine on the
+// dataset's rows, standardized, in shuffled batches as train.Fit walks them.
+// Building the trainer and filling batches are not timed; one untimed step
+// warms each engine up.
+func Run(ctx context.Context, cfg Config) ([]Result, error) {
+	sh, ok := shapes[cfg.Dataset]
+	if !ok {
+		return nil, fmt.Errorf("bench: dataset %q: want compas, adult-sex or adult-race", cfg.Dataset)
+	}
+	if cfg.Steps < 0 {
+		return nil, fmt.Errorf("bench: steps = %d, want ≥ 0 (0: as many as fit in the time budget)", cfg.Steps)
+	}
+	budget := cfg.Budget
+	if budget <= 0 {
+		budget = time.Second
+	}
+	engines := cfg.Engines
+	if engines == nil {
+		engines = []train.Engine{graph.Engine{}, backprop.Engine{}}
+	}
+	d, err := datasets.Load(cfg.Dataset, datasets.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	data := trainingData(d)
+	var out []Result
+	for _, eng := range engines {
+		r, err := runEngine(ctx, eng, data, sh, cfg.Steps, budget, cfg.Seed)
+		if err != nil {
+			return out, fmt.Errorf("bench: %s engine on %s: %w", eng.Name(), cfg.Dataset, err)
+		}
+		r.Dataset = cfg.Dataset
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// trainingData standardizes every row of d. Overlap weights are a constant
+// ½: their values do not change the cost of a step, and a propensity model
+// would only lengthen the run.
+func trainingData(d *datasets.Dataset) train.Data {
+	rows := make([]int, d.N)
+	for i := range rows {
+		rows[i] = i
+	}
+	x := datasets.FitStandardizer(d, rows).Apply(d, rows)
+	w := make([]float64, d.N)
+	for i := range w {
+		w[i] = 0.5
+	}
+	return train.Data{X: x, N: d.N, Dim: d.Dim, Y: d.Y, A: d.A, W: w}
+}
+
+func runEngine(ctx context.Context, eng train.Engine, d train.Data, sh shape, steps int, budget time.Duration, seed uint64) (Result, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x62656e6368)) // the same stream for every engine
+	spec := train.Spec{Arch: sh.arch, Dim: d.Dim, BatchSize: sh.batch, Dropout: dropout,
+		Init: model.Init(sh.arch, d.Dim, rng), Objective: objective, Penalty: fairness.ATOPenultimate}
+	tr, err := eng.NewTrainer(spec)
+	if err != nil {
+		return Result{}, err
+	}
+	params, grads := tr.Params(), tr.Grads()
+	sizes := make([]int, len(params))
+	for i, p := range params {
+		sizes[i] = len(p)
+	}
+	adam, err := optim.NewAdam(optim.DefaultAdam, sizes)
+	if err != nil {
+		return Result{}, err
+	}
+	s := newStream(d, sh, rng)
+	step := func() error {
+		if _, err := tr.Gradient(s.b); err != nil {
+			return err
+		}
+		adam.Step(params, grads)
+		return nil
+	}
+	s.next()
+	if err := step(); err != nil { // warm-up, untimed
+		return Result{}, err
+	}
+
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var spent time.Duration
+	n := 0
+	for (steps > 0 && n < steps) || (steps == 0 && (n < 3 || spent < budget)) {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		s.next()
+		t0 := time.Now()
+		if err := step(); err != nil {
+			return Result{}, err
+		}
+		spent += time.Since(t0)
+		n++
+	}
+	runtime.ReadMemStats(&after)
+	return Result{
+		Engine: eng.Name(), Arch: sh.arch.String(), Batch: sh.batch, Steps: n,
+		USPerStep:     float64(spent.Nanoseconds()) / 1e3 / float64(n),
+		AllocsPerStep: float64(after.Mallocs-before.Mallocs) / float64(n),
+		BytesPerStep:  float64(after.TotalAlloc-before.TotalAlloc) / float64(n),
+		GOMAXPROCS:    runtime.GOMAXPROCS(0),
+	}, nil
+}
+
+// stream walks the rows in shuffled batches with fresh dropout masks, epoch
+// after epoch, as train.Fit does; it allocates nothing, so the allocations
+// counted are the engines' own.
+type stream struct {
+	d     train.Data
+	b     *train.Batch
+	perm  []int
+	start int
+	rng   *rand.Rand
+}
+
+func newStream(d train.Data, sh shape, rng *rand.Rand) *stream {
+	s := &stream{d: d, b: train.NewBatch(sh.batch, d.Dim, sh.arch.HiddenLayers(), sh.arch.Hidden),
+		perm: make([]int, d.N), start: d.N, rng: rng}
+	for i := range s.perm {
+		s.perm[i] = i
+	}
+	return s
+}
+
+func (s *stream) next() {
+	if s.start >= s.d.N {
+		for i := len(s.perm) - 1; i > 0; i-- { // Fisher–Yates, without rand.Shuffle's closure
+			j := s.rng.IntN(i + 1)
+			s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
+		}
+		s.start = 0
+	}
+	end := min(s.start+s.b.Size, s.d.N)
+	s.b.Fill(s.d, s.perm[s.start:end])
+	s.start = end
+	for _, m := range s.b.Masks {
+		model.FillMask(s.rng, m, dropout)
+	}
+}

@@ -1,0 +1,61 @@
+// Package graph is fp's Gorgonia engine: it assembles a network (layers), a
+// risk (losses), a penalty (fairness) and a scalarization (scalarize) into one
+// graph, differentiates it, and trains it through the train.Trainer contract
+// that train.Fit drives. Custom risks and penalties written as graph code
+// (losses.NewRisk, fairness.NewPenalty) work here and only here.
+//
+// # Built once, compiled once
+//
+// New builds the graph for one spec (architecture, batch size, objective
+// with its λ and standardization constants baked in as constants) and
+// compiles it into two programs with G.CompileFunction, each pruned to what
+// its outputs need:
+//
+//   - the training program: the objective, R, U and the gradient with
+//     respect to every parameter, in training mode (dropout masks applied);
+//   - the evaluation program: the logits of a second input through the same
+//     parameter nodes without dropout, used by Predict.
+//
+// The evaluation program has its own input, so predicting between training
+// steps leaves the training inputs and trajectory untouched. Nothing is
+// rebuilt per step: a batch is copied into the slices that back the input
+// nodes' values, and the optimizer (in train.Fit) updates the slices backing
+// the parameter nodes in place, which the next run reads.
+//
+// # Padding
+//
+// Both programs have a fixed batch size. A short batch is padded with rows
+// whose weights are zero in every per-row input (train.Batch does this), which
+// is exact: padded and unpadded batches give the same loss and gradient.
+// Predict runs any number of rows in chunks of the batch size, padding the
+// last one.
+//
+// # Gorgonia pitfalls avoided (v0.9.18)
+//
+//   - G.Dropout's gradient is 4× too large at p = 0.2 and its masks are
+//     clock-seeded: dropout is a product with a mask input filled by the
+//     caller from a seeded generator (layers.Dropout).
+//   - Gorgonia's weight initialisers are clock-seeded: parameters come from
+//     model.Init and are bound with fresh slices, never shared between graphs.
+//   - A node's Value() after a run may have been overwritten by a later
+//     instruction reusing its register: every value read out (objective, R,
+//     U, gradients, logits) goes through G.Read, which copies it as soon as it
+//     is computed straight into the trainer's own buffers.
+//   - A tape machine does nothing on its next RunAll unless Reset: Reset
+//     follows every run.
+//   - BindDualValues accumulates gradients across runs: not used; gradients
+//     are read from the gradient nodes.
+//   - The Chebyshev maximum is 0.5·(a+b+|a−b|) on scalar nodes (Max double
+//     counts ties, MaxBetween rejects scalars, reshaping scalars breaks the
+//     backward pass); BCE is softplus(z) − y·z from logits.
+//   - Building graphs concurrently is a data race inside Gorgonia: New holds
+//     a package lock while building and compiling. Trainers, once built, run
+//     concurrently without sharing anything.
+//   - Gorgonia merges input nodes of equal name and shape: every input has its
+//     own name, and layers.Input checks it.
+//   - G.Grad refuses parameters the objective does not depend on (the output
+//     layer, for a penalty alone): their gradient is left at zero.
+//
+// A panic inside Gorgonia or inside user graph code while building becomes
+// an error from New.
+package graph

@@ -28,13 +28,23 @@ alive() {
 
 pid_of() { [ -f "$T/$1.bgpid" ] && cat "$T/$1.bgpid"; }
 
+# logs prints each daemon's log, or its captured stderr when it wrote no log
+# (a daemon that dies on a bad setting may do so before opening its log).
 logs() {
-  local f
-  for f in "$T"/log/*; do
+  local d f
+  for d in "${DAEMONS[@]}"; do
+    f="$T/log/$d.log"
+    [ -s "$f" ] || f="$T/log/$d.out"
     [ -s "$f" ] || continue
     echo "==== $f (last 40 lines)" >&2
     tail -n 40 "$f" >&2
   done
+}
+
+# port_free PORT: nothing listens on PORT (unknown without ss: assume free).
+port_free() {
+  command -v ss >/dev/null || return 0
+  [ -z "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
 }
 
 down() {
@@ -75,6 +85,12 @@ up() {
     command -v "$d" >/dev/null || { echo "slurm.sh: $d not found: install slurmctld slurmd slurm-client munge" >&2; return 1; }
   done
   down # never leave a previous cluster of this folder running
+  for i in "${SLURMCTLD_PORT:-6817}" "${SLURMD_PORT:-6818}"; do
+    if ! port_free "$i"; then
+      echo "slurm.sh: port $i is in use (another Slurm cluster?): stop it, or set SLURMCTLD_PORT and SLURMD_PORT" >&2
+      return 1
+    fi
+  done
   host=$(hostname -s)
   ncpu=${SLURM_NODE_CPUS:-4}
   rm -rf "$T"

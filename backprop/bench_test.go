@@ -35,9 +35,7 @@ func BenchmarkStep(b *testing.B) {
 	}
 }
 
-func benchStep(b *testing.B, eng train.Engine, p problem) { benchStepNoReport(b, eng, p) }
-
-func benchStepNoReport(b *testing.B, eng train.Engine, p problem) {
+func benchStep(b *testing.B, eng train.Engine, p problem) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	tr, err := eng.NewTrainer(p.spec(model.Init(p.arch, p.dim, rng)))
 	if err != nil {

@@ -45,6 +45,7 @@ func crossObjectives() []struct {
 			o{"cheb-penalty-side/" + p.Name(), objective(scalarize.Chebyshev, 0.98), p},
 			o{"cheb-mid/" + p.Name(), objective(scalarize.Chebyshev, 0.4), p},
 			o{"linear/" + p.Name(), objective(scalarize.Linear, 0.3), p},
+			o{"sum/" + p.Name(), scalarize.Objective{Method: scalarize.Sum, Lambda: 3}, p},
 		)
 	}
 	return out
@@ -71,6 +72,11 @@ func TestGradientsAgreeWithGraph(t *testing.T) {
 				}
 				for step := range 2 { // the second batch checks that no state leaks between steps
 					b := randomBatch(rng, p)
+					if p.dropout == 0 {
+						for _, m := range b.Masks { // without dropout both engines ignore masks
+							model.FillMask(rng, m, 0.5)
+						}
+					}
 					lb, err := bp.Gradient(b)
 					if err != nil {
 						t.Fatal(err)

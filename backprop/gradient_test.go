@@ -1,10 +1,13 @@
 package backprop_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -34,6 +37,7 @@ func problems() []problem {
 		{"cheb-penalty-side", a3, 3, 12, 11, 0.2, objective(scalarize.Chebyshev, 0.95), all},
 		{"linear-penultimate", a2, 4, 13, 10, 0.2, objective(scalarize.Linear, 0.4), pen},
 		{"linear-all", a3, 3, 12, 9, 0.5, objective(scalarize.Linear, 0.7), all},
+		{"sum-all", a3, 3, 12, 9, 0.2, scalarize.Objective{Method: scalarize.Sum, Lambda: 2.5}, all},
 		// Widths 4 and ≥ 8 take the unrolled and the BLAS kernels.
 		{"compas-shape-cheb", model.Arch{Layers: 4, Hidden: 4}, 12, 20, 17, 0.2, objective(scalarize.Chebyshev, 0.3), pen},
 		{"compas-shape-linear-all", model.Arch{Layers: 4, Hidden: 4}, 6, 20, 20, 0.2, objective(scalarize.Linear, 0.6), all},
@@ -317,6 +321,54 @@ func TestMissingGroup(t *testing.T) {
 	}
 }
 
+// TestMasksIgnoredWithoutDropout checks that a spec without dropout ignores
+// the batch's masks, as the graph engine does, and that an empty batch gives
+// R = U = 0 and no gradient.
+func TestMasksIgnoredWithoutDropout(t *testing.T) {
+	p := problem{"no-dropout", model.Arch{Layers: 4, Hidden: 4}, 5, 12, 10, 0, objective(scalarize.Linear, 0.5), fairness.ATOAll}
+	rng := rand.New(rand.NewPCG(12, 1))
+	init := model.Init(p.arch, p.dim, rng)
+	b := randomBatch(rng, p) // all-ones masks
+	tr, _ := backprop.New(p.spec(init))
+	want, err := tr.Gradient(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantG := copyTensors(tr.Grads())
+	for _, m := range b.Masks {
+		model.FillMask(rng, m, 0.5)
+	}
+	got, err := tr.Gradient(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("loss with dropout masks %+v, without %+v", got, want)
+	}
+	compare(t, "gradient with ignored masks", tr.Grads(), wantG, 0)
+	b.Masks = nil
+	if _, err := tr.Gradient(b); err != nil {
+		t.Errorf("no masks and no dropout: %v", err)
+	}
+
+	b.N = 0
+	b.Derive()
+	l, err := tr.Gradient(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _, _ := p.obj.Value(0, 0); l != (train.Loss{Objective: v}) {
+		t.Errorf("empty batch: loss %+v, want R = U = 0 and objective %v", l, v)
+	}
+	for k, g := range tr.Grads() {
+		for i, v := range g {
+			if v != 0 {
+				t.Fatalf("empty batch: gradient tensor %d [%d] = %v", k, i, v)
+			}
+		}
+	}
+}
+
 // TestPredictMatchesForward checks evaluation-mode logits against
 // model.Params.Forward for more rows than a batch (chunked).
 func TestPredictMatchesForward(t *testing.T) {
@@ -478,5 +530,43 @@ func TestZeroAllocs(t *testing.T) {
 		if a := testing.AllocsPerRun(5, func() { _ = tr.Predict(b.X, p.n, logits) }); a != 0 {
 			t.Errorf("%s: %v allocations per Predict, want 0", p.name, a)
 		}
+	}
+}
+
+// TestConcurrentTrainers builds and trains trainers in parallel goroutines
+// and checks each matches a serial run bit for bit.
+func TestConcurrentTrainers(t *testing.T) {
+	p := problem{"par", model.Arch{Layers: 3, Hidden: 8}, 6, 40, 40, 0.2, objective(scalarize.Chebyshev, 0.5), fairness.ATOAll}
+	data := randomData(rand.New(rand.NewPCG(9, 9)), 150, p.dim)
+	run := func(seed uint64) (*model.Params, error) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		tr, err := backprop.Engine{}.NewTrainer(p.spec(model.Init(p.arch, p.dim, rng)))
+		if err != nil {
+			return nil, err
+		}
+		_, err = train.Fit(context.Background(), tr, data, train.Options{Epochs: 2, Dropout: p.dropout, Adam: optim.DefaultAdam}, rng)
+		return tr.Network(), err
+	}
+	const workers = 4
+	var wg sync.WaitGroup
+	got := make([]*model.Params, workers)
+	errs := make([]error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[w], errs[w] = run(uint64(w))
+		}()
+	}
+	wg.Wait()
+	for w := range workers {
+		if errs[w] != nil {
+			t.Fatal(errs[w])
+		}
+		want, err := run(uint64(w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(t, fmt.Sprintf("worker %d", w), got[w].Tensors(), want.Tensors(), 0)
 	}
 }

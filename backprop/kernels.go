@@ -1,19 +1,27 @@
 package backprop
 
-import "gonum.org/v1/gonum/blas/blas64"
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
 
 // The matrix kernels of the forward and backward passes, on row-major
 // buffers. Each is chosen by shape, from measurements at GOMAXPROCS=1:
 //
 //   - rows of at least wideMin entries go through blas64 rank-1 updates
-//     (Dger, a 4×4 register-blocked kernel in gonum) over blocks of
-//     blockRows rows, which keeps the updated block in L1 cache; for the
-//     Adult shape (1000×93 → 32) this is 1.8–2.2× faster than gonum's Dgemm
-//     there, which accumulates with one axpy per entry;
+//     (Dger, a 4×4 register-blocked assembly kernel in gonum) over blocks of
+//     blockRows rows, which keeps the updated block in L1 cache. At the Adult
+//     shape (1000 rows, 93 → 32 → … → 32) this is 1.2–1.8× faster than
+//     gonum's Dgemm, which accumulates one axpy at a time and, from four
+//     64×64 blocks of output up, spawns goroutines and allocates; hand-written
+//     Go loops run out of registers before they match either;
 //   - width 4 (the COMPAS network) has fully unrolled loops that keep a row
 //     in registers; at these sizes a BLAS call costs more than the work;
 //   - any other width falls back to plain loops that skip the zeros ReLU and
 //     dropout leave in activations and gradients.
+//
+// With the blas build tag (OpenBLAS), the wide products are instead single
+// Dgemm calls with the transposes expressed as BLAS flags.
 
 const (
 	wideMin   = 8  // row length from which the BLAS kernels pay off
@@ -27,6 +35,12 @@ func affine(out, in []float64, n, k int, w, b []float64, m int) {
 		impl := blas64.Implementation()
 		for i := 0; i < n; i++ {
 			copy(out[i*m:i*m+m], b)
+		}
+		if wholeGemm {
+			if n > 0 {
+				impl.Dgemm(blas.NoTrans, blas.NoTrans, n, m, k, 1, in, k, w, m, 1, out, m)
+			}
+			return
 		}
 		for r0 := 0; r0 < n; r0 += blockRows {
 			r := min(blockRows, n-r0)
@@ -70,6 +84,12 @@ func gemmTN(c, a []float64, n, k int, d []float64, m int) {
 	switch {
 	case m >= wideMin:
 		impl := blas64.Implementation()
+		if wholeGemm {
+			if n > 0 {
+				impl.Dgemm(blas.Trans, blas.NoTrans, k, m, n, 1, a, k, d, m, 0, c, m)
+			}
+			return
+		}
 		for i := 0; i < n; i++ {
 			impl.Dger(k, m, 1, a[i*k:i*k+k], 1, d[i*m:i*m+m], 1, c, m)
 		}
@@ -114,6 +134,12 @@ func gemmNT(c, d []float64, n, m int, w []float64, k int, wt []float64) {
 			o[1] = d0*w[4] + d1*w[5] + d2*w[6] + d3*w[7]
 			o[2] = d0*w[8] + d1*w[9] + d2*w[10] + d3*w[11]
 			o[3] = d0*w[12] + d1*w[13] + d2*w[14] + d3*w[15]
+		}
+		return
+	}
+	if k >= wideMin && wholeGemm {
+		if n > 0 {
+			blas64.Implementation().Dgemm(blas.NoTrans, blas.Trans, n, k, m, 1, d, m, w, m, 0, c, k)
 		}
 		return
 	}
@@ -183,29 +209,6 @@ func gemvT(out, a []float64, n, m int, c []float64) {
 	for i, ci := range c[:n] {
 		if ci != 0 {
 			axpy(ci, a[i*m:i*m+m], out)
-		}
-	}
-}
-
-// colSum computes s (m) = the column sums of d (n×m).
-func colSum(s, d []float64, n, m int) {
-	s = s[:m]
-	clear(s)
-	if m == 4 {
-		var s0, s1, s2, s3 float64
-		for i := 0; i < n; i++ {
-			r := d[i*4 : i*4+4 : i*4+4]
-			s0 += r[0]
-			s1 += r[1]
-			s2 += r[2]
-			s3 += r[3]
-		}
-		s[0], s[1], s[2], s[3] = s0, s1, s2, s3
-		return
-	}
-	for i := 0; i < n; i++ {
-		for j, v := range d[i*m : i*m+m] {
-			s[j] += v
 		}
 	}
 }

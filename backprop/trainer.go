@@ -21,7 +21,6 @@ type Trainer struct {
 	obj    scalarize.Objective
 	pen    penalty
 	masked bool // dropout > 0: the batch's masks apply (as in the graph engine)
-	shapes []model.Shape
 
 	theta, grad []float64   // all parameters / gradients, flat
 	w, b        [][]float64 // views of theta per layer (W row-major In×Out)
@@ -33,25 +32,25 @@ type Trainer struct {
 	// activation is taken, then ∂act/∂pre = mask ⊙ [pre ≥ 0]; act holds the
 	// masked activations.
 	gate, act [][]float64
-	z        []float64   // size logits
-	dz       []float64   // size: ∂objective/∂z
-	d0, d1   []float64   // size×h: gradients flowing back, alternating
-	tau      [][]float64 // per hidden layer: h ATO estimates τ̂(h^(l))
-	sgn      []float64   // h: dU·sign(τ̂) of the layer being differentiated
-	wt       []float64   // h×h: a transposed hidden weight matrix
+	z         []float64   // size logits
+	dz        []float64   // size: ∂objective/∂z
+	d0, d1    []float64   // size×h: gradients flowing back, alternating
+	tau       [][]float64 // per hidden layer: h ATO estimates τ̂(h^(l))
+	sgn       []float64   // h: dU·sign(τ̂) of the layer being differentiated
+	wt        []float64   // h×h: a transposed hidden weight matrix
 }
 
 func newTrainer(spec train.Spec, pen penalty) *Trainer {
 	a := spec.Arch
 	t := &Trainer{
 		arch: a, dim: spec.Dim, size: spec.BatchSize, h: a.Hidden, nh: a.HiddenLayers(),
-		obj: spec.Objective, pen: pen, shapes: a.Shapes(spec.Dim), masked: spec.Dropout > 0,
+		obj: spec.Objective, pen: pen, masked: spec.Dropout > 0,
 	}
 	np := a.NumParams(spec.Dim)
 	t.theta = make([]float64, np)
 	t.grad = make([]float64, np)
 	off := 0
-	for _, s := range t.shapes {
+	for _, s := range a.Shapes(spec.Dim) {
 		nw, nb := s.In*s.Out, s.Out
 		t.w = append(t.w, t.theta[off:off+nw:off+nw])
 		t.gw = append(t.gw, t.grad[off:off+nw:off+nw])
@@ -182,22 +181,21 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 
 	// Hidden layers, last to first: d holds ∂/∂act on entry.
 	for l := nh - 1; l >= 0; l-- {
-		// ∂/∂pre = d ⊙ mask ⊙ [pre ≥ 0] (ReLU′(0) = 1, as the graph), plus dU·c_i·sign(τ̂_u).
-		mul(d, t.gate[l][:n*h])
+		// ∂/∂pre = d ⊙ mask ⊙ [pre ≥ 0] (ReLU′(0) = 1, as the graph), plus
+		// dU·c_i·sign(τ̂_u); its column sums are the bias gradient.
+		var sgn []float64
 		if dU != 0 && t.pen.covers(l, nh) {
+			sgn = t.sgn
 			for j, tv := range t.tau[l] {
-				t.sgn[j] = dU * sign(tv)
-			}
-			for i, ci := range b.C[:n] {
-				axpy(ci, t.sgn, d[i*h:i*h+h])
+				sgn[j] = dU * sign(tv)
 			}
 		}
+		backGate(d, t.gate[l][:n*h], n, h, b.C[:n], sgn, t.gb[l])
 		in, k := b.X[:n*t.dim], t.dim
 		if l > 0 {
 			in, k = t.act[l-1][:n*h], h
 		}
 		gemmTN(t.gw[l], in, n, k, d, h)
-		colSum(t.gb[l], d, n, h)
 		if l > 0 {
 			next := t.d1[:n*h]
 			gemmNT(next, d, n, h, t.w[l], k, t.wt)
@@ -308,11 +306,48 @@ func relu(act, pre []float64) {
 	}
 }
 
-// mul sets d = d ⊙ g.
-func mul(d, g []float64) {
-	g = g[:len(d)]
-	for j, v := range g {
-		d[j] *= v
+// backGate sets d (n×h) = d ⊙ g + c ⊗ s, without the second term when s is
+// nil, and gb = the column sums of the result.
+func backGate(d, g []float64, n, h int, c, s, gb []float64) {
+	gb = gb[:h]
+	if h == 4 { // the column sums stay in registers
+		var p0, p1, p2, p3, s0, s1, s2, s3 float64
+		if s != nil {
+			p0, p1, p2, p3 = s[0], s[1], s[2], s[3]
+		}
+		for i := 0; i < n; i++ {
+			dr := d[i*4 : i*4+4 : i*4+4]
+			gr := g[i*4 : i*4+4 : i*4+4]
+			v0, v1, v2, v3 := dr[0]*gr[0], dr[1]*gr[1], dr[2]*gr[2], dr[3]*gr[3]
+			if s != nil {
+				ci := c[i]
+				v0, v1, v2, v3 = v0+ci*p0, v1+ci*p1, v2+ci*p2, v3+ci*p3
+			}
+			dr[0], dr[1], dr[2], dr[3] = v0, v1, v2, v3
+			s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
+		}
+		gb[0], gb[1], gb[2], gb[3] = s0, s1, s2, s3
+		return
+	}
+	clear(gb)
+	for i := 0; i < n; i++ {
+		dr := d[i*h : i*h+h]
+		gr := g[i*h : i*h+h]
+		gr, gb := gr[:len(dr)], gb[:len(dr)]
+		if s == nil {
+			for j, v := range dr {
+				v *= gr[j]
+				dr[j] = v
+				gb[j] += v
+			}
+			continue
+		}
+		ci, s := c[i], s[:len(dr)]
+		for j, v := range dr {
+			v = v*gr[j] + ci*s[j]
+			dr[j] = v
+			gb[j] += v
+		}
 	}
 }
 

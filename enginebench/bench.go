@@ -45,6 +45,7 @@ type Result struct {
 	AllocsPerStep float64 `json:"allocs_per_step"` // heap allocations per step
 	BytesPerStep  float64 `json:"bytes_per_step"`  // heap bytes allocated per step
 	GOMAXPROCS    int     `json:"gomaxprocs"`
+	BLAS          string  `json:"blas"` // "gonum" (pure Go) or "openblas" (the blas build tag)
 }
 
 // shape is a dataset's default network and batch size (SPEC §2).
@@ -176,7 +177,19 @@ func runEngine(ctx context.Context, eng train.Engine, d train.Data, sh shape, st
 		AllocsPerStep: float64(after.Mallocs-before.Mallocs) / float64(n),
 		BytesPerStep:  float64(after.TotalAlloc-before.TotalAlloc) / float64(n),
 		GOMAXPROCS:    runtime.GOMAXPROCS(0),
+		BLAS:          blasOf(eng),
 	}, nil
+}
+
+// blasOf names the BLAS behind an engine's matrix products, "" if unknown.
+func blasOf(eng train.Engine) string {
+	switch eng.(type) {
+	case graph.Engine:
+		return graph.BLAS()
+	case backprop.Engine:
+		return backprop.BLAS()
+	}
+	return ""
 }
 
 // stream walks the rows in shuffled batches with fresh dropout masks, epoch

@@ -18,7 +18,7 @@ func TestRunReportsEveryEngine(t *testing.T) {
 		t.Fatalf("results %+v, want graph then backprop", res)
 	}
 	for _, r := range res {
-		if r.Dataset != "compas" || r.Steps != 5 || r.Arch != "4x4" || r.Batch != 150 || !(r.USPerStep > 0) || r.GOMAXPROCS < 1 {
+		if r.Dataset != "compas" || r.Steps != 5 || r.Arch != "4x4" || r.Batch != 150 || !(r.USPerStep > 0) || r.GOMAXPROCS < 1 || r.BLAS == "" {
 			t.Errorf("implausible result %+v", r)
 		}
 	}

@@ -59,6 +59,9 @@ type Config struct {
 	AdvEpochs      int `json:"adv_epochs,omitempty"`
 	AdvPretrainClf int `json:"adv_pretrain_clf,omitempty"`
 	AdvPretrainAdv int `json:"adv_pretrain_adv,omitempty"`
+	// AdvBetaScale multiplies the grid to give β: the paper draws β from
+	// [0, 1]; the public code its adversary came from used β of 30 to 200.
+	AdvBetaScale float64 `json:"adv_beta_scale,omitempty"`
 
 	Seed   uint64 `json:"seed"`
 	Engine string `json:"engine"` // graph or backprop
@@ -116,6 +119,7 @@ func DefaultConfig() Config {
 		AdvEpochs:        200,
 		AdvPretrainClf:   2,
 		AdvPretrainAdv:   5,
+		AdvBetaScale:     1,
 		Seed:             1,
 		Engine:           "graph",
 	}
@@ -159,6 +163,15 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 		} else if _, err := fairness.Builtin(c.Penalty); err != nil {
 			return c, fmt.Errorf("config: %w", err)
 		}
+	case MethodAdversarial:
+		c.Penalty = ""
+		if c.Engine != "graph" {
+			return c, fmt.Errorf("config: the adversarial baseline trains its classifier through the adversary, "+
+				"which only the graph engine differentiates: use --engine graph (not %q)", c.Engine)
+		}
+		if c.AdvEpochs < 1 || c.AdvPretrainClf < 0 || c.AdvPretrainAdv < 0 || !(c.AdvBetaScale > 0) {
+			return c, fmt.Errorf("config: adversarial rounds must be ≥ 1, pre-training epochs ≥ 0 and the β scale > 0")
+		}
 	default:
 		return c, fmt.Errorf("config: method %q: want cheb, linear or adversarial", c.Method)
 	}
@@ -184,9 +197,6 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 		return c, fmt.Errorf("config: train and test sizes must be ≥ 0")
 	case c.Workers < 0:
 		return c, fmt.Errorf("config: workers = %d, want ≥ 0", c.Workers)
-	}
-	if c.Method == MethodAdversarial && (c.AdvEpochs < 1 || c.AdvPretrainClf < 0 || c.AdvPretrainAdv < 0) {
-		return c, fmt.Errorf("config: adversarial epochs must be ≥ 1 and pre-training epochs ≥ 0")
 	}
 	if _, err := EngineByName(c.Engine); err != nil {
 		return c, fmt.Errorf("config: %w", err)

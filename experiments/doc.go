@@ -10,4 +10,8 @@
 // workers) and shardable (shard i of n runs the splits m with m mod n = i).
 //
 // Engines are interchangeable: the Runner only sees train.Engine.
+//
+// Status reads a sweep's folder — written by one process or by many shards —
+// and tells which candidates are done, failed or missing, per shard and
+// overall.
 package experiments

@@ -84,6 +84,12 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	}
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, _ := scalarize.ParseGrid(c.Lambdas)
+	if c.Method == MethodAdversarial {
+		// The adversary's weight β is the grid scaled; records carry β.
+		for i := range grid {
+			grid[i] *= c.AdvBetaScale
+		}
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("output folder: %w", err)
 	}
@@ -257,7 +263,11 @@ splits:
 		go func(m int) {
 			defer wg.Done()
 			defer func() { <-open }()
-			if err := r.runSplit(ctx, m, workers); err != nil {
+			run := r.runSplit
+			if r.cfg.Method == MethodAdversarial {
+				run = r.runAdversarialSplit
+			}
+			if err := run(ctx, m, workers); err != nil {
 				cancel(err)
 			}
 		}(m)

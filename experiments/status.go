@@ -95,6 +95,22 @@ func (s *StatusReport) IncompleteShards() []int {
 
 var shardFile = regexp.MustCompile(`^records-shard-(\d+)-of-(\d+)\.jsonl$`)
 
+// ShardOfFile is the inverse of RecordsFile: the shard whose records file is
+// named name (a base name), and false for any other name.
+func ShardOfFile(name string) (Shard, bool) {
+	m := shardFile.FindStringSubmatch(name)
+	if m == nil {
+		return Shard{}, false
+	}
+	i, err1 := strconv.Atoi(m[1])
+	n, err2 := strconv.Atoi(m[2])
+	s := Shard{Index: i, Count: n}
+	if err1 != nil || err2 != nil || s.Validate() != nil || !s.Active() {
+		return Shard{}, false
+	}
+	return s, true
+}
+
 // Status reads the configuration (config.json) and every records file of
 // dir — the files a resumed run reads — and tells which candidates of the
 // sweep (every split × every λ of the grid) are recorded, failed or missing.
@@ -136,9 +152,8 @@ func Status(dir string, shards int) (*StatusReport, error) {
 	var order []string // first-seen order of the keys, for stable output
 	for _, f := range files {
 		name := filepath.Base(f)
-		if m := shardFile.FindStringSubmatch(name); m != nil {
-			n, _ := strconv.Atoi(m[2])
-			counts[n] = true
+		if sh, ok := ShardOfFile(name); ok {
+			counts[sh.Count] = true
 		}
 		recs, err := records.Read(f)
 		var torn *records.TornLineError
@@ -227,8 +242,29 @@ func Status(dir string, shards int) (*StatusReport, error) {
 			rep.Unexpected = append(rep.Unexpected, Candidate{Split: r.Split, Lambda: r.Lambda, Key: k})
 		}
 	}
+	// Empty lists rather than null in JSON.
+	for _, p := range append([]*Progress{&rep.Overall}, shardProgress(rep.PerShard)...) {
+		p.Failed = nonNil(p.Failed)
+		p.Missing = nonNil(p.Missing)
+		p.Duplicates = nonNil(p.Duplicates)
+	}
 	rep.Complete = rep.Overall.Complete()
 	return rep, nil
+}
+
+func shardProgress(s []ShardStatus) []*Progress {
+	out := make([]*Progress, len(s))
+	for i := range s {
+		out[i] = &s[i].Progress
+	}
+	return out
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // globQuote quotes the pattern characters of a literal path.

@@ -15,7 +15,14 @@ import (
 // Chebyshev objective with the ato-penultimate penalty and dropout masks
 // (Gradient), then the Adam update. Filling the masks is not included (it
 // is the same work for every engine). Run with GOMAXPROCS=1.
-func BenchmarkGraphStep(b *testing.B) {
+func BenchmarkGraphStep(b *testing.B) { benchSteps(b, true) }
+
+// BenchmarkGraphStepFreshRegisters is the same step with the tape machine
+// reset after every run (every intermediate tensor allocated anew), the
+// baseline that register reuse improves on.
+func BenchmarkGraphStepFreshRegisters(b *testing.B) { benchSteps(b, false) }
+
+func benchSteps(b *testing.B, reuse bool) {
 	for _, bc := range []struct {
 		name       string
 		arch       model.Arch
@@ -36,6 +43,9 @@ func BenchmarkGraphStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			if !reuse {
+				tr.trainM.pc = nil
+			}
 			batch := batchOf(d, bc.batch, bc.batch, bc.arch, 0.2, rng)
 			var sizes []int
 			for _, p := range tr.Params() {
@@ -43,6 +53,10 @@ func BenchmarkGraphStep(b *testing.B) {
 			}
 			adam, err := optim.NewAdam(optim.DefaultAdam, sizes)
 			if err != nil {
+				b.Fatal(err)
+			}
+			// The first step probes register reuse; time the steady state.
+			if _, err := tr.Gradient(batch); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()

@@ -41,8 +41,16 @@
 //     instruction reusing its register: every value read out (objective, R,
 //     U, gradients, logits) goes through G.Read, which copies it as soon as it
 //     is computed straight into the trainer's own buffers.
-//   - A tape machine does nothing on its next RunAll unless Reset: Reset
-//     follows every run.
+//   - A tape machine does nothing on its next RunAll unless it is rewound.
+//     Its Reset rewinds it but also drops every register, so each step
+//     would allocate every intermediate tensor again (12 MB a step for a
+//     10×32 network on batches of 1000). The trainer rewinds the program
+//     counter alone, so each instruction writes into the tensor it made the
+//     step before; that reuse is switched on only after a probe run shows it
+//     gives the same outputs to the last bit as fresh registers, and falls
+//     back to Reset otherwise (see machine.go).
+//   - The machines are made with an empty watch list, which turns the
+//     per-instruction debug-watch lookups into no-ops.
 //   - BindDualValues accumulates gradients across runs: not used; gradients
 //     are read from the gradient nodes.
 //   - The Chebyshev maximum is 0.5·(a+b+|a−b|) on scalar nodes (Max double
@@ -58,4 +66,17 @@
 //
 // A panic inside Gorgonia or inside user graph code while building becomes
 // an error from New.
+//
+// # Speed
+//
+// The default build is pure Go (gonum's BLAS), and one step takes about
+// 0.2 ms for a 4×4 network on batches of 150 and 12 ms for a 10×32 network
+// on batches of 1000 (BenchmarkGraphStep, one core). Building with the blas
+// tag sends the matrix products to OpenBLAS through cgo, about 2.7× faster
+// for the larger network:
+//
+//	apt-get install libopenblas-dev
+//	go build -tags blas ./...
+//
+// BLAS reports which one a binary uses.
 package graph

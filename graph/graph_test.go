@@ -126,6 +126,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 		{name: "cheb-penalty-side", obj: scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5,
 			Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 0.1}}, pen: fairness.ATOPenultimate, side: "U"},
 		{name: "linear", obj: scalarize.Objective{Method: scalarize.Linear, Lambda: 0.3, Std: std}, pen: fairness.ATOAll},
+		{name: "sum", obj: scalarize.Objective{Method: scalarize.Sum, Lambda: 2}, pen: fairness.ATOAll},
 		{name: "user-penalty", obj: scalarize.Objective{Method: scalarize.Penalty}, pen: probGap},
 		{name: "user-risk-and-penalty-linear", obj: scalarize.Objective{Method: scalarize.Linear, Lambda: 0.6, Std: std},
 			pen: probGap, risk: brier},

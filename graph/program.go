@@ -79,7 +79,7 @@ func build(spec train.Spec, t *Trainer) (err error) {
 	defer buildMu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("graph engine: building the graph failed: %v", r)
+			err = fmt.Errorf("building the graph failed: %v", r)
 		}
 	}()
 
@@ -157,7 +157,7 @@ func build(spec train.Spec, t *Trainer) (err error) {
 		}
 	}
 	if len(wrt) == 0 {
-		return fmt.Errorf("graph engine: the objective does not depend on the network")
+		return fmt.Errorf("the objective does not depend on the network")
 	}
 	grads, err := G.Grad(p.Objective, wrt...)
 	if err != nil {
@@ -197,18 +197,21 @@ func build(spec train.Spec, t *Trainer) (err error) {
 		}
 	}
 	if !sub.Has(p.X.ID()) {
-		return fmt.Errorf("graph engine: the objective does not depend on the input")
+		return fmt.Errorf("the objective does not depend on the input")
 	}
 	for _, n := range params {
 		if sub.Has(n.ID()) {
 			inputs = append(inputs, n)
 		}
 	}
+	// WithWatchlist() with no logger: the machine then skips the per-instruction
+	// watch-list lookups (map accesses that only serve debug logging),
+	// about a tenth of a small network's step.
 	prog, locMap, err := G.CompileFunction(g, inputs, outputs)
 	if err != nil {
-		return fmt.Errorf("graph engine: compiling the training program: %w", err)
+		return fmt.Errorf("compiling the training program: %w", err)
 	}
-	t.trainM = newMachine(G.NewTapeMachine(g, G.WithPrecompiled(prog, locMap)), t.trainOutputs)
+	t.trainM = newMachine(G.NewTapeMachine(g, G.WithPrecompiled(prog, locMap), G.WithWatchlist()), t.trainOutputs)
 
 	// The evaluation path shares the parameter nodes but has its own input,
 	// so predicting never touches the training inputs.
@@ -228,9 +231,9 @@ func build(spec train.Spec, t *Trainer) (err error) {
 	eprog, elocMap, err := G.CompileFunction(g, append(G.Nodes{p.EvalX}, params...),
 		G.Nodes{G.Read(p.EvalLogit, &t.evalV)})
 	if err != nil {
-		return fmt.Errorf("graph engine: compiling the evaluation program: %w", err)
+		return fmt.Errorf("compiling the evaluation program: %w", err)
 	}
-	t.evalM = newMachine(G.NewTapeMachine(g, G.WithPrecompiled(eprog, elocMap)), t.evalOutputs)
+	t.evalM = newMachine(G.NewTapeMachine(g, G.WithPrecompiled(eprog, elocMap), G.WithWatchlist()), t.evalOutputs)
 	t.prog = p
 	t.mlp = mlp
 	return nil

@@ -67,7 +67,7 @@ func New(spec train.Spec) (*Trainer, error) {
 		t.grads = append(t.grads, make([]float64, s.In*s.Out), make([]float64, s.Out))
 	}
 	if err := build(spec, t); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("graph engine: %v network: %w", spec.Arch, err)
 	}
 	t.params = t.mlp.Values()
 	return t, nil

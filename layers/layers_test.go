@@ -291,6 +291,13 @@ func TestMLPErrors(t *testing.T) {
 	if _, err := NewMLP(g, p); err == nil {
 		t.Error("a second network in the same graph reused the layer names without an error")
 	}
+	adv, err := NewMLPNamed(g, p, "adversary")
+	if err != nil {
+		t.Fatalf("a second, named network in the same graph: %v", err)
+	}
+	if name := adv.Params()[0].Name(); name != "adversary.layer0.W" {
+		t.Errorf("named network's first node is %q", name)
+	}
 	if _, err := NewMLP(g, nil); err == nil {
 		t.Error("nil parameters accepted")
 	}

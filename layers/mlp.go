@@ -27,19 +27,30 @@ type Output struct {
 	Logit *G.Node
 }
 
-// NewMLP adds the parameters of p to g, copied into fresh slices.
-func NewMLP(g *G.ExprGraph, p *model.Params) (*MLP, error) {
+// NewMLP adds the parameters of p to g, copied into fresh slices. Its
+// nodes are named layer0.W, layer0.b, layer1.W, …; a second network in the
+// same graph needs NewMLPNamed.
+func NewMLP(g *G.ExprGraph, p *model.Params) (*MLP, error) { return NewMLPNamed(g, p, "") }
+
+// NewMLPNamed is NewMLP with the node names prefixed by name (name.layer0.W,
+// …), so that several networks can live in one graph (say a classifier and
+// its adversary).
+func NewMLPNamed(g *G.ExprGraph, p *model.Params, name string) (*MLP, error) {
 	if p == nil {
-		return nil, fmt.Errorf("mlp: no parameters")
+		return nil, fmt.Errorf("mlp %s: no parameters", name)
 	}
 	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("mlp: %w", err)
+		return nil, fmt.Errorf("mlp %s: %w", name, err)
+	}
+	prefix := ""
+	if name != "" {
+		prefix = name + "."
 	}
 	m := &MLP{Arch: p.Arch, Dim: p.Dim}
 	for l, s := range p.Arch.Shapes(p.Dim) {
-		d, err := NewDense(g, s.In, s.Out, p.W[l], p.B[l], fmt.Sprintf("layer%d", l))
+		d, err := NewDense(g, s.In, s.Out, p.W[l], p.B[l], fmt.Sprintf("%slayer%d", prefix, l))
 		if err != nil {
-			return nil, fmt.Errorf("mlp: %w", err)
+			return nil, fmt.Errorf("mlp %s: %w", name, err)
 		}
 		m.Layers = append(m.Layers, d)
 	}

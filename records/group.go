@@ -42,7 +42,7 @@ func (g Grouping) Key(r *Record) string {
 		var v string
 		switch f {
 		case "method":
-			v = r.Method
+			v = r.MethodLabel()
 		case "penalty":
 			v = r.Penalty
 		case "engine":

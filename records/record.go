@@ -49,6 +49,9 @@ type Record struct {
 	EOpp     float64 `json:"eopp"`
 
 	Weights string `json:"weights"`
+	// BetaScale is the adversarial baseline's β scale (β = λ·scale); 0
+	// for the other methods.
+	BetaScale float64 `json:"beta_scale,omitempty"`
 
 	Status     string `json:"status"`
 	FailEpoch  int    `json:"fail_epoch,omitempty"`
@@ -88,6 +91,17 @@ func (r *Record) Metric(name string) (float64, error) {
 		return r.EOpp, nil
 	}
 	return 0, fmt.Errorf("metric %q: want ato, dp, eo or eopp", name)
+}
+
+// MethodLabel is the method as shown in tables and figures: the method,
+// and for the adversarial baseline with a β scale other than 1 the scale
+// ("adversarial(β×200)"), so that both strengths of the baseline can be
+// told apart.
+func (r *Record) MethodLabel() string {
+	if r.BetaScale > 0 && r.BetaScale != 1 {
+		return fmt.Sprintf("%s(β×%g)", r.Method, r.BetaScale)
+	}
+	return r.Method
 }
 
 // Metrics lists the metric names Metric accepts.

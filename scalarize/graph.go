@@ -7,9 +7,9 @@ import (
 )
 
 // Node builds the objective as a graph node from the scalar nodes r (risk R)
-// and u (penalty U); u may be nil for Risk and r for Penalty. λ and the
-// standardization constants become constants of the graph, so a graph is
-// built per objective.
+// and u (penalty U); u may be nil for Risk and r for Penalty. Sum is
+// R + λ·U. λ and the standardization constants become constants of the
+// graph, so a graph is built per objective.
 //
 // The arithmetic is Value's, operation for operation (R̃ = (R−RMin)·d with
 // d = 1/(RMax−RMin), then a = (1−λ)·R̃), so the graph and Value agree to the
@@ -43,6 +43,13 @@ func (o Objective) Node(r, u *G.Node) (*G.Node, error) {
 		}
 	}
 	e := &scalarOps{}
+	if o.Method == Sum {
+		out := e.add(r, e.mulL(o.Lambda, u)) // R + λ·U, as in Value
+		if e.err != nil {
+			return nil, fmt.Errorf("objective %s: %w", o.Method, e.err)
+		}
+		return out, nil
+	}
 	_, dr := o.Std.R(0)
 	_, du := o.Std.U(0)
 	rt := e.mul(e.sub(r, o.Std.RMin), dr)
@@ -53,10 +60,12 @@ func (o Objective) Node(r, u *G.Node) (*G.Node, error) {
 	switch o.Method {
 	case Linear:
 		out = e.add(a, b)
-	default: // Chebyshev
+	case Chebyshev:
 		sum := e.add(a, b)
 		diff := e.abs(e.subN(a, b))
 		out = e.mulL(0.5, e.add(sum, diff))
+	default:
+		return nil, fmt.Errorf("objective method %q has no graph form", o.Method)
 	}
 	if e.err != nil {
 		return nil, fmt.Errorf("objective %s: %w", o.Method, e.err)

@@ -83,6 +83,7 @@ func TestNodeMatchesValue(t *testing.T) {
 		{"risk", Objective{Method: Risk}, 0.7, 3},
 		{"penalty", Objective{Method: Penalty}, 0.7, 3},
 		{"linear", Objective{Method: Linear, Lambda: 0.2, Std: std}, 0.7, 3},
+		{"sum", Objective{Method: Sum, Lambda: 2.5}, 0.7, 3},
 		{"cheb risk side", Objective{Method: Chebyshev, Lambda: 0.2, Std: std}, 0.7, 3},
 		{"cheb penalty side", Objective{Method: Chebyshev, Lambda: 0.9, Std: std}, 0.7, 3},
 		{"cheb tie", Objective{Method: Chebyshev, Lambda: 0.5, Std: Standardizer{RMax: 1, UMax: 2}}, 0.25, 0.5},
@@ -140,6 +141,7 @@ func TestNodeErrors(t *testing.T) {
 		{"risk without r", Objective{Method: Risk}, nil, r, "no risk node"},
 		{"penalty without u", Objective{Method: Penalty}, r, nil, "no penalty node"},
 		{"cheb without u", cheb, r, nil, "needs both"},
+		{"sum without u", Objective{Method: Sum, Lambda: 1}, r, nil, "needs both"},
 		{"vector penalty", cheb, r, vec, "want a scalar"},
 		{"invalid objective", Objective{Method: Linear, Lambda: 2, Std: std}, r, r, "outside [0, 1]"},
 	}

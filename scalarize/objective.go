@@ -17,6 +17,9 @@ const (
 	Chebyshev Method = "cheb"
 	// Linear minimises (1−λ)R̃ + λŨ.
 	Linear Method = "linear"
+	// Sum minimises R + λ·U, unstandardized, for any λ ≥ 0: the form of
+	// penalised objectives such as the adversarial baseline's BCE_y − β·BCE_a.
+	Sum Method = "sum"
 )
 
 // Standardizer holds a split's standardization constants: R̃ = (R−RMin)/(RMax−RMin)
@@ -67,9 +70,14 @@ func (o Objective) Validate() error {
 	switch o.Method {
 	case Risk, Penalty:
 		return nil
+	case Sum:
+		if !(o.Lambda >= 0) || math.IsInf(o.Lambda, 0) {
+			return fmt.Errorf("objective: λ = %g, want a finite value ≥ 0", o.Lambda)
+		}
+		return nil
 	case Chebyshev, Linear:
 	default:
-		return fmt.Errorf("objective method %q: want risk, penalty, cheb or linear", o.Method)
+		return fmt.Errorf("objective method %q: want risk, penalty, sum, cheb or linear", o.Method)
 	}
 	if !(o.Lambda >= 0 && o.Lambda <= 1) {
 		return fmt.Errorf("objective: λ = %g is outside [0, 1]", o.Lambda)
@@ -93,6 +101,8 @@ func (o Objective) Value(r, u float64) (v, dR, dU float64) {
 		return r, 1, 0
 	case Penalty:
 		return u, 0, 1
+	case Sum:
+		return r + o.Lambda*u, 1, o.Lambda
 	}
 	rt, drt := o.Std.R(r)
 	ut, dut := o.Std.U(u)

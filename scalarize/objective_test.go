@@ -34,6 +34,8 @@ func TestObjectiveValue(t *testing.T) {
 		// λ = 0 and λ = 1 keep one side only.
 		{"linear λ=0", Objective{Method: Linear, Lambda: 0, Std: std}, 0.7, 3, 0.625, 1.25, 0},
 		{"cheb λ=1", Objective{Method: Chebyshev, Lambda: 1, Std: std}, 0.7, 3, 0.5, 0, 0.25},
+		// Sum: R + λU unstandardized, λ any value ≥ 0: 0.7 + 2·3 = 6.7.
+		{"sum", Objective{Method: Sum, Lambda: 2}, 0.7, 3, 6.7, 1, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,7 +82,7 @@ func TestObjectiveValidate(t *testing.T) {
 		{"risk needs no constants", Objective{Method: Risk}, ""},
 		{"penalty needs no constants", Objective{Method: Penalty, Lambda: 7}, ""},
 		{"cheb", Objective{Method: Chebyshev, Lambda: 0.5, Std: std}, ""},
-		{"unknown method", Objective{Method: "max"}, "want risk, penalty, cheb or linear"},
+		{"unknown method", Objective{Method: "max"}, `objective method "max"`},
 		{"λ > 1", Objective{Method: Linear, Lambda: 1.5, Std: std}, "outside [0, 1]"},
 		{"λ NaN", Objective{Method: Chebyshev, Lambda: math.NaN(), Std: std}, "outside [0, 1]"},
 		{"constant risk", Objective{Method: Chebyshev, Lambda: 0.5, Std: Standardizer{RMin: 0.3, RMax: 0.3, UMax: 1}}, "R_max = R_min"},

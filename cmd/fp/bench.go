@@ -47,13 +47,13 @@ func runBench(c *cli.Context) error {
 		}
 	}
 	tw := newTable(w)
-	fmt.Fprintln(tw, "DATASET\tENGINE\tARCH\tBATCH\tSTEPS\tµs/STEP\tALLOCS/STEP\tKB/STEP\tSPEED-UP")
+	fmt.Fprintln(tw, "DATASET\tENGINE\tBLAS\tARCH\tBATCH\tSTEPS\tµs/STEP\tALLOCS/STEP\tKB/STEP\tSPEED-UP")
 	for _, r := range res {
 		speed := "-"
 		if base > 0 {
 			speed = fmt.Sprintf("%.1f×", base/r.USPerStep)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%s\n", r.Dataset, r.Engine, r.Arch, r.Batch,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%s\n", r.Dataset, r.Engine, r.BLAS, r.Arch, r.Batch,
 			r.Steps, r.USPerStep, r.AllocsPerStep, r.BytesPerStep/1024, speed)
 	}
 	if err := tw.Flush(); err != nil {

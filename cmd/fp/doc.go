@@ -4,6 +4,7 @@
 //
 //	fp datasets            the built-in datasets and their base rates
 //	fp train               Algorithm 1: a sweep over splits × λ, records and the front
+//	fp status DIR          a sweep's progress: done, failed and missing candidates per shard
 //	fp front RECORDS…      non-dominated counts, hypervolume and shares
 //	fp plot RECORDS…       the candidates and the front as a figure
 //	fp audit               the fairness metrics of any file of predictions

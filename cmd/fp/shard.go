@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -210,27 +210,18 @@ func parseShard(s string) (experiments.Shard, error) {
 	return sh, nil
 }
 
-// shardFileName matches the records files of shards.
-var shardFileName = regexp.MustCompile(`^records-shard-(\d+)-of-(\d+)\.jsonl$`)
-
-// shardCounts lists the numbers of shards whose records files are in dir.
-func shardCounts(dir string) (counts []int, example string) {
+// shardCounts maps each number of shards whose records files are in dir to
+// one such file's name.
+func shardCounts(dir string) map[int]string {
 	files, _ := filepath.Glob(filepath.Join(dir, "records-shard-*-of-*.jsonl"))
+	counts := map[int]string{}
 	for _, f := range files {
-		m := shardFileName.FindStringSubmatch(filepath.Base(f))
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[2])
-		if !slices.Contains(counts, n) {
-			counts = append(counts, n)
-			if example == "" {
-				example = filepath.Base(f)
-			}
+		sh, ok := experiments.ShardOfFile(filepath.Base(f))
+		if _, seen := counts[sh.Count]; ok && !seen {
+			counts[sh.Count] = filepath.Base(f)
 		}
 	}
-	slices.Sort(counts)
-	return counts, example
+	return counts
 }
 
 // shardFromContext resolves the shard of fp train (flags --shard and
@@ -252,9 +243,9 @@ func shardFromContext(c *cli.Context, cfg experiments.Config) (experiments.Shard
 		if out == "" {
 			out = defaultOut(cfg)
 		}
-		counts, example := shardCounts(out)
-		for _, n := range counts {
-			if n != ch.Shard.Count {
+		counts := shardCounts(out)
+		for _, n := range slices.Sorted(maps.Keys(counts)) {
+			if example := counts[n]; n != ch.Shard.Count {
 				return experiments.Shard{}, fmt.Errorf("%s makes this task shard %s, but %s holds the records of %d shards (%s): to rerun tasks of that array give --shards %d (FP_SHARDS=%d with deploy/slurm/fp-array.sbatch)",
 					ch.Detail, ch.Shard, out, n, example, n, n)
 			}

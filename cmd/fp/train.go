@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -36,7 +37,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "positive", Usage: "CSV: the label value coded 1"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-positive", Usage: "CSV: the sensitive value coded 1"}),
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "drop-missing", Usage: "CSV: drop rows with an empty cell instead of failing"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "method", Value: d.Method, Usage: "scalarization: cheb or linear"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "method", Value: d.Method, Usage: "cheb (Chebyshev), linear, or adversarial (the baseline of Louppe et al.)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "penalty", Value: d.Penalty, Usage: "unfairness penalty: ato-penultimate or ato-all"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "splits", Value: d.Splits, Usage: "number of train/test splits M"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambdas", Value: d.Lambdas, Usage: "λ grid: log:N, linear:N or a list such as 0,0.01,0.1,1 (0 and 1 are always added)"}),
@@ -49,6 +50,10 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "train-size", Usage: "rows in each training split (instead of --train-fraction)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "test-size", Usage: "rows in each test split"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "propensity-epochs", Value: d.PropensityEpochs, Usage: "training epochs of the propensity network"}),
+		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "beta-scale", Value: d.AdvBetaScale, Usage: "adversarial: β = λ × this scale (the paper's β lie in [0, 1]; the code its adversary came from used 30 to 200)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-rounds", Value: d.AdvEpochs, Usage: "adversarial: rounds of (one adversary epoch, one classifier step)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-pretrain-clf", Value: d.AdvPretrainClf, Usage: "adversarial: classifier pre-training epochs"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-pretrain-adv", Value: d.AdvPretrainAdv, Usage: "adversarial: adversary pre-training epochs"}),
 		altsrc.NewUint64Flag(&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "the sweep's seed: splits, weights, dropout masks and batch order derive from it"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "engine", Value: d.Engine, Usage: "graph (Gorgonia, extensible) or backprop (handwritten, fast, built-in objectives only)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "workers", Usage: "candidates trained at once (default: the number of CPUs); does not change results"}),
@@ -112,6 +117,8 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.Dropout, cfg.LR = c.Float64("dropout"), c.Float64("lr")
 	cfg.TrainFraction, cfg.TrainSize, cfg.TestSize = c.Float64("train-fraction"), c.Int("train-size"), c.Int("test-size")
 	cfg.PropensityEpochs = c.Int("propensity-epochs")
+	cfg.AdvBetaScale, cfg.AdvEpochs = c.Float64("beta-scale"), c.Int("adv-rounds")
+	cfg.AdvPretrainClf, cfg.AdvPretrainAdv = c.Int("adv-pretrain-clf"), c.Int("adv-pretrain-adv")
 	cfg.Seed, cfg.Engine, cfg.Workers = c.Uint64("seed"), c.String("engine"), c.Int("workers")
 	sh, err := shardFromContext(c, cfg)
 	if err != nil {
@@ -127,7 +134,10 @@ func defaultOut(cfg experiments.Config) string {
 		name = strings.TrimSuffix(filepath.Base(cfg.CSV), filepath.Ext(cfg.CSV))
 	}
 	parts := []string{name, cfg.Method}
-	if cfg.Penalty != "" && cfg.Method != experiments.MethodAdversarial {
+	switch {
+	case cfg.Method == experiments.MethodAdversarial && cfg.AdvBetaScale != 1:
+		parts = append(parts, "beta"+strconv.FormatFloat(cfg.AdvBetaScale, 'g', -1, 64))
+	case cfg.Method != experiments.MethodAdversarial && cfg.Penalty != "":
 		parts = append(parts, cfg.Penalty)
 	}
 	return filepath.Join("runs", strings.Join(parts, "-"))

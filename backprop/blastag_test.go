@@ -1,0 +1,5 @@
+//go:build blas
+
+package backprop_test
+
+const blasTag = true

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
+)
+
+func init() { register(compareCommand()) }
+
+func compareCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "compare",
+		Usage:     "compare methods: non-dominated counts, hypervolume and shares for every metric (the paper's Table 4)",
+		ArgsUsage: "FILE_OR_DIR...",
+		Description: "Reads the records of several sweeps (say Chebyshev, linear and adversarial) and prints, for each\n" +
+			"unfairness metric (ato, dp, eo, eopp), one row per method and penalty: candidates, distinct\n" +
+			"non-dominated points, hypervolume and share of the pooled front. For each metric both axes are\n" +
+			"min–max normalised over the candidates of all rows together and every row uses the reference\n" +
+			"point (1.1, 1.1), so the hypervolumes of one table are comparable. Failed candidates are left out.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
+		},
+		Action: runCompare,
+	}
+}
+
+// compareRow is one (metric, method, penalty) row of fp compare.
+type compareRow struct {
+	Metric       string  `json:"metric"`
+	Method       string  `json:"method"`
+	Penalty      string  `json:"penalty"`
+	BetaScale    float64 `json:"beta_scale,omitempty"`
+	Candidates   int     `json:"candidates"`
+	NonDominated int     `json:"nondominated"`
+	Hypervolume  float64 `json:"hypervolume"`
+	Share        float64 `json:"share"`
+}
+
+// compareRows computes the comparison of every metric.
+func compareRows(recs []records.Record) []compareRow {
+	type id struct {
+		method, penalty string
+		scale           float64
+	}
+	ids := map[string]id{}
+	var rows []compareRow
+	for _, metric := range records.Metrics {
+		groups := map[string][]pareto.Point{}
+		for i := range recs {
+			r := &recs[i]
+			k := r.MethodLabel() + "/" + r.Penalty
+			ids[k] = id{r.Method, r.Penalty, r.BetaScale}
+			v, _ := r.Metric(metric)
+			groups[k] = append(groups[k], pareto.Point{X: r.Risk, Y: v})
+		}
+		for _, s := range pareto.Compare(groups) {
+			g := ids[s.Group]
+			rows = append(rows, compareRow{Metric: metric, Method: g.method, Penalty: g.penalty, BetaScale: g.scale,
+				Candidates: s.Candidates, NonDominated: s.NonDominated, Hypervolume: s.Hypervolume, Share: s.Share})
+		}
+	}
+	order := map[string]int{"cheb": 0, "linear": 1, "adversarial": 2}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Metric != b.Metric {
+			return indexOf(records.Metrics, a.Metric) < indexOf(records.Metrics, b.Metric)
+		}
+		if order[a.Method] != order[b.Method] {
+			return order[a.Method] < order[b.Method]
+		}
+		if a.Penalty != b.Penalty {
+			return a.Penalty > b.Penalty // ato-penultimate before ato-all, as in the paper
+		}
+		return a.BetaScale < b.BetaScale
+	})
+	return rows
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return len(list)
+}
+
+func runCompare(c *cli.Context) error {
+	paths, err := argsAndFlags(c)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if len(paths) == 0 {
+		return fmt.Errorf("compare: name the records files or sweep folders to compare")
+	}
+	all, warnings, err := records.ReadAll(paths)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
+	}
+	recs, failed := records.Succeeded(all)
+	if failed > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("compare: no successful candidate in %s", strings.Join(paths, ", "))
+	}
+	rows := compareRows(recs)
+	if c.Bool(jsonFlag) {
+		return writeJSON(c.App.Writer, rows)
+	}
+	return printCompare(c.App.Writer, rows)
+}
+
+// printCompare prints one table per metric.
+func printCompare(w io.Writer, rows []compareRow) error {
+	for i, metric := range records.Metrics {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "risk vs %s (hypervolume: both axes min–max normalised over every row, reference (%g, %g))\n",
+			metric, pareto.Reference.X, pareto.Reference.Y)
+		t := newTable(w)
+		fmt.Fprintln(t, "method\tpenalty\tcandidates\tnondominated\thypervolume\tshare")
+		for _, r := range rows {
+			if r.Metric != metric {
+				continue
+			}
+			method := r.Method
+			if r.BetaScale > 0 && r.BetaScale != 1 {
+				method = fmt.Sprintf("%s (β×%g)", r.Method, r.BetaScale)
+			}
+			pen := r.Penalty
+			if pen == "" {
+				pen = "-"
+			}
+			fmt.Fprintf(t, "%s\t%s\t%d\t%d\t%.4f\t%.3f\n", method, pen, r.Candidates, r.NonDominated, r.Hypervolume, r.Share)
+		}
+		if err := t.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

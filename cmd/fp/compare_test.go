@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCompareTables(t *testing.T) {
+	cheb, linear := twoSweeps(t)
+	// A strong adversarial baseline, β×200: one candidate that is dominated
+	// on ato by linear's (15, 0.2) but is the best on dp.
+	adv := frontRecord("adversarial", "c3", 200, 16, 0.25, 0.05)
+	adv.Penalty, adv.BetaScale = "", 200
+	advPath := filepath.Join(t.TempDir(), "adv.jsonl")
+	writeFrontRecords(t, advPath, adv)
+
+	out, _, err := runFP(t, "compare", cheb, linear, advPath, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []compareRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rows) != 4*3 {
+		t.Fatalf("%d rows, want 4 metrics × 3 methods:\n%s", len(rows), out)
+	}
+	for _, k := range []string{`"metric"`, `"method"`, `"penalty"`, `"candidates"`, `"nondominated"`, `"hypervolume"`, `"share"`} {
+		if !strings.Contains(out, k) {
+			t.Errorf("JSON lacks key %s", k)
+		}
+	}
+	// ato: points cheb (10,.3) (20,.1) (20,.3); linear (15,.2); adversarial (16,.25).
+	// Normalised: x over [10,20], y over [.1,.3]. Adversarial (0.6, 0.75) is
+	// dominated by linear (0.5, 0.5), so its share of the pooled front is 0:
+	// the pooled front is cheb (0,1), linear (.5,.5), cheb (1,0).
+	// Its own hypervolume is (1.1−0.6)·(1.1−0.75) = 0.175.
+	want := map[string][3]float64{ // candidates, nondominated, share (metric ato)
+		"cheb":        {3, 2, 2.0 / 3},
+		"linear":      {1, 1, 1.0 / 3},
+		"adversarial": {1, 1, 0},
+	}
+	for _, r := range rows {
+		if r.Metric != "ato" {
+			continue
+		}
+		w := want[r.Method]
+		if float64(r.Candidates) != w[0] || float64(r.NonDominated) != w[1] || math.Abs(r.Share-w[2]) > 1e-12 {
+			t.Errorf("ato %s: %+v, want candidates %v nondominated %v share %v", r.Method, r, w[0], w[1], w[2])
+		}
+		if r.Method == "adversarial" && (math.Abs(r.Hypervolume-0.175) > 1e-12 || r.BetaScale != 200) {
+			t.Errorf("adversarial row %+v, want hypervolume 0.175 and β scale 200", r)
+		}
+	}
+	// Rows come in the paper's order within each metric.
+	if rows[0].Metric != "ato" || rows[0].Method != "cheb" || rows[2].Method != "adversarial" {
+		t.Errorf("row order: %+v", rows[:3])
+	}
+
+	text, _, err := runFP(t, "compare", cheb, linear, advPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"risk vs ato", "risk vs eopp", "adversarial (β×200)", "linear"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("table lacks %q:\n%s", s, text)
+		}
+	}
+}
+
+func TestCompareNeedsRecords(t *testing.T) {
+	_, _, err := runFP(t, "compare")
+	if err == nil {
+		t.Fatal("compare with no arguments succeeded")
+	}
+	oneLine(t, err.Error())
+	_, _, err = runFP(t, "compare", filepath.Join(t.TempDir(), "missing.jsonl"))
+	if err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
+		t.Errorf("missing file: err = %v", err)
+	}
+}

@@ -1,0 +1,151 @@
+package experiments_test
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/records"
+)
+
+func smallConfig() experiments.Config {
+	c := experiments.DefaultConfig()
+	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 2, "log:4", 3, 5, "backprop"
+	return c
+}
+
+func TestConfigRefusesBadSettings(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(*experiments.Config)
+		want string
+	}{
+		{"no data", func(c *experiments.Config) { c.Dataset = "" }, "dataset or a CSV"},
+		{"both data", func(c *experiments.Config) { c.CSV = "x.csv" }, "not both"},
+		{"method", func(c *experiments.Config) { c.Method = "pareto" }, "method"},
+		{"penalty", func(c *experiments.Config) { c.Penalty = "dp" }, "penalty"},
+		{"grid", func(c *experiments.Config) { c.Lambdas = "log:2" }, "log:N"},
+		{"splits", func(c *experiments.Config) { c.Splits = 0 }, "splits"},
+		{"epochs", func(c *experiments.Config) { c.Epochs = 0 }, "epochs"},
+		{"dropout", func(c *experiments.Config) { c.Dropout = 1 }, "dropout"},
+		{"arch", func(c *experiments.Config) { c.Arch = "4by4" }, "LxH"},
+		{"engine", func(c *experiments.Config) { c.Engine = "torch" }, "engine"},
+		{"shard", func(c *experiments.Config) { c.Shard = experiments.Shard{Index: 3, Count: 2} }, "shard"},
+		{"adversarial engine", func(c *experiments.Config) { c.Method, c.Engine = "adversarial", "backprop" }, "graph engine"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := experiments.DefaultConfig()
+			tc.edit(&c)
+			_, err := c.Resolved(100)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one mentioning %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestConfigDefaultsPerDataset(t *testing.T) {
+	for _, tc := range []struct {
+		dataset, arch string
+		batch         int
+	}{
+		{"compas", "4x4", 150}, {"adult-sex", "10x32", 1000}, {"adult-race", "10x32", 1000},
+	} {
+		c := experiments.DefaultConfig()
+		c.Dataset = tc.dataset
+		r, err := c.Resolved(15470)
+		if err != nil || r.Arch != tc.arch || r.Batch != tc.batch {
+			t.Errorf("%s: %v %s %d, want %s %d", tc.dataset, err, r.Arch, r.Batch, tc.arch, tc.batch)
+		}
+	}
+	c := experiments.DefaultConfig()
+	c.Dataset, c.CSV = "", "data.csv"
+	r, err := c.Resolved(2000)
+	if err != nil || r.Arch != "4x16" || r.Batch != 100 {
+		t.Errorf("CSV defaults: %v %s %d, want 4x16 and 5%% of 2000 rows", err, r.Arch, r.Batch)
+	}
+}
+
+func TestDigestIgnoresWhatDoesNotChangeResults(t *testing.T) {
+	a := experiments.DefaultConfig()
+	b := a
+	b.Workers, b.DataDir, b.Shard = 7, "/data", experiments.Shard{Index: 1, Count: 3}
+	if a.Digest() != b.Digest() {
+		t.Error("workers, data folder or shard changed the digest")
+	}
+	b.Epochs++
+	if a.Digest() == b.Digest() {
+		t.Error("epochs did not change the digest")
+	}
+	if d := a.Diff(b); len(d) != 1 || !strings.HasPrefix(d[0], "epochs:") {
+		t.Errorf("diff = %v, want the epochs", d)
+	}
+}
+
+func TestShardOwnsSplits(t *testing.T) {
+	s := experiments.Shard{Index: 1, Count: 3}
+	var owned []int
+	for m := 0; m < 8; m++ {
+		if s.Owns(m) {
+			owned = append(owned, m)
+		}
+	}
+	if len(owned) != 3 || owned[0] != 1 || owned[1] != 4 || owned[2] != 7 {
+		t.Errorf("shard 1/3 owns %v, want [1 4 7]", owned)
+	}
+	if !(experiments.Shard{}).Owns(5) {
+		t.Error("no sharding must own every split")
+	}
+}
+
+func TestRunnerRecordsAndPredictions(t *testing.T) {
+	dir := t.TempDir()
+	r, err := experiments.NewRunner(smallConfig(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := r.Run(context.Background())
+	r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Total != 8 || sum.Trained != 8 || sum.Failed != 0 {
+		t.Fatalf("summary %+v, want 8 candidates trained", sum)
+	}
+	recs, err := records.Read(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range recs {
+		rec := &recs[i]
+		// The stored network reproduces the recorded test metrics.
+		p, err := experiments.LoadPredictions(dir, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.P) != rec.NTest {
+			t.Fatalf("%d predictions, want %d", len(p.P), rec.NTest)
+		}
+		m, err := fairness.Evaluate(p.P, p.Y, p.A, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(m.Risk-rec.Risk) > 1e-9 || m.Accuracy != rec.Accuracy || math.Abs(m.DP-rec.DP) > 1e-12 || math.Abs(m.EO-rec.EO) > 1e-12 {
+			t.Errorf("%s: recomputed %+v, recorded risk %g acc %g dp %g eo %g", rec.Key(), m, rec.Risk, rec.Accuracy, rec.DP, rec.EO)
+		}
+		if rec.Engine != "backprop" || rec.Config == "" {
+			t.Errorf("%s: engine %q config %q", rec.Key(), rec.Engine, rec.Config)
+		}
+	}
+	// The folder belongs to its configuration.
+	other := smallConfig()
+	other.Seed = 99
+	if _, err := experiments.NewRunner(other, dir, nil); err == nil || !strings.Contains(err.Error(), "seed") {
+		t.Errorf("another seed under the same folder: err = %v, want a refusal naming the seed", err)
+	}
+}

@@ -112,7 +112,7 @@ func DefaultConfig() Config {
 		Penalty:          fairness.NameATOPenultimate,
 		Lambdas:          scalarize.DefaultGrid,
 		Splits:           2,
-		Epochs:           100,
+		Epochs:           500,
 		Dropout:          0.2,
 		LR:               1e-3,
 		PropensityEpochs: 100,

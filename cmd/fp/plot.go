@@ -53,17 +53,14 @@ func plotCommand() *cli.Command {
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was drawn as JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			paths := c.Args().Slice()
+			paths, err := argsAndFlags(c)
+			if err != nil {
+				return fmt.Errorf("plot: %w", err)
+			}
 			if len(paths) == 0 {
 				return errors.New("plot: give one or more records files or run folders")
 			}
-			for _, a := range paths {
-				if strings.HasPrefix(a, "-") {
-					return fmt.Errorf("plot: %s after RECORDS: flags go before the records (fp plot --metric dp RECORDS)", a)
-				}
-			}
 			var res *plotResult
-			var err error
 			if c.Bool("dist") {
 				for _, f := range []string{"metric", "by", "free-axes"} {
 					if c.IsSet(f) {

@@ -4,7 +4,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 STATICCHECK_VERSION := v0.8.2
 PKGS    := ./...
 
-.PHONY: all build test test-short bench lint staticcheck demo clean
+.PHONY: all build test test-short bench lint staticcheck demo clean reproduce
 
 all: build
 
@@ -40,3 +40,8 @@ demo: build
 
 clean:
 	rm -rf bin
+
+# The paper's experiments at a size one machine affords (see docs/reproduction.md).
+# COMPAS alone: make reproduce DATASETS=compas
+reproduce: build
+	DATASETS="$(or $(DATASETS),compas adult-sex adult-race)" scripts/reproduce.sh

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
+
+	"github.com/fpareto/fp/model"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -169,34 +170,7 @@ func (f *Figure) Save(path string) error {
 	if err := f.Render(&buf, format); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return writeFileAtomic(path, buf.Bytes())
-}
-
-// writeFileAtomic writes data to a temporary file beside path, syncs it and
-// renames it over path, so readers see the old figure or the new one.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write figure: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(0o644) // CreateTemp makes 0600; a figure is meant to be shared
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("write figure %s: %w", path, err)
-	}
-	return nil
+	return model.WriteFileAtomic(path, buf.Bytes())
 }
 
 // formatOf returns the output format named by path's extension.

@@ -150,11 +150,16 @@ func (r *Runner) trainAdversarial(ctx context.Context, sd *splitData, beta float
 
 	n := sd.train.N
 	advData := train.Data{X: make([]float64, n), N: n, Dim: 1, Y: sd.train.A, A: sd.train.A}
-	predict := func(net *model.Params) {
-		net.Forward(sd.train.X, n, advData.X)
+	// predict puts the classifier's probabilities on the training rows into
+	// the adversary's input.
+	predict := func(tr train.Trainer) error {
+		if err := tr.Predict(sd.train.X, n, advData.X); err != nil {
+			return err
+		}
 		for i, z := range advData.X {
 			advData.X[i] = model.Sigmoid(z)
 		}
+		return nil
 	}
 	// The adversary is a plain MLP on BCE, a built-in objective, so the
 	// handwritten engine trains it (it agrees with the graph engine to 1e-8
@@ -169,7 +174,9 @@ func (r *Runner) trainAdversarial(ctx context.Context, sd *splitData, beta float
 	if err != nil {
 		return fail(err)
 	}
-	predict(pre.Network())
+	if err := predict(pre); err != nil {
+		return fail(err)
+	}
 	for e := 0; e < c.AdvPretrainAdv; e++ {
 		if _, err := advLoop.Epoch(ctx, advData, rng); err != nil {
 			return fail(err)
@@ -191,7 +198,9 @@ func (r *Runner) trainAdversarial(ctx context.Context, sd *splitData, beta float
 		if err := ctx.Err(); err != nil {
 			return rec, err
 		}
-		predict(clf.Network())
+		if err := predict(clf); err != nil {
+			return fail(err)
+		}
 		if _, err := advLoop.Epoch(ctx, advData, rng); err != nil {
 			return fail(err)
 		}

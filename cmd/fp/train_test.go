@@ -148,3 +148,31 @@ func TestTrainSurvivesSIGKILL(t *testing.T) {
 		}
 	}
 }
+
+func TestTrainReadsConfigFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"sweep.yaml": "splits: 1\nlambdas: \"0,0.5,1\"\nepochs: 2\nengine: backprop\npropensity-epochs: 2\n",
+		"sweep.toml": "splits = 1\nlambdas = \"0,0.5,1\"\nepochs = 2\nengine = \"backprop\"\npropensity-epochs = 2\n",
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "run-"+name)
+		// A flag on the command line wins over the file.
+		if _, _, err := runFP(t, "train", "--config", path, "--seed", "7", "--out", out, "--quiet", "--no-plot"); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		recs := readRecords(t, out)
+		if len(recs) != 3 || recs[0].Epochs != 2 || recs[0].Engine != "backprop" || recs[0].Seed != 7 {
+			t.Errorf("%s: %d records, first %+v", name, len(recs), recs[0])
+		}
+	}
+	bad := filepath.Join(dir, "sweep.ini")
+	os.WriteFile(bad, []byte("splits=1"), 0o644)
+	if _, _, err := runFP(t, "train", "--config", bad, "--out", filepath.Join(dir, "x")); err == nil || !strings.Contains(err.Error(), "sweep.ini") {
+		t.Errorf("an .ini config: err = %v", err)
+	}
+}

@@ -176,3 +176,43 @@ func TestTrainReadsConfigFiles(t *testing.T) {
 		t.Errorf("an .ini config: err = %v", err)
 	}
 }
+
+// Every class of bad input data ends fp train with one line that names where.
+func TestTrainRefusesBadCSV(t *testing.T) {
+	const good = "x,c,y,g\n1,a,0,m\n2,b,1,f\n3,a,0,f\n4,b,1,m\n"
+	cases := []struct {
+		name, text string
+		args       []string
+		want       []string // all must appear in the error
+	}{
+		{"missing column", good, []string{"--target", "label"}, []string{"label"}},
+		{"three-valued target", "x,y,g\n1,0,m\n2,1,f\n3,2,f\n4,1,m\n", nil, []string{"column 2", "y", "0", "1", "2"}},
+		{"empty cell", "x,y,g\n1,0,m\n,1,f\n3,0,f\n4,1,m\n", nil, []string{"line 3", "column 1"}},
+		{"ragged row", "x,y,g\n1,0,m\n2,1\n3,0,f\n4,1,m\n", nil, []string{"line 3"}},
+		{"empty file", "", nil, []string{"empty"}},
+		{"group with no rows", "x,y,g\n1,0,m\n,1,f\n3,0,m\n4,1,m\n", []string{"--drop-missing"}, []string{"g"}},
+		{"NaN", "x,y,g\n1,0,m\nNaN,1,f\n3,0,f\n4,1,m\n", nil, []string{"line 3", "column 1"}},
+		{"Inf", "x,y,g\n1,0,m\n2,1,f\n+Inf,0,f\n4,1,m\n", nil, []string{"line 4", "column 1"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "data.csv")
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"train", "--data", path, "--target", "y", "--sensitive", "g", "--out", filepath.Join(t.TempDir(), "run"), "--quiet"}
+			args = append(args, tc.args...)
+			_, _, err := runFP(t, args...)
+			if err == nil {
+				t.Fatal("bad data accepted")
+			}
+			msg := err.Error()
+			oneLine(t, msg)
+			for _, w := range append([]string{"data.csv"}, tc.want...) {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not mention %q", msg, w)
+				}
+			}
+		})
+	}
+}

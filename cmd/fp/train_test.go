@@ -216,3 +216,31 @@ func TestTrainRefusesBadCSV(t *testing.T) {
 		})
 	}
 }
+
+func TestTrainAdversarialBaseline(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "adv")
+	args := []string{"train", "--method", "adversarial", "--splits", "1", "--lambdas", "0,0.5,1", "--beta-scale", "200",
+		"--adv-rounds", "5", "--adv-pretrain-clf", "1", "--adv-pretrain-adv", "1", "--propensity-epochs", "2",
+		"--quiet", "--no-plot", "--out", out}
+	if _, _, err := runFP(t, args...); err != nil {
+		t.Fatal(err)
+	}
+	recs := readRecords(t, out)
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want 3", len(recs))
+	}
+	betas := map[float64]bool{}
+	for _, r := range recs {
+		betas[r.Lambda] = true
+		if r.Method != "adversarial" || r.Penalty != "" || r.BetaScale != 200 || r.Engine != "graph" || !r.OK() {
+			t.Errorf("record %+v", r)
+		}
+	}
+	if !betas[0] || !betas[100] || !betas[200] {
+		t.Errorf("β values %v, want 0, 100 and 200 (λ × 200)", betas)
+	}
+	_, _, err := runFP(t, "train", "--method", "adversarial", "--engine", "backprop", "--out", filepath.Join(t.TempDir(), "x"))
+	if err == nil || !strings.Contains(err.Error(), "graph engine") {
+		t.Errorf("adversarial on the handwritten engine: err = %v", err)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -100,19 +99,9 @@ func runCompare(c *cli.Context) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("compare: name the records files or sweep folders to compare")
 	}
-	all, warnings, err := records.ReadAll(paths)
+	recs, err := readCandidates(c, "compare", paths)
 	if err != nil {
-		return fmt.Errorf("compare: %w", err)
-	}
-	for _, w := range warnings {
-		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
-	}
-	recs, failed := records.Succeeded(all)
-	if failed > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
-	}
-	if len(recs) == 0 {
-		return fmt.Errorf("compare: no successful candidate in %s", strings.Join(paths, ", "))
+		return err
 	}
 	rows := compareRows(recs)
 	if c.Bool(jsonFlag) {

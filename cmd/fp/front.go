@@ -52,19 +52,9 @@ func runFront(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("front: --by: %w", err)
 	}
-	all, warnings, err := records.ReadAll(paths)
+	recs, err := readCandidates(c, "front", paths)
 	if err != nil {
-		return fmt.Errorf("front: %w", err)
-	}
-	for _, w := range warnings {
-		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
-	}
-	recs, failed := records.Succeeded(all)
-	if failed > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
-	}
-	if len(recs) == 0 {
-		return fmt.Errorf("front: no successful candidate in %s", strings.Join(paths, ", "))
+		return err
 	}
 	groups, mixed := frontGroups(recs, by, metric)
 	if slices.Contains(by, "method") {
@@ -81,6 +71,27 @@ func runFront(c *cli.Context) error {
 		return writeJSON(c.App.Writer, sums)
 	}
 	return printFront(c.App.Writer, sums, metric, len(recs))
+}
+
+// readCandidates reads the records of paths (files or sweep folders),
+// reports torn lines and left-out failed candidates on stderr, and returns
+// the candidates that trained successfully; none at all is an error.
+func readCandidates(c *cli.Context, cmd string, paths []string) ([]records.Record, error) {
+	all, warnings, err := records.ReadAll(paths)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
+	}
+	recs, failed := records.Succeeded(all)
+	if failed > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: no successful candidate in %s", cmd, strings.Join(paths, ", "))
+	}
+	return recs, nil
 }
 
 // frontGroups turns records into (risk, metric) points per group, and lists

@@ -190,13 +190,9 @@ func showFront(c *cli.Context, w io.Writer, out, metric string, plot bool) error
 	if !slices.Contains(records.Metrics, metric) {
 		return fmt.Errorf("--metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
-	all, _, err := records.ReadAll([]string{out})
+	recs, err := readCandidates(c, "train", []string{out})
 	if err != nil {
 		return err
-	}
-	recs, _ := records.Succeeded(all)
-	if len(recs) == 0 {
-		return fmt.Errorf("%s: no candidate trained successfully", out)
 	}
 	by, _ := records.ParseGrouping("method,penalty")
 	groups, _ := frontGroups(recs, by, metric)

@@ -47,11 +47,7 @@ func benchStep(b *testing.B, eng train.Engine, p problem) {
 		batches[i] = randomBatch(rng, p)
 	}
 	params, grads := tr.Params(), tr.Grads()
-	sizes := make([]int, len(params))
-	for i, q := range params {
-		sizes[i] = len(q)
-	}
-	adam, err := optim.NewAdam(optim.DefaultAdam, sizes)
+	adam, err := optim.NewAdamFor(optim.DefaultAdam, params)
 	if err != nil {
 		b.Fatal(err)
 	}

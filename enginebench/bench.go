@@ -132,11 +132,7 @@ func runEngine(ctx context.Context, eng train.Engine, d train.Data, sh shape, st
 		return Result{}, err
 	}
 	params, grads := tr.Params(), tr.Grads()
-	sizes := make([]int, len(params))
-	for i, p := range params {
-		sizes[i] = len(p)
-	}
-	adam, err := optim.NewAdam(optim.DefaultAdam, sizes)
+	adam, err := optim.NewAdamFor(optim.DefaultAdam, params)
 	if err != nil {
 		return Result{}, err
 	}

@@ -69,11 +69,7 @@ func (p *adversaryPenalty) set(adv [][]float64) {
 
 // runAdversarialSplit trains the adversarial baseline for every β of the grid on one split.
 func (r *Runner) runAdversarialSplit(ctx context.Context, m int, workers chan struct{}) error {
-	if !acquire(ctx, workers) {
-		return ctx.Err()
-	}
-	sd, err := r.prepare(ctx, m)
-	<-workers
+	sd, err := r.prepare(ctx, m, workers)
 	if err != nil {
 		return err
 	}

@@ -54,8 +54,13 @@ type splitData struct {
 	propensityT float64
 }
 
-// prepare splits, standardizes and fits (or reloads) the split's propensity model.
-func (r *Runner) prepare(ctx context.Context, m int) (*splitData, error) {
+// prepare splits, standardizes and fits (or reloads) the split's propensity
+// model, holding one worker slot while it does.
+func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*splitData, error) {
+	if !acquire(ctx, workers) {
+		return nil, ctx.Err()
+	}
+	defer func() { <-workers }()
 	c := r.cfg
 	sp, err := splitOf(c, r.data, m)
 	if err != nil {

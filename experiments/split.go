@@ -24,11 +24,7 @@ import (
 // runSplit is Algorithm 1 on one split: propensity, the two standardization
 // runs, then every other λ.
 func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) error {
-	if !acquire(ctx, workers) {
-		return ctx.Err()
-	}
-	sd, err := r.prepare(ctx, m)
-	<-workers
+	sd, err := r.prepare(ctx, m, workers)
 	if err != nil {
 		return err
 	}

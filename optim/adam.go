@@ -40,6 +40,16 @@ func NewAdam(cfg AdamConfig, sizes []int) (*Adam, error) {
 	return a, nil
 }
 
+// NewAdamFor returns an optimizer for the given parameter tensors (only
+// their sizes are used).
+func NewAdamFor(cfg AdamConfig, params [][]float64) (*Adam, error) {
+	sizes := make([]int, len(params))
+	for i, p := range params {
+		sizes[i] = len(p)
+	}
+	return NewAdam(cfg, sizes)
+}
+
 // LR is the current learning rate.
 func (a *Adam) LR() float64 { return a.lr }
 

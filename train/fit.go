@@ -72,11 +72,7 @@ type Loop struct {
 // NewLoop prepares to train tr with opt (opt.Epochs is not used by Loop).
 func NewLoop(tr Trainer, opt Options) (*Loop, error) {
 	params, grads := tr.Params(), tr.Grads()
-	sizes := make([]int, len(params))
-	for i, p := range params {
-		sizes[i] = len(p)
-	}
-	adam, err := optim.NewAdam(opt.Adam, sizes)
+	adam, err := optim.NewAdamFor(opt.Adam, params)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/backprop"
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/graph"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -16,9 +16,9 @@ import (
 // benchShapes are the two default configurations of SPEC §2.
 var benchShapes = []problem{
 	{"compas", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2,
-		objective(scalarize.Chebyshev, 0.3), fairness.ATOPenultimate},
+		objective(scalarize.Chebyshev, 0.3), penalties.ATOPenultimate},
 	{"adult", model.Arch{Layers: 10, Hidden: 32}, 93, 1000, 1000, 0.2,
-		objective(scalarize.Chebyshev, 0.3), fairness.ATOPenultimate},
+		objective(scalarize.Chebyshev, 0.3), penalties.ATOPenultimate},
 }
 
 // BenchmarkStep measures one training step — Gradient of a Chebyshev +

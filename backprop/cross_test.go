@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/backprop"
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/graph"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -30,15 +30,15 @@ var crossShapes = []problem{
 func crossObjectives() []struct {
 	name    string
 	obj     scalarize.Objective
-	penalty fairness.Penalty
+	penalty penalties.Penalty
 } {
 	type o = struct {
 		name    string
 		obj     scalarize.Objective
-		penalty fairness.Penalty
+		penalty penalties.Penalty
 	}
 	out := []o{{"risk", objective(scalarize.Risk, 0), nil}}
-	for _, p := range []fairness.Penalty{fairness.ATOPenultimate, fairness.ATOAll} {
+	for _, p := range []penalties.Penalty{penalties.ATOPenultimate, penalties.ATOAll} {
 		out = append(out,
 			o{"penalty/" + p.Name(), objective(scalarize.Penalty, 1), p},
 			o{"cheb-risk-side/" + p.Name(), objective(scalarize.Chebyshev, 0.02), p},
@@ -108,8 +108,8 @@ func TestFitAgreesWithGraph(t *testing.T) {
 		name string
 		p    problem
 	}{
-		{"cheb-ato-all", problem{"", model.Arch{Layers: 4, Hidden: 4}, 6, 32, 0, 0.2, objective(scalarize.Chebyshev, 0.5), fairness.ATOAll}},
-		{"linear-ato-penultimate", problem{"", model.Arch{Layers: 3, Hidden: 10}, 5, 50, 0, 0.2, objective(scalarize.Linear, 0.3), fairness.ATOPenultimate}},
+		{"cheb-ato-all", problem{"", model.Arch{Layers: 4, Hidden: 4}, 6, 32, 0, 0.2, objective(scalarize.Chebyshev, 0.5), penalties.ATOAll}},
+		{"linear-ato-penultimate", problem{"", model.Arch{Layers: 3, Hidden: 10}, 5, 50, 0, 0.2, objective(scalarize.Linear, 0.3), penalties.ATOPenultimate}},
 		{"risk", problem{"", model.Arch{Layers: 3, Hidden: 6}, 5, 40, 0, 0.2, objective(scalarize.Risk, 0), nil}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestFitAgreesWithGraph(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				opt := train.Options{Epochs: 3, Dropout: p.dropout, Adam: optim.DefaultAdam, Plateau: &optim.DefaultPlateau}
+				opt := train.Options{Epochs: 3, Adam: optim.DefaultAdam, Plateau: &optim.DefaultPlateau}
 				if results[e], err = train.Fit(context.Background(), tr, data, opt, rng); err != nil {
 					t.Fatalf("%s: %v", eng.Name(), err)
 				}

@@ -1,21 +1,34 @@
 package backprop
 
 import (
-	"errors"
 	"fmt"
 
-	"github.com/fpareto/fp/fairness"
-	"github.com/fpareto/fp/losses"
 	"github.com/fpareto/fp/train"
 )
 
 // Name is the engine's name in records.
 const Name = "backprop"
 
-// ErrUnsupported is wrapped by the error NewTrainer returns for a penalty or
-// a risk that is not built in: those are graph code, which only the graph
-// engine can differentiate.
-var ErrUnsupported = errors.New("the backprop engine supports only the built-in risk (bce) and penalties (ato-penultimate, ato-all); use the graph engine (--engine graph)")
+// ErrUnsupported is train.ErrUnsupported: errors.Is(err, ErrUnsupported)
+// holds for the error Check and NewTrainer return for a term that is not
+// built in.
+var ErrUnsupported = train.ErrUnsupported
+
+// ATOPenalty is a penalty whose gradient the handwritten engine knows: the
+// ATO penalty U = Σ_l Σ_units |τ̂(h^(l))| over the last hidden layer
+// (ATOAllLayers false) or over every hidden layer (true), reading the ATO
+// contrast from its one input column (SPEC §3). penalties.ATOPenultimate
+// and penalties.ATOAll are the ATOPenalty values.
+type ATOPenalty interface {
+	train.Term
+	ATOAllLayers() bool
+}
+
+// BCERisk is the built-in binary cross-entropy (losses.BCE).
+type BCERisk interface {
+	train.Term
+	BinaryCrossEntropy()
+}
 
 // Engine builds handwritten-gradient trainers. The zero value is ready to use.
 type Engine struct{}
@@ -24,6 +37,37 @@ var _ train.Engine = Engine{}
 
 // Name returns "backprop".
 func (Engine) Name() string { return Name }
+
+// hint is what a user of a term the engine cannot train should do.
+const hint = "it trains only the built-in risk (bce) and penalties (ato-penultimate, ato-all); use the graph engine"
+
+// Check accepts the built-in BCE risk (or none) and the built-in ATO
+// penalties (or none); any other term is graph code, which only the graph
+// engine can differentiate.
+func (Engine) Check(req train.Requirements) error {
+	_, err := check(req)
+	return err
+}
+
+// check returns the penalty layers of req, or an *train.UnsupportedError.
+func check(req train.Requirements) (penalty, error) {
+	if req.Risk != nil {
+		if _, ok := req.Risk.(BCERisk); !ok {
+			return penNone, &train.UnsupportedError{Engine: Name, Kind: "risk", Term: req.Risk.Name(), Hint: hint}
+		}
+	}
+	if req.Penalty == nil {
+		return penNone, nil
+	}
+	ato, ok := req.Penalty.(ATOPenalty)
+	if !ok || len(ato.Inputs()) != 1 {
+		return penNone, &train.UnsupportedError{Engine: Name, Kind: "penalty", Term: req.Penalty.Name(), Hint: hint}
+	}
+	if ato.ATOAllLayers() {
+		return penAll, nil
+	}
+	return penLast, nil
+}
 
 // NewTrainer builds a trainer for spec. It refuses a custom penalty or risk
 // with an error wrapping ErrUnsupported. It is safe for concurrent use.
@@ -36,28 +80,24 @@ func New(spec train.Spec) (*Trainer, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, fmt.Errorf("backprop: %w", err)
 	}
-	if spec.Risk != nil && !losses.IsBCE(spec.Risk) {
-		return nil, fmt.Errorf("backprop: risk %q: %w", spec.Risk.Name(), ErrUnsupported)
-	}
-	pen := penNone
-	if spec.Penalty != nil {
-		all, ok := fairness.IsBuiltinATO(spec.Penalty)
-		if !ok {
-			return nil, fmt.Errorf("backprop: penalty %q: %w", spec.Penalty.Name(), ErrUnsupported)
-		}
-		// A risk-only objective never reads U: the graph engine builds no
-		// penalty for it either, and reports U = 0.
-		if spec.Objective.UsesPenalty() {
-			pen = penLast
-			if all {
-				pen = penAll
-			}
-		}
+	req := spec.Requirements()
+	pen, err := check(req)
+	if err != nil {
+		return nil, err
 	}
 	if err := spec.Init.Validate(); err != nil {
 		return nil, fmt.Errorf("backprop: initial network: %w", err)
 	}
-	return newTrainer(spec, pen), nil
+	if !spec.Objective.UsesPenalty() {
+		// A risk-only objective never reads U: the graph engine builds no
+		// penalty for it either, and reports U = 0.
+		pen = penNone
+	}
+	t := newTrainer(spec, pen)
+	if pen != penNone {
+		t.contrast = req.Penalty.Inputs()[0].Name
+	}
+	return t, nil
 }
 
 // penalty says which hidden layers the built-in ATO penalty covers.

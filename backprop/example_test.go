@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 
 	"github.com/fpareto/fp/backprop"
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -34,13 +34,13 @@ func ExampleEngine() {
 	spec := train.Spec{Arch: a, Dim: dim, BatchSize: 100, Dropout: 0.2,
 		Init:      model.Init(a, dim, rng),
 		Objective: scalarize.Objective{Method: scalarize.Penalty, Lambda: 1},
-		Penalty:   fairness.ATOPenultimate}
+		Penalty:   penalties.ATOPenultimate}
 	tr, err := backprop.Engine{}.NewTrainer(spec)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	opt := train.Options{Epochs: 30, Dropout: 0.2, Adam: optim.DefaultAdam}
+	opt := train.Options{Epochs: 30, Adam: optim.DefaultAdam}
 	res, err := train.Fit(context.Background(), tr, d, opt, rng)
 	if err != nil {
 		fmt.Println(err)

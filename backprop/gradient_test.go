@@ -13,10 +13,10 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"github.com/fpareto/fp/backprop"
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/losses"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -26,7 +26,7 @@ import (
 func problems() []problem {
 	a2 := model.Arch{Layers: 3, Hidden: 5}
 	a3 := model.Arch{Layers: 4, Hidden: 3}
-	pen, all := fairness.ATOPenultimate, fairness.ATOAll
+	pen, all := penalties.ATOPenultimate, penalties.ATOAll
 	return []problem{
 		{"risk", a2, 4, 13, 10, 0.2, objective(scalarize.Risk, 0), nil},
 		{"risk-with-unused-penalty", a3, 3, 9, 9, 0.3, objective(scalarize.Risk, 0), all},
@@ -93,7 +93,7 @@ func TestGradientFiniteDifferences(t *testing.T) {
 // independently with model.Forward-style arithmetic, in evaluation mode
 // (all-ones masks) where model.Params.Forward gives the logits.
 func TestLossValues(t *testing.T) {
-	p := problem{"values", model.Arch{Layers: 3, Hidden: 4}, 3, 10, 8, 0, objective(scalarize.Linear, 0.3), fairness.ATOAll}
+	p := problem{"values", model.Arch{Layers: 3, Hidden: 4}, 3, 10, 8, 0, objective(scalarize.Linear, 0.3), penalties.ATOAll}
 	rng := rand.New(rand.NewPCG(3, 3))
 	init := model.Init(p.arch, p.dim, rng)
 	b := randomBatch(rng, p)
@@ -169,7 +169,7 @@ func TestChebyshevTie(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.penalty = fairness.ATOAll
+	p.penalty = penalties.ATOAll
 	p.obj = objective(scalarize.Penalty, 1)
 	penTr, err := backprop.New(p.spec(init))
 	if err != nil {
@@ -252,7 +252,7 @@ func tieObjective(r, u float64) (scalarize.Objective, bool) {
 // TestPaddingIsExact checks that a padded batch gives bit-for-bit the loss
 // and gradient of the same rows unpadded.
 func TestPaddingIsExact(t *testing.T) {
-	p := problem{"pad", model.Arch{Layers: 4, Hidden: 3}, 3, 12, 12, 0.2, objective(scalarize.Linear, 0.5), fairness.ATOAll}
+	p := problem{"pad", model.Arch{Layers: 4, Hidden: 3}, 3, 12, 12, 0.2, objective(scalarize.Linear, 0.5), penalties.ATOAll}
 	rng := rand.New(rand.NewPCG(2, 9))
 	init := model.Init(p.arch, p.dim, rng)
 	p.n = 7
@@ -296,7 +296,7 @@ func TestPaddingIsExact(t *testing.T) {
 // TestMissingGroup checks that a batch with one group has U = 0 and no
 // penalty gradient.
 func TestMissingGroup(t *testing.T) {
-	p := problem{"one-group", model.Arch{Layers: 3, Hidden: 4}, 3, 8, 8, 0.2, objective(scalarize.Penalty, 1), fairness.ATOAll}
+	p := problem{"one-group", model.Arch{Layers: 3, Hidden: 4}, 3, 8, 8, 0.2, objective(scalarize.Penalty, 1), penalties.ATOAll}
 	rng := rand.New(rand.NewPCG(4, 4))
 	init := model.Init(p.arch, p.dim, rng)
 	b := randomBatch(rng, p)
@@ -325,7 +325,7 @@ func TestMissingGroup(t *testing.T) {
 // the batch's masks, as the graph engine does, and that an empty batch gives
 // R = U = 0 and no gradient.
 func TestMasksIgnoredWithoutDropout(t *testing.T) {
-	p := problem{"no-dropout", model.Arch{Layers: 4, Hidden: 4}, 5, 12, 10, 0, objective(scalarize.Linear, 0.5), fairness.ATOAll}
+	p := problem{"no-dropout", model.Arch{Layers: 4, Hidden: 4}, 5, 12, 10, 0, objective(scalarize.Linear, 0.5), penalties.ATOAll}
 	rng := rand.New(rand.NewPCG(12, 1))
 	init := model.Init(p.arch, p.dim, rng)
 	b := randomBatch(rng, p) // all-ones masks
@@ -437,10 +437,10 @@ func TestParamsOrder(t *testing.T) {
 func TestRefusesCustomTerms(t *testing.T) {
 	a := model.Arch{Layers: 3, Hidden: 4}
 	init := model.Init(a, 3, rand.New(rand.NewPCG(1, 2)))
-	custom := fairness.NewPenalty("mean-gap", func(n fairness.Net, b fairness.BatchNodes) (*G.Node, error) {
+	custom := penalties.NewPenalty("mean-gap", "1", nil, func(n penalties.Net, b penalties.BatchNodes) (*G.Node, error) {
 		return G.Sum(n.Logit)
 	})
-	focal := losses.NewRisk("focal", func(z, y, sw *G.Node) (*G.Node, error) { return G.Sum(z) })
+	focal := losses.NewRisk("focal", "1", func(z, y, sw *G.Node) (*G.Node, error) { return G.Sum(z) })
 	base := train.Spec{Arch: a, Dim: 3, BatchSize: 4, Init: init, Objective: objective(scalarize.Penalty, 1)}
 	for _, c := range []struct {
 		name string
@@ -449,9 +449,9 @@ func TestRefusesCustomTerms(t *testing.T) {
 	}{
 		{"custom penalty", func(s *train.Spec) { s.Penalty = custom }, false},
 		{"custom penalty, risk objective", func(s *train.Spec) { s.Penalty = custom; s.Objective.Method = scalarize.Risk }, false},
-		{"custom risk", func(s *train.Spec) { s.Penalty = fairness.ATOAll; s.Risk = focal }, false},
-		{"built-in bce", func(s *train.Spec) { s.Penalty = fairness.ATOAll; s.Risk = losses.BCE }, true},
-		{"built-in penalty", func(s *train.Spec) { s.Penalty = fairness.ATOPenultimate }, true},
+		{"custom risk", func(s *train.Spec) { s.Penalty = penalties.ATOAll; s.Risk = focal }, false},
+		{"built-in bce", func(s *train.Spec) { s.Penalty = penalties.ATOAll; s.Risk = losses.BCE }, true},
+		{"built-in penalty", func(s *train.Spec) { s.Penalty = penalties.ATOPenultimate }, true},
 	} {
 		s := base
 		c.edit(&s)
@@ -466,7 +466,7 @@ func TestRefusesCustomTerms(t *testing.T) {
 			t.Errorf("%s: accepted", c.name)
 			continue
 		}
-		if !errors.Is(err, backprop.ErrUnsupported) || !strings.Contains(err.Error(), "--engine graph") {
+		if !errors.Is(err, backprop.ErrUnsupported) || !strings.Contains(err.Error(), "use the graph engine") {
 			t.Errorf("%s: error %q does not point to the graph engine", c.name, err)
 		}
 	}
@@ -502,8 +502,8 @@ func TestRejectsBadBatch(t *testing.T) {
 // allocate nothing.
 func TestZeroAllocs(t *testing.T) {
 	for _, p := range []problem{
-		{"compas", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2, objective(scalarize.Chebyshev, 0.3), fairness.ATOPenultimate},
-		{"adult", model.Arch{Layers: 10, Hidden: 32}, 93, 1000, 1000, 0.2, objective(scalarize.Linear, 0.3), fairness.ATOAll},
+		{"compas", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2, objective(scalarize.Chebyshev, 0.3), penalties.ATOPenultimate},
+		{"adult", model.Arch{Layers: 10, Hidden: 32}, 93, 1000, 1000, 0.2, objective(scalarize.Linear, 0.3), penalties.ATOAll},
 	} {
 		rng := rand.New(rand.NewPCG(6, 6))
 		tr, err := backprop.New(p.spec(model.Init(p.arch, p.dim, rng)))
@@ -536,7 +536,7 @@ func TestZeroAllocs(t *testing.T) {
 // TestConcurrentTrainers builds and trains trainers in parallel goroutines
 // and checks each matches a serial run bit for bit.
 func TestConcurrentTrainers(t *testing.T) {
-	p := problem{"par", model.Arch{Layers: 3, Hidden: 8}, 6, 40, 40, 0.2, objective(scalarize.Chebyshev, 0.5), fairness.ATOAll}
+	p := problem{"par", model.Arch{Layers: 3, Hidden: 8}, 6, 40, 40, 0.2, objective(scalarize.Chebyshev, 0.5), penalties.ATOAll}
 	data := randomData(rand.New(rand.NewPCG(9, 9)), 150, p.dim)
 	run := func(seed uint64) (*model.Params, error) {
 		rng := rand.New(rand.NewPCG(seed, 1))
@@ -544,7 +544,7 @@ func TestConcurrentTrainers(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = train.Fit(context.Background(), tr, data, train.Options{Epochs: 2, Dropout: p.dropout, Adam: optim.DefaultAdam}, rng)
+		_, err = train.Fit(context.Background(), tr, data, train.Options{Epochs: 2, Adam: optim.DefaultAdam}, rng)
 		return tr.Network(), err
 	}
 	const workers = 4

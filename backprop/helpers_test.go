@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -19,7 +19,7 @@ type problem struct {
 	size, n int     // batch rows, real rows (n < size pads)
 	dropout float64 // mask probability
 	obj     scalarize.Objective
-	penalty fairness.Penalty
+	penalty penalties.Penalty
 }
 
 // std has ranges wide enough that R̃ and Ũ are of order 1.
@@ -49,7 +49,7 @@ func randomData(rng *rand.Rand, n, dim int) train.Data {
 // dropout masks.
 func randomBatch(rng *rand.Rand, p problem) *train.Batch {
 	d := randomData(rng, p.n, p.dim)
-	b := train.NewBatch(p.size, p.dim, p.arch.HiddenLayers(), p.arch.Hidden)
+	b := train.NewBatch(p.size, p.dim, p.arch.HiddenLayers(), p.arch.Hidden, penalties.Contrast)
 	idx := make([]int, p.n)
 	for i := range idx {
 		idx[i] = i

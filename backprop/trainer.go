@@ -13,14 +13,18 @@ import (
 // Every buffer is allocated by New; Gradient and Predict allocate nothing.
 // A Trainer is used by one goroutine at a time.
 type Trainer struct {
-	arch   model.Arch
-	dim    int // inputs
-	size   int // batch rows
-	h      int // hidden width
-	nh     int // hidden layers
-	obj    scalarize.Objective
-	pen    penalty
-	masked bool // dropout > 0: the batch's masks apply (as in the graph engine)
+	spec train.Spec
+	arch model.Arch
+	dim  int // inputs
+	size int // batch rows
+	h    int // hidden width
+	nh   int // hidden layers
+	obj  scalarize.Objective
+	pen  penalty
+	// contrast names the batch column holding the ATO contrast ("" when
+	// the objective has no penalty).
+	contrast string
+	masked   bool // dropout > 0: the batch's masks apply (as in the graph engine)
 
 	theta, grad []float64   // all parameters / gradients, flat
 	w, b        [][]float64 // views of theta per layer (W row-major In×Out)
@@ -43,7 +47,7 @@ type Trainer struct {
 func newTrainer(spec train.Spec, pen penalty) *Trainer {
 	a := spec.Arch
 	t := &Trainer{
-		arch: a, dim: spec.Dim, size: spec.BatchSize, h: a.Hidden, nh: a.HiddenLayers(),
+		spec: spec, arch: a, dim: spec.Dim, size: spec.BatchSize, h: a.Hidden, nh: a.HiddenLayers(),
 		obj: spec.Objective, pen: pen, masked: spec.Dropout > 0,
 	}
 	np := a.NumParams(spec.Dim)
@@ -80,6 +84,9 @@ func newTrainer(spec train.Spec, pen penalty) *Trainer {
 	return t
 }
 
+// Spec is the spec the trainer was built for.
+func (t *Trainer) Spec() train.Spec { return t.spec }
+
 // BatchSize is the number of rows every batch must have.
 func (t *Trainer) BatchSize() int { return t.size }
 
@@ -110,8 +117,11 @@ func (t *Trainer) check(b *train.Batch) error {
 			b.Size, b.N, b.Dim, t.size, t.dim)
 	}
 	n := t.size
-	if len(b.X) < n*t.dim || len(b.Y) < n || len(b.SW) < n || len(b.C) < n {
+	if len(b.X) < n*t.dim || len(b.Y) < n || len(b.SW) < n {
 		return fmt.Errorf("backprop: batch buffers shorter than %d rows", n)
+	}
+	if t.contrast != "" && len(b.Column(t.contrast)) < n {
+		return fmt.Errorf("backprop: batch lacks the input column %q of %d rows", t.contrast, n)
 	}
 	if !t.masked {
 		return nil
@@ -141,7 +151,11 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 	if !t.masked {
 		masks = nil
 	}
-	u := t.forward(b.X, n, true, masks, b.C[:n])
+	var c []float64 // the ATO contrast; nil without a penalty
+	if t.contrast != "" {
+		c = b.Column(t.contrast)[:n]
+	}
+	u := t.forward(b.X, n, true, masks, c)
 
 	// Risk R = Σ sw·(softplus(z) − y·z); ∂R/∂z = sw·(σ(z) − y). One exp per row.
 	z, dz := t.z[:n], t.dz[:n]
@@ -190,7 +204,7 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 				sgn[j] = dU * sign(tv)
 			}
 		}
-		backGate(d, t.gate[l][:n*h], n, h, b.C[:n], sgn, t.gb[l])
+		backGate(d, t.gate[l][:n*h], n, h, c, sgn, t.gb[l])
 		in, k := b.X[:n*t.dim], t.dim
 		if l > 0 {
 			in, k = t.act[l-1][:n*h], h

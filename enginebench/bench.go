@@ -9,10 +9,10 @@ import (
 
 	"github.com/fpareto/fp/backprop"
 	"github.com/fpareto/fp/datasets"
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/graph"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -126,7 +126,7 @@ func trainingData(d *datasets.Dataset) train.Data {
 func runEngine(ctx context.Context, eng train.Engine, d train.Data, sh shape, steps int, budget time.Duration, seed uint64) (Result, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x62656e6368)) // the same stream for every engine
 	spec := train.Spec{Arch: sh.arch, Dim: d.Dim, BatchSize: sh.batch, Dropout: dropout,
-		Init: model.Init(sh.arch, d.Dim, rng), Objective: objective, Penalty: fairness.ATOPenultimate}
+		Init: model.Init(sh.arch, d.Dim, rng), Objective: objective, Penalty: penalties.ATOPenultimate}
 	tr, err := eng.NewTrainer(spec)
 	if err != nil {
 		return Result{}, err
@@ -136,7 +136,7 @@ func runEngine(ctx context.Context, eng train.Engine, d train.Data, sh shape, st
 	if err != nil {
 		return Result{}, err
 	}
-	s := newStream(d, sh, rng)
+	s := newStream(d, sh, spec.Inputs(), rng)
 	step := func() error {
 		if _, err := tr.Gradient(s.b); err != nil {
 			return err
@@ -199,8 +199,8 @@ type stream struct {
 	rng   *rand.Rand
 }
 
-func newStream(d train.Data, sh shape, rng *rand.Rand) *stream {
-	s := &stream{d: d, b: train.NewBatch(sh.batch, d.Dim, sh.arch.HiddenLayers(), sh.arch.Hidden),
+func newStream(d train.Data, sh shape, inputs []train.Input, rng *rand.Rand) *stream {
+	s := &stream{d: d, b: train.NewBatch(sh.batch, d.Dim, sh.arch.HiddenLayers(), sh.arch.Hidden, inputs...),
 		perm: make([]int, d.N), start: d.N, rng: rng}
 	for i := range s.perm {
 		s.perm[i] = i

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/adversarial"
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
 )
 
 // Methods of a sweep.
@@ -40,7 +42,13 @@ type Config struct {
 
 	Method  string `json:"method"`  // cheb, linear or adversarial
 	Penalty string `json:"penalty"` // ato-penultimate, ato-all or a custom penalty's name; "" for adversarial
-	Lambdas string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N or a list
+	// PenaltyVersion is a custom penalty's Version ("" for the built-ins):
+	// a changed penalty changes the digest, so its records are not resumed.
+	PenaltyVersion string `json:"penalty_version,omitempty"`
+	// Risk and RiskVersion name a custom risk ("" for the built-in BCE).
+	Risk        string `json:"risk,omitempty"`
+	RiskVersion string `json:"risk_version,omitempty"`
+	Lambdas     string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N or a list
 
 	Splits        int     `json:"splits"`
 	TrainFraction float64 `json:"train_fraction,omitempty"`
@@ -72,8 +80,15 @@ type Config struct {
 	// Shard restricts the run to the splits of one shard.
 	Shard Shard `json:"-"`
 	// CustomPenalty, when set, is used instead of a built-in penalty; its
-	// Name is the Penalty of the records. Library use only.
-	CustomPenalty fairness.Penalty `json:"-"`
+	// Name is the Penalty of the records and its Version enters the digest
+	// (change it whenever the penalty's code changes). Library use only;
+	// for the graph engine it is a penalties.Penalty (penalties.NewPenalty).
+	CustomPenalty train.Term `json:"-"`
+	// CustomRisk, when set, replaces the built-in BCE as the risk of every
+	// network of the sweep (not of the propensity model); its name and
+	// version enter the digest. Library use only; for the graph engine it is
+	// a losses.Risk (losses.NewRisk).
+	CustomRisk train.Term `json:"-"`
 }
 
 // Shard i of n runs the splits m with m mod n = i. The zero value is "no sharding".
@@ -109,7 +124,7 @@ func DefaultConfig() Config {
 	return Config{
 		Dataset:          "compas",
 		Method:           MethodCheb,
-		Penalty:          fairness.NameATOPenultimate,
+		Penalty:          penalties.NameATOPenultimate,
 		Lambdas:          scalarize.DefaultGrid,
 		Splits:           2,
 		Epochs:           500,
@@ -121,19 +136,141 @@ func DefaultConfig() Config {
 		AdvPretrainAdv:   5,
 		AdvBetaScale:     1,
 		Seed:             1,
-		Engine:           "graph",
+		Engine:           DefaultEngine,
 	}
 }
 
-// Resolved fills the dataset-dependent defaults (architecture and batch size,
-// SPEC §2) and checks every field. nTrain is the number of training rows
-// (for the CSV batch default of ≈5%).
-func (c Config) Resolved(nTrain int) (Config, error) {
+// FieldError is a configuration error in one field of Config, named by its
+// JSON key (e.g. "epochs", "engine"), so that a front end can name the
+// setting its users know (a command-line flag, say).
+type FieldError struct {
+	Field string // the Config field's JSON key
+	Err   error
+}
+
+func (e *FieldError) Error() string { return "config: " + e.Field + ": " + e.Err.Error() }
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// fieldErr returns a *FieldError for field with a formatted message.
+func fieldErr(field, format string, args ...any) error {
+	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// Validate checks every field without reading any data, and asks the engine
+// whether it can train what the method needs (Engine.Check): a penalty or
+// risk of one's own, or the adversarial baseline, on an engine that cannot
+// differentiate it is refused here, before anything is loaded or written.
+// Errors are *FieldError values.
+func (c Config) Validate() error {
 	if c.Dataset == "" && c.CSV == "" {
-		return c, fmt.Errorf("config: give a built-in dataset or a CSV file")
+		return &FieldError{Field: "dataset", Err: fmt.Errorf("give a built-in dataset or a CSV file")}
 	}
 	if c.Dataset != "" && c.CSV != "" {
-		return c, fmt.Errorf("config: give a built-in dataset (%q) or a CSV file (%q), not both", c.Dataset, c.CSV)
+		return fieldErr("csv", "give a built-in dataset (%q) or a CSV file (%q), not both", c.Dataset, c.CSV)
+	}
+	if c.Arch != "" {
+		if _, err := model.ParseArch(c.Arch); err != nil {
+			return &FieldError{Field: "arch", Err: err}
+		}
+	}
+	eng, err := EngineByName(c.Engine)
+	if err != nil {
+		return &FieldError{Field: "engine", Err: err}
+	}
+	switch c.Method {
+	case MethodCheb, MethodLinear:
+		if c.CustomPenalty == nil {
+			if _, err := penalties.Builtin(c.Penalty); err != nil {
+				return &FieldError{Field: "penalty", Err: err}
+			}
+		}
+	case MethodAdversarial:
+		if c.AdvEpochs < 1 {
+			return fieldErr("adv_epochs", "%d adversarial rounds, want ≥ 1", c.AdvEpochs)
+		}
+		if c.AdvPretrainClf < 0 || c.AdvPretrainAdv < 0 {
+			return fieldErr("adv_pretrain_clf", "pre-training epochs %d (classifier) and %d (adversary), want ≥ 0", c.AdvPretrainClf, c.AdvPretrainAdv)
+		}
+		if !(c.AdvBetaScale > 0) {
+			return fieldErr("adv_beta_scale", "β scale %g, want > 0", c.AdvBetaScale)
+		}
+		if c.CustomRisk != nil {
+			return fieldErr("risk", "the adversarial baseline trains on the built-in risk, not %q", c.CustomRisk.Name())
+		}
+	default:
+		return fieldErr("method", "%q: want cheb, linear or adversarial", c.Method)
+	}
+	if _, err := scalarize.ParseGrid(c.Lambdas); err != nil {
+		return &FieldError{Field: "lambdas", Err: err}
+	}
+	switch {
+	case c.Splits < 1:
+		return fieldErr("splits", "%d, want ≥ 1", c.Splits)
+	case c.Epochs < 1:
+		return fieldErr("epochs", "%d, want ≥ 1", c.Epochs)
+	case c.Batch < 0:
+		return fieldErr("batch", "%d, want ≥ 1 (or 0 for the dataset's default)", c.Batch)
+	case !(c.Dropout >= 0 && c.Dropout < 1):
+		return fieldErr("dropout", "%g, want a value in [0, 1)", c.Dropout)
+	case !(c.LR > 0):
+		return fieldErr("lr", "learning rate %g, want > 0", c.LR)
+	case c.PropensityEpochs < 1:
+		return fieldErr("propensity_epochs", "%d, want ≥ 1", c.PropensityEpochs)
+	case c.TrainFraction < 0 || c.TrainFraction >= 1:
+		return fieldErr("train_fraction", "%g, want a value in (0, 1)", c.TrainFraction)
+	case c.TrainSize < 0:
+		return fieldErr("train_size", "%d, want ≥ 0", c.TrainSize)
+	case c.TestSize < 0:
+		return fieldErr("test_size", "%d, want ≥ 0", c.TestSize)
+	case c.Workers < 0:
+		return fieldErr("workers", "%d, want ≥ 0", c.Workers)
+	}
+	if err := c.Shard.Validate(); err != nil {
+		return &FieldError{Field: "shard", Err: err}
+	}
+	req, err := c.requirements()
+	if err != nil {
+		return err
+	}
+	if err := eng.Check(req); err != nil {
+		return &FieldError{Field: "engine", Err: err}
+	}
+	return nil
+}
+
+// requirements are what the sweep asks of its engine.
+func (c Config) requirements() (train.Requirements, error) {
+	if c.Method == MethodAdversarial {
+		return adversarial.Requirements(), nil
+	}
+	pen, err := c.penalty()
+	if err != nil {
+		return train.Requirements{}, err
+	}
+	return train.Requirements{Penalty: pen, Risk: c.CustomRisk}, nil
+}
+
+// penalty is the sweep's penalty: the custom one or the built-in named by
+// Penalty.
+func (c Config) penalty() (train.Term, error) {
+	if c.CustomPenalty != nil {
+		return c.CustomPenalty, nil
+	}
+	p, err := penalties.Builtin(c.Penalty)
+	if err != nil {
+		return nil, &FieldError{Field: "penalty", Err: err}
+	}
+	return p, nil
+}
+
+// Resolved checks the config (Validate), fills the dataset-dependent
+// defaults (architecture and batch size, SPEC §2) and records the names and
+// versions of custom terms, so that they enter the digest. nTrain is the
+// number of training rows (for the CSV batch default of ≈5%).
+func (c Config) Resolved(nTrain int) (Config, error) {
+	if err := c.Validate(); err != nil {
+		return c, err
 	}
 	if c.Arch == "" || c.Batch == 0 {
 		arch, batch := "4x16", int(math.Round(0.05*float64(nTrain)))
@@ -150,59 +287,19 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 			c.Batch = max(1, batch)
 		}
 	}
-	if _, err := model.ParseArch(c.Arch); err != nil {
-		return c, fmt.Errorf("config: %w", err)
-	}
 	if c.CSV != "" {
 		c.CSV = filepath.Clean(c.CSV)
 	}
 	switch c.Method {
-	case MethodCheb, MethodLinear:
-		if c.CustomPenalty != nil {
-			c.Penalty = c.CustomPenalty.Name()
-		} else if _, err := fairness.Builtin(c.Penalty); err != nil {
-			return c, fmt.Errorf("config: %w", err)
-		}
 	case MethodAdversarial:
-		c.Penalty = ""
-		if c.Engine != "graph" {
-			return c, fmt.Errorf("config: the adversarial baseline trains its classifier through the adversary, "+
-				"which only the graph engine differentiates: use --engine graph (not %q)", c.Engine)
-		}
-		if c.AdvEpochs < 1 || c.AdvPretrainClf < 0 || c.AdvPretrainAdv < 0 || !(c.AdvBetaScale > 0) {
-			return c, fmt.Errorf("config: adversarial rounds must be ≥ 1, pre-training epochs ≥ 0 and the β scale > 0")
-		}
+		c.Penalty, c.PenaltyVersion = "", ""
 	default:
-		return c, fmt.Errorf("config: method %q: want cheb, linear or adversarial", c.Method)
+		if c.CustomPenalty != nil {
+			c.Penalty, c.PenaltyVersion = c.CustomPenalty.Name(), c.CustomPenalty.Version()
+		}
 	}
-	if _, err := scalarize.ParseGrid(c.Lambdas); err != nil {
-		return c, fmt.Errorf("config: %w", err)
-	}
-	switch {
-	case c.Splits < 1:
-		return c, fmt.Errorf("config: splits = %d, want ≥ 1", c.Splits)
-	case c.Epochs < 1:
-		return c, fmt.Errorf("config: epochs = %d, want ≥ 1", c.Epochs)
-	case c.Batch < 1:
-		return c, fmt.Errorf("config: batch = %d, want ≥ 1", c.Batch)
-	case !(c.Dropout >= 0 && c.Dropout < 1):
-		return c, fmt.Errorf("config: dropout = %g, want a value in [0, 1)", c.Dropout)
-	case !(c.LR > 0):
-		return c, fmt.Errorf("config: learning rate = %g, want > 0", c.LR)
-	case c.PropensityEpochs < 1:
-		return c, fmt.Errorf("config: propensity epochs = %d, want ≥ 1", c.PropensityEpochs)
-	case c.TrainFraction < 0 || c.TrainFraction >= 1:
-		return c, fmt.Errorf("config: train fraction = %g, want a value in (0, 1)", c.TrainFraction)
-	case c.TrainSize < 0 || c.TestSize < 0:
-		return c, fmt.Errorf("config: train and test sizes must be ≥ 0")
-	case c.Workers < 0:
-		return c, fmt.Errorf("config: workers = %d, want ≥ 0", c.Workers)
-	}
-	if _, err := EngineByName(c.Engine); err != nil {
-		return c, fmt.Errorf("config: %w", err)
-	}
-	if err := c.Shard.Validate(); err != nil {
-		return c, fmt.Errorf("config: %w", err)
+	if c.CustomRisk != nil {
+		c.Risk, c.RiskVersion = c.CustomRisk.Name(), c.CustomRisk.Version()
 	}
 	if c.Workers == 0 {
 		c.Workers = runtime.NumCPU()

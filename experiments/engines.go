@@ -12,10 +12,16 @@ import (
 // engines are the engines a Config can name. The graph engine is the
 // default: its losses are Gorgonia graphs that users extend; the handwritten
 // engine is the fast path for the built-in objectives.
+//
+// Nothing else in this package knows which engine it drives: what an engine
+// can train it says itself (train.Engine.Check), asked by Config.Validate.
 var engines = map[string]train.Engine{
-	"graph":    graph.Engine{},
-	"backprop": backprop.Engine{},
+	graph.Name:    graph.Engine{},
+	backprop.Name: backprop.Engine{},
 }
+
+// DefaultEngine is the engine of DefaultConfig.
+const DefaultEngine = graph.Name
 
 // EngineByName returns the engine called name.
 func EngineByName(name string) (train.Engine, error) {

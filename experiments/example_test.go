@@ -7,18 +7,24 @@ import (
 	"path/filepath"
 
 	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 )
 
 // A whole sweep (Algorithm 1) with a penalty of one's own: the squared gap
-// between the groups' mean predicted probabilities. It is standardized and
-// scalarized like the built-in penalties, and its name goes into the records.
+// between the groups' mean predicted probabilities, read through the two
+// per-row input columns it declares. It is standardized and scalarized like
+// the built-in penalties, and its name goes into the records. Its version
+// ("1") enters the sweep's digest: change it whenever the penalty's code
+// changes, or a rerun into the same folder resumes from the old records.
 func ExampleRunner_customPenalty() {
-	meanGap := fairness.NewPenalty("mean-gap", func(net fairness.Net, b fairness.BatchNodes) (*G.Node, error) {
+	inputs := []train.Input{penalties.Group1Mean, penalties.Group0Mean}
+	meanGap := penalties.NewPenalty("mean-gap", "1", inputs, func(net penalties.Net, b penalties.BatchNodes) (*G.Node, error) {
+		g1, g0 := b.Columns[penalties.Group1Mean.Name], b.Columns[penalties.Group0Mean.Name]
 		p := G.Must(G.Sigmoid(net.Logit))
-		return G.Square(G.Must(G.Sub(G.Must(G.Mul(b.G1, p)), G.Must(G.Mul(b.G0, p)))))
+		return G.Square(G.Must(G.Sub(G.Must(G.Mul(g1, p)), G.Must(G.Mul(g0, p)))))
 	})
 
 	cfg := experiments.DefaultConfig() // COMPAS, Chebyshev, graph engine

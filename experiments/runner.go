@@ -64,11 +64,16 @@ func RecordsFile(s Shard) string {
 	return fmt.Sprintf("records-shard-%d-of-%d.jsonl", s.Index, s.Count)
 }
 
-// NewRunner loads the data, resolves and checks the config against what out
-// already holds (a folder belongs to one configuration; a different one is
-// refused), reads the records already there and opens this shard's records
-// file. obs may be nil.
+// NewRunner checks the config (Config.Validate, which needs no data, so an
+// impossible sweep is refused before anything is read or written), loads the
+// data, resolves the config and checks it against what out already holds (a
+// folder belongs to one configuration; a different one is refused), reads
+// the records already there and opens this shard's records file. obs may be
+// nil.
 func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
 	data, err := LoadDataset(c)
 	if err != nil {
 		return nil, err

@@ -180,12 +180,7 @@ func (r *Runner) networkPath(m int, lambda float64) string {
 		fmt.Sprintf("%s-lambda-%s.json", name, strconv.FormatFloat(lambda, 'g', -1, 64)))
 }
 
-func (r *Runner) penalty() (fairness.Penalty, error) {
-	if r.cfg.CustomPenalty != nil {
-		return r.cfg.CustomPenalty, nil
-	}
-	return fairness.Builtin(r.cfg.Penalty)
-}
+func (r *Runner) penalty() (train.Term, error) { return r.cfg.penalty() }
 
 // trainCandidate trains one network on obj, scores it on the test split and
 // stores it. A diverged run gives a failed record, not an error.
@@ -210,7 +205,7 @@ func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalariz
 	batch := min(c.Batch, sd.train.N)
 	tr, err := r.engine.NewTrainer(train.Spec{
 		Arch: arch, Dim: sd.train.Dim, BatchSize: batch, Dropout: c.Dropout,
-		Init: model.Init(arch, sd.train.Dim, rng), Objective: obj, Penalty: pen,
+		Init: model.Init(arch, sd.train.Dim, rng), Objective: obj, Penalty: pen, Risk: r.cfg.CustomRisk,
 	})
 	if err != nil {
 		return rec, train.Result{}, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
@@ -219,7 +214,7 @@ func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalariz
 	adam.LR = c.LR
 	plateau := optim.DefaultPlateau
 	start := time.Now()
-	res, err := train.Fit(ctx, tr, sd.train, train.Options{Epochs: c.Epochs, Dropout: c.Dropout, Adam: adam, Plateau: &plateau}, rng)
+	res, err := train.Fit(ctx, tr, sd.train, train.Options{Epochs: c.Epochs, Adam: adam, Plateau: &plateau}, rng)
 	rec.TrainSeconds = time.Since(start).Seconds()
 	rec.SkippedBatches = res.Skipped
 	var div *train.DivergedError

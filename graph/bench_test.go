@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -38,7 +38,7 @@ func benchSteps(b *testing.B, reuse bool) {
 				Init: model.Init(bc.arch, bc.dim, rng),
 				Objective: scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.3,
 					Std: scalarize.Standardizer{RMin: 0.3, RMax: 0.9, UMin: 0, UMax: 1}},
-				Penalty: fairness.ATOPenultimate}
+				Penalty: penalties.ATOPenultimate}
 			tr, err := New(spec)
 			if err != nil {
 				b.Fatal(err)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/graph"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -32,13 +32,13 @@ func ExampleEngine() {
 		Init: model.Init(arch, 2, rng),
 		Objective: scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.2,
 			Std: scalarize.Standardizer{RMin: 0, RMax: 0.7, UMin: 0, UMax: 0.5}},
-		Penalty: fairness.ATOPenultimate}
+		Penalty: penalties.ATOPenultimate}
 	var eng train.Engine = graph.Engine{}
 	tr, err := eng.NewTrainer(spec)
 	if err != nil {
 		panic(err)
 	}
-	res, err := train.Fit(context.Background(), tr, d, train.Options{Epochs: 20, Dropout: 0.2,
+	res, err := train.Fit(context.Background(), tr, d, train.Options{Epochs: 20,
 		Adam: optim.AdamConfig{LR: 1e-2, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8}}, rng)
 	if err != nil {
 		panic(err)

@@ -9,10 +9,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/losses"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
@@ -29,16 +29,16 @@ var (
 
 // probGap is a user penalty: the squared gap between the groups' mean
 // predicted probabilities.
-var probGap = fairness.NewPenalty("prob-gap", func(n fairness.Net, b fairness.BatchNodes) (*G.Node, error) {
+var probGap = penalties.NewPenalty("prob-gap", "1", []train.Input{penalties.Group1Mean, penalties.Group0Mean}, func(n penalties.Net, b penalties.BatchNodes) (*G.Node, error) {
 	p, err := G.Sigmoid(n.Logit)
 	if err != nil {
 		return nil, err
 	}
-	m1, err := G.Mul(b.G1, p)
+	m1, err := G.Mul(b.Columns[penalties.Group1Mean.Name], p)
 	if err != nil {
 		return nil, err
 	}
-	m0, err := G.Mul(b.G0, p)
+	m0, err := G.Mul(b.Columns[penalties.Group0Mean.Name], p)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ var probGap = fairness.NewPenalty("prob-gap", func(n fairness.Net, b fairness.Ba
 })
 
 // brier is a user risk: the mean squared error of the predicted probability.
-var brier = losses.NewRisk("brier", func(z, y, sw *G.Node) (*G.Node, error) {
+var brier = losses.NewRisk("brier", "1", func(z, y, sw *G.Node) (*G.Node, error) {
 	p, err := G.Sigmoid(z)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func newSmallCase(seed uint64) smallCase {
 	return smallCase{p: p, d: d, b: b, rng: rng}
 }
 
-func (c smallCase) spec(obj scalarize.Objective, pen fairness.Penalty, risk losses.Risk) train.Spec {
+func (c smallCase) spec(obj scalarize.Objective, pen penalties.Penalty, risk losses.Risk) train.Spec {
 	return train.Spec{Arch: smallArch, Dim: smallDim, BatchSize: smallSize, Dropout: 0.2,
 		Init: c.p, Objective: obj, Penalty: pen, Risk: risk}
 }
@@ -99,11 +99,11 @@ func (c smallCase) reference(all bool) (r, u, zgap float64) {
 	if !all {
 		hidden = hidden[len(hidden)-1:]
 	}
-	u = refATO(hidden, c.b.C, smallSize, smallArch.Hidden)
+	u = refATO(hidden, c.b.Column(penalties.Contrast.Name), smallSize, smallArch.Hidden)
 	var m1, m0 float64
 	for i, zi := range z {
-		m1 += c.b.G1[i] * model.Sigmoid(zi)
-		m0 += c.b.G0[i] * model.Sigmoid(zi)
+		m1 += c.b.Column(penalties.Group1Mean.Name)[i] * model.Sigmoid(zi)
+		m0 += c.b.Column(penalties.Group0Mean.Name)[i] * model.Sigmoid(zi)
 	}
 	return r, u, (m1 - m0) * (m1 - m0)
 }
@@ -113,20 +113,20 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	cases := []struct {
 		name string
 		obj  scalarize.Objective
-		pen  fairness.Penalty
+		pen  penalties.Penalty
 		risk losses.Risk
 		// side says which Chebyshev side must be active: "R", "U" or "".
 		side string
 	}{
 		{name: "risk", obj: scalarize.Objective{Method: scalarize.Risk}},
-		{name: "ato-penultimate", obj: scalarize.Objective{Method: scalarize.Penalty}, pen: fairness.ATOPenultimate},
-		{name: "ato-all", obj: scalarize.Objective{Method: scalarize.Penalty}, pen: fairness.ATOAll},
+		{name: "ato-penultimate", obj: scalarize.Objective{Method: scalarize.Penalty}, pen: penalties.ATOPenultimate},
+		{name: "ato-all", obj: scalarize.Objective{Method: scalarize.Penalty}, pen: penalties.ATOAll},
 		{name: "cheb-risk-side", obj: scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5,
-			Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 1000}}, pen: fairness.ATOAll, side: "R"},
+			Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 1000}}, pen: penalties.ATOAll, side: "R"},
 		{name: "cheb-penalty-side", obj: scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5,
-			Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 0.1}}, pen: fairness.ATOPenultimate, side: "U"},
-		{name: "linear", obj: scalarize.Objective{Method: scalarize.Linear, Lambda: 0.3, Std: std}, pen: fairness.ATOAll},
-		{name: "sum", obj: scalarize.Objective{Method: scalarize.Sum, Lambda: 2}, pen: fairness.ATOAll},
+			Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 0.1}}, pen: penalties.ATOPenultimate, side: "U"},
+		{name: "linear", obj: scalarize.Objective{Method: scalarize.Linear, Lambda: 0.3, Std: std}, pen: penalties.ATOAll},
+		{name: "sum", obj: scalarize.Objective{Method: scalarize.Sum, Lambda: 2}, pen: penalties.ATOAll},
 		{name: "user-penalty", obj: scalarize.Objective{Method: scalarize.Penalty}, pen: probGap},
 		{name: "user-risk-and-penalty-linear", obj: scalarize.Objective{Method: scalarize.Linear, Lambda: 0.6, Std: std},
 			pen: probGap, risk: brier},
@@ -143,7 +143,10 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The values against an independent numeric forward pass.
-			all, _ := fairness.IsBuiltinATO(tc.pen)
+			var all bool
+			if ato, ok := tc.pen.(interface{ ATOAllLayers() bool }); ok {
+				all = ato.ATOAllLayers()
+			}
 			r, u, gap := c.reference(all)
 			switch {
 			case tc.pen == nil:
@@ -193,7 +196,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 // both sides.
 func TestChebyshevTieTakesRiskSide(t *testing.T) {
 	c := newSmallCase(3)
-	pen := fairness.ATOAll
+	pen := penalties.ATOAll
 	riskTr, err := New(c.spec(scalarize.Objective{Method: scalarize.Risk}, nil, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +266,7 @@ func TestChebyshevTieTakesRiskSide(t *testing.T) {
 // Padding rows change nothing: a batch of 5 real rows padded to 7 gives the
 // loss and gradient of an unpadded trainer with batches of 5.
 func TestPaddingIsExact(t *testing.T) {
-	for _, pen := range []fairness.Penalty{fairness.ATOPenultimate, fairness.ATOAll, probGap} {
+	for _, pen := range []penalties.Penalty{penalties.ATOPenultimate, penalties.ATOAll, probGap} {
 		t.Run(pen.Name(), func(t *testing.T) {
 			c := newSmallCase(5)
 			obj := scalarize.Objective{Method: scalarize.Linear, Lambda: 0.4,
@@ -308,7 +311,7 @@ func TestPaddingIsExact(t *testing.T) {
 
 // A batch without one of the groups has C = 0: U = 0 and its gradient is 0.
 func TestMissingGroupHasZeroPenalty(t *testing.T) {
-	for _, pen := range []fairness.Penalty{fairness.ATOPenultimate, fairness.ATOAll} {
+	for _, pen := range []penalties.Penalty{penalties.ATOPenultimate, penalties.ATOAll} {
 		t.Run(pen.Name(), func(t *testing.T) {
 			c := newSmallCase(9)
 			for i := range c.d.A {
@@ -347,7 +350,7 @@ func fit(t *testing.T, seed uint64, d train.Data, spec train.Spec, epochs int) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := train.Fit(context.Background(), tr, d, train.Options{Epochs: epochs, Dropout: spec.Dropout,
+	res, err := train.Fit(context.Background(), tr, d, train.Options{Epochs: epochs,
 		Adam: optim.DefaultAdam, Plateau: &optim.DefaultPlateau}, rng)
 	if err != nil {
 		t.Fatal(err)
@@ -359,7 +362,7 @@ func chebSpec() train.Spec {
 	return train.Spec{Arch: smallArch, Dim: smallDim, BatchSize: 16, Dropout: 0.2,
 		Objective: scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.3,
 			Std: scalarize.Standardizer{RMin: 0.3, RMax: 0.9, UMin: 0, UMax: 1}},
-		Penalty: fairness.ATOPenultimate}
+		Penalty: penalties.ATOPenultimate}
 }
 
 func sameParams(a, b *model.Params) bool {
@@ -398,7 +401,7 @@ func TestFitIsDeterministic(t *testing.T) {
 // training step changes neither the parameters nor the batch.
 func TestParamsAreLiveViews(t *testing.T) {
 	c := newSmallCase(13)
-	tr, err := New(c.spec(scalarize.Objective{Method: scalarize.Penalty}, fairness.ATOAll, nil))
+	tr, err := New(c.spec(scalarize.Objective{Method: scalarize.Penalty}, penalties.ATOAll, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +446,7 @@ func TestPredictMatchesForward(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := train.Fit(context.Background(), tr, d, train.Options{Epochs: 2, Dropout: 0.2, Adam: optim.DefaultAdam}, rng); err != nil {
+	if _, err := train.Fit(context.Background(), tr, d, train.Options{Epochs: 2, Adam: optim.DefaultAdam}, rng); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []int{0, 1, 16, 23, 70} { // empty, one short chunk, exact, padded, many
@@ -468,7 +471,7 @@ func TestPredictMatchesForward(t *testing.T) {
 func TestPredictDoesNotDisturbTraining(t *testing.T) {
 	c := newSmallCase(21)
 	spec := c.spec(scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5,
-		Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 1}}, fairness.ATOAll, nil)
+		Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 1}}, penalties.ATOAll, nil)
 	a, err := New(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -500,7 +503,7 @@ func TestPredictDoesNotDisturbTraining(t *testing.T) {
 func TestMemoryIsStable(t *testing.T) {
 	c := newSmallCase(17)
 	tr, err := New(c.spec(scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5,
-		Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 1}}, fairness.ATOAll, nil))
+		Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 1}}, penalties.ATOAll, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -554,7 +557,7 @@ func TestConcurrentTrainers(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			_, errs[i] = train.Fit(context.Background(), tr, d, train.Options{Epochs: 2, Dropout: 0.2,
+			_, errs[i] = train.Fit(context.Background(), tr, d, train.Options{Epochs: 2,
 				Adam: optim.DefaultAdam, Plateau: &optim.DefaultPlateau}, rng)
 			got[i] = tr.Network()
 		}()
@@ -574,10 +577,10 @@ func TestNewTrainerErrors(t *testing.T) {
 	c := newSmallCase(1)
 	cheb := scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5,
 		Std: scalarize.Standardizer{RMin: 0, RMax: 1, UMin: 0, UMax: 1}}
-	vector := fairness.NewPenalty("vector", func(n fairness.Net, b fairness.BatchNodes) (*G.Node, error) {
-		return G.Mul(b.C, n.Hidden[0])
+	vector := penalties.NewPenalty("vector", "", []train.Input{penalties.Contrast}, func(n penalties.Net, b penalties.BatchNodes) (*G.Node, error) {
+		return G.Mul(b.Columns[penalties.Contrast.Name], n.Hidden[0])
 	})
-	panics := fairness.NewPenalty("panics", func(n fairness.Net, b fairness.BatchNodes) (*G.Node, error) {
+	panics := penalties.NewPenalty("panics", "", nil, func(n penalties.Net, b penalties.BatchNodes) (*G.Node, error) {
 		return G.Must(G.Add(n.Logit, n.Hidden[0])), nil
 	})
 	cases := []struct {
@@ -586,7 +589,7 @@ func TestNewTrainerErrors(t *testing.T) {
 		want string
 	}{
 		{"no penalty", c.spec(cheb, nil, nil), "needs a penalty"},
-		{"bad dropout", func() train.Spec { s := c.spec(cheb, fairness.ATOAll, nil); s.Dropout = 1; return s }(), "dropout"},
+		{"bad dropout", func() train.Spec { s := c.spec(cheb, penalties.ATOAll, nil); s.Dropout = 1; return s }(), "dropout"},
 		{"non-scalar penalty", c.spec(cheb, vector, nil), "want a scalar"},
 		{"panicking penalty", c.spec(cheb, panics, nil), "building the graph failed"},
 	}
@@ -602,7 +605,7 @@ func TestNewTrainerErrors(t *testing.T) {
 
 func TestGradientRejectsWrongBatch(t *testing.T) {
 	c := newSmallCase(1)
-	tr, err := New(c.spec(scalarize.Objective{Method: scalarize.Penalty}, fairness.ATOAll, nil))
+	tr, err := New(c.spec(scalarize.Objective{Method: scalarize.Penalty}, penalties.ATOAll, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/train"
 )
 
@@ -35,8 +36,11 @@ func synth(rng *rand.Rand, n, dim int) train.Data {
 
 // batchOf fills a batch of the given size from the first n rows of d with
 // dropout masks drawn with probability p.
+// allColumns are the input columns of every penalty the tests use.
+var allColumns = []train.Input{penalties.Contrast, penalties.Group1Mean, penalties.Group0Mean}
+
 func batchOf(d train.Data, size, n int, arch model.Arch, p float64, rng *rand.Rand) *train.Batch {
-	b := train.NewBatch(size, d.Dim, arch.HiddenLayers(), arch.Hidden)
+	b := train.NewBatch(size, d.Dim, arch.HiddenLayers(), arch.Hidden, allColumns...)
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i

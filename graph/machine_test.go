@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -16,7 +16,7 @@ import (
 // many steps with batches of every size, dropout, the optimizer's updates
 // and evaluation in between.
 func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
-	for _, pen := range []fairness.Penalty{fairness.ATOAll, fairness.ATOPenultimate, probGap} {
+	for _, pen := range []penalties.Penalty{penalties.ATOAll, penalties.ATOPenultimate, probGap} {
 		for _, arch := range []model.Arch{{Layers: 4, Hidden: 4}, {Layers: 3, Hidden: 7}, {Layers: 2, Hidden: 1}} {
 			rng := rand.New(rand.NewPCG(1, 2))
 			d := synth(rng, 200, 6)
@@ -40,7 +40,7 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 			}
 			adamR, _ := optim.NewAdam(optim.DefaultAdam, sizes)
 			adamF, _ := optim.NewAdam(optim.DefaultAdam, sizes)
-			b := train.NewBatch(32, 6, arch.HiddenLayers(), arch.Hidden)
+			b := train.NewBatch(32, 6, arch.HiddenLayers(), arch.Hidden, allColumns...)
 			predR, predF := make([]float64, 45), make([]float64, 45)
 			for step := 0; step < 200; step++ {
 				b.Fill(d, rng.Perm(200)[:1+rng.IntN(32)])
@@ -84,7 +84,7 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 // falls back to fresh registers, and the step's outputs are still right.
 func TestProbeFallsBack(t *testing.T) {
 	c := newSmallCase(4)
-	spec := c.spec(scalarize.Objective{Method: scalarize.Penalty}, fairness.ATOAll, nil)
+	spec := c.spec(scalarize.Objective{Method: scalarize.Penalty}, penalties.ATOAll, nil)
 	tr, err := New(spec)
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/layers"
 	"github.com/fpareto/fp/losses"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -28,9 +28,9 @@ type Program struct {
 	X     *G.Node
 	Masks []*G.Node
 	// Batch holds the per-row inputs a risk or penalty reads.
-	Batch fairness.BatchNodes
+	Batch penalties.BatchNodes
 	// Net is the network applied to X in training mode.
-	Net fairness.Net
+	Net penalties.Net
 	// R, U and Objective are the risk, the penalty (nil when the objective
 	// does not use one) and the scalarized objective.
 	R, U, Objective *G.Node
@@ -59,17 +59,30 @@ func newInput(g *G.ExprGraph, name string, shape ...int) (input, error) {
 	return in, err
 }
 
-// Batch fields a per-row input is fed from.
-const (
-	fieldY = iota
-	fieldA
-	fieldW
-	fieldSW
-	fieldC
-	fieldG1
-	fieldG0
-	numFields
-)
+// rowInput is a per-row vector of the graph and where a batch holds its
+// values: one of the batch's fixed fields or an input column by name.
+type rowInput struct {
+	input
+	name   string
+	column bool
+}
+
+// rows returns the slice of b that feeds the input.
+func (r rowInput) rows(b *train.Batch) []float64 {
+	if r.column {
+		return b.Column(r.name)
+	}
+	switch r.name {
+	case "Y":
+		return b.Y
+	case "A":
+		return b.A
+	case "W":
+		return b.W
+	default:
+		return b.SW
+	}
+}
 
 // build constructs the trainer's graph and both programs. It runs under
 // buildMu and turns a panic inside Gorgonia (or inside a user's risk or
@@ -102,14 +115,25 @@ func build(spec train.Spec, t *Trainer) (err error) {
 			p.Masks = append(p.Masks, m.Node)
 		}
 	}
-	var rows [numFields]input
-	for f, name := range [numFields]string{"Y", "A", "W", "SW", "C", "G1", "G0"} {
-		if rows[f], err = newInput(g, name, n); err != nil {
+	// The batch's fixed fields, then one vector per declared input column.
+	var rows []rowInput
+	for _, name := range []string{"Y", "A", "W", "SW"} {
+		in, err := newInput(g, name, n)
+		if err != nil {
 			return err
 		}
+		rows = append(rows, rowInput{input: in, name: name})
 	}
-	p.Batch = fairness.BatchNodes{Y: rows[fieldY].node, A: rows[fieldA].node, W: rows[fieldW].node,
-		SW: rows[fieldSW].node, C: rows[fieldC].node, G1: rows[fieldG1].node, G0: rows[fieldG0].node}
+	p.Batch = penalties.BatchNodes{Y: rows[0].node, A: rows[1].node, W: rows[2].node, SW: rows[3].node,
+		Columns: map[string]*G.Node{}}
+	for _, col := range spec.Inputs() {
+		in, err := newInput(g, "col:"+col.Name, n)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, rowInput{input: in, name: col.Name, column: true})
+		p.Batch.Columns[col.Name] = in.node
+	}
 
 	mlp, err := layers.NewMLP(g, spec.Init)
 	if err != nil {
@@ -120,11 +144,11 @@ func build(spec train.Spec, t *Trainer) (err error) {
 	if err != nil {
 		return err
 	}
-	p.Net = fairness.Net{Hidden: out.Hidden, Logit: out.Logit}
+	p.Net = penalties.Net{Hidden: out.Hidden, Logit: out.Logit}
 
-	risk := spec.Risk
-	if risk == nil {
-		risk = losses.BCE
+	risk, pen, err := graphTerms(spec.Requirements())
+	if err != nil {
+		return err
 	}
 	if p.R, err = risk.Node(p.Net.Logit, p.Batch.Y, p.Batch.SW); err != nil {
 		return fmt.Errorf("risk %s: %w", risk.Name(), err)
@@ -133,14 +157,14 @@ func build(spec train.Spec, t *Trainer) (err error) {
 		return err
 	}
 	if spec.Objective.UsesPenalty() {
-		if p.U, err = spec.Penalty.Node(p.Net, p.Batch); err != nil {
-			return fmt.Errorf("penalty %s: %w", spec.Penalty.Name(), err)
+		if p.U, err = pen.Node(p.Net, p.Batch); err != nil {
+			return fmt.Errorf("penalty %s: %w", pen.Name(), err)
 		}
-		if err := wantScalar(p.U, "penalty "+spec.Penalty.Name()); err != nil {
+		if err := wantScalar(p.U, "penalty "+pen.Name()); err != nil {
 			return err
 		}
 	}
-	if p.Objective, err = spec.Objective.Node(p.R, p.U); err != nil {
+	if p.Objective, err = ObjectiveNode(spec.Objective, p.R, p.U); err != nil {
 		return err
 	}
 	// Parameters the objective does not depend on (the output layer, for a
@@ -190,10 +214,10 @@ func build(spec train.Spec, t *Trainer) (err error) {
 	for _, m := range masks {
 		t.feedMasks = append(t.feedMasks, m.data)
 	}
-	for f := range rows {
-		if sub.Has(rows[f].node.ID()) {
-			inputs = append(inputs, rows[f].node)
-			t.feeds = append(t.feeds, feed{field: f, data: rows[f].data})
+	for _, r := range rows {
+		if sub.Has(r.node.ID()) {
+			inputs = append(inputs, r.node)
+			t.feeds = append(t.feeds, r)
 		}
 	}
 	if !sub.Has(p.X.ID()) {
@@ -237,6 +261,31 @@ func build(spec train.Spec, t *Trainer) (err error) {
 	t.prog = p
 	t.mlp = mlp
 	return nil
+}
+
+// graphTerms returns the graph forms of req's terms: the risk (losses.BCE
+// when req has none) and the penalty (nil when req has none). A term
+// without a graph form is refused with a *train.UnsupportedError.
+func graphTerms(req train.Requirements) (losses.Risk, penalties.Penalty, error) {
+	risk := losses.BCE
+	if req.Risk != nil {
+		r, ok := req.Risk.(losses.Risk)
+		if !ok {
+			return nil, nil, &train.UnsupportedError{Engine: Name, Kind: "risk", Term: req.Risk.Name(),
+				Hint: "a risk for the graph engine is graph code (losses.Risk, e.g. from losses.NewRisk)"}
+		}
+		risk = r
+	}
+	var pen penalties.Penalty
+	if req.Penalty != nil {
+		p, ok := req.Penalty.(penalties.Penalty)
+		if !ok {
+			return nil, nil, &train.UnsupportedError{Engine: Name, Kind: "penalty", Term: req.Penalty.Name(),
+				Hint: "a penalty for the graph engine is graph code (penalties.Penalty, e.g. from penalties.NewPenalty)"}
+		}
+		pen = p
+	}
+	return risk, pen, nil
 }
 
 func wantScalar(n *G.Node, what string) error {

@@ -11,11 +11,22 @@ import (
 	"gorgonia.org/tensor"
 )
 
+// Name is the engine's name in records.
+const Name = "graph"
+
 // Engine is the Gorgonia graph engine. Its zero value is ready to use.
 type Engine struct{}
 
 // Name is "graph", the engine's name in records.
-func (Engine) Name() string { return "graph" }
+func (Engine) Name() string { return Name }
+
+// Check accepts any risk that is a losses.Risk and any penalty that is a
+// penalties.Penalty: the graph engine differentiates whatever graph code
+// they build.
+func (Engine) Check(req train.Requirements) error {
+	_, _, err := graphTerms(req)
+	return err
+}
 
 // NewTrainer builds a trainer for spec; see New.
 func (Engine) NewTrainer(spec train.Spec) (train.Trainer, error) { return New(spec) }
@@ -40,16 +51,10 @@ type Trainer struct {
 	evalV         G.Value
 	feedX         []float64
 	feedMasks     [][]float64
-	feeds         []feed
+	feeds         []rowInput
 	evalX         []float64
 	evalLogits    []float64
 	hidden, width int
-}
-
-// feed copies one per-row field of a batch into an input's backing slice.
-type feed struct {
-	field int
-	data  []float64
 }
 
 var _ train.Trainer = (*Trainer)(nil)
@@ -61,6 +66,9 @@ var _ train.Trainer = (*Trainer)(nil)
 func New(spec train.Spec) (*Trainer, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, fmt.Errorf("graph engine: %w", err)
+	}
+	if err := (Engine{}).Check(spec.Requirements()); err != nil {
+		return nil, err
 	}
 	t := &Trainer{spec: spec, hidden: spec.Arch.HiddenLayers(), width: spec.Arch.Hidden}
 	for _, s := range spec.Arch.Shapes(spec.Dim) {
@@ -75,6 +83,9 @@ func New(spec train.Spec) (*Trainer, error) {
 
 // Program returns the trainer's graph and its nodes.
 func (t *Trainer) Program() *Program { return t.prog }
+
+// Spec is the spec the trainer was built for.
+func (t *Trainer) Spec() train.Spec { return t.spec }
 
 // BatchSize is the number of rows every batch must have.
 func (t *Trainer) BatchSize() int { return t.spec.BatchSize }
@@ -101,7 +112,7 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 		copy(m, b.Masks[l])
 	}
 	for _, f := range t.feeds {
-		copy(f.data, field(b, f.field))
+		copy(f.data, f.rows(b))
 	}
 	if err := t.trainM.run(); err != nil {
 		return train.Loss{}, fmt.Errorf("graph engine: training step: %w", err)
@@ -131,7 +142,10 @@ func (t *Trainer) check(b *train.Batch) error {
 		return fmt.Errorf("graph engine: batch has %d real rows, more than its size %d", b.N, n)
 	}
 	for _, f := range t.feeds {
-		if len(field(b, f.field)) != n {
+		if got := len(f.rows(b)); got != n {
+			if f.column && got == 0 {
+				return fmt.Errorf("graph engine: batch lacks the input column %q", f.name)
+			}
 			return fmt.Errorf("graph engine: batch vectors must have %d entries", n)
 		}
 	}
@@ -146,25 +160,6 @@ func (t *Trainer) check(b *train.Batch) error {
 		}
 	}
 	return nil
-}
-
-func field(b *train.Batch, f int) []float64 {
-	switch f {
-	case fieldY:
-		return b.Y
-	case fieldA:
-		return b.A
-	case fieldW:
-		return b.W
-	case fieldSW:
-		return b.SW
-	case fieldC:
-		return b.C
-	case fieldG1:
-		return b.G1
-	default:
-		return b.G0
-	}
 }
 
 // Predict writes the logits of the n rows of x (row-major n×Dim) into

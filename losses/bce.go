@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 )
 
@@ -11,16 +12,21 @@ import (
 // form Σ sw·(softplus(z) − y·z) (SPEC §3): finite for any z, never log(sigmoid(z)).
 var BCE Risk = bce{}
 
-// bce is BCE's own type, so that IsBCE can recognise it (a Risk made by
-// NewRisk holds a func and cannot be compared).
+// bce is BCE's own type, so that the handwritten engine can recognise it
+// (a Risk made by NewRisk holds a func and cannot be compared).
 type bce struct{}
 
 func (bce) Name() string                               { return "bce" }
+func (bce) Version() string                            { return "" }
+func (bce) Inputs() []train.Input                      { return nil }
 func (bce) Node(logit, y, sw *G.Node) (*G.Node, error) { return bceNode(logit, y, sw) }
 
-// IsBCE reports whether r is the built-in BCE, whose gradient the
-// handwritten engine knows.
-func IsBCE(r Risk) bool {
+// BinaryCrossEntropy marks the built-in BCE, whose gradient the handwritten
+// engine knows (backprop.BCERisk).
+func (bce) BinaryCrossEntropy() {}
+
+// IsBCE reports whether r is the built-in BCE.
+func IsBCE(r train.Term) bool {
 	_, ok := r.(bce)
 	return ok
 }

@@ -116,7 +116,7 @@ func TestBCEValue(t *testing.T) {
 
 // A risk built with NewRisk is differentiated by Gorgonia like the built-in one.
 func TestNewRiskGradient(t *testing.T) {
-	brier := NewRisk("brier", func(z, y, sw *G.Node) (*G.Node, error) {
+	brier := NewRisk("brier", "1", func(z, y, sw *G.Node) (*G.Node, error) {
 		d := G.Must(G.Sub(G.Must(G.Sigmoid(z)), y))
 		return G.Sum(G.Must(G.HadamardProd(sw, G.Must(G.Square(d)))))
 	})

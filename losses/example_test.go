@@ -19,7 +19,7 @@ import (
 // with the batch weights sw. Trained in place of the default BCE, it makes
 // the network predict the rare positive class more often.
 func ExampleNewRisk() {
-	weighted := losses.NewRisk("bce-pos3", func(z, y, sw *G.Node) (*G.Node, error) {
+	weighted := losses.NewRisk("bce-pos3", "1", func(z, y, sw *G.Node) (*G.Node, error) {
 		pos := G.Must(G.HadamardProd(y, G.Must(G.Softplus(G.Must(G.Neg(z))))))
 		neg := G.Must(G.HadamardProd(G.Must(G.Sub(G.NewConstant(1.0), y)), G.Must(G.Softplus(z))))
 		l := G.Must(G.Add(G.Must(G.Mul(G.NewConstant(3.0), pos)), neg))
@@ -59,7 +59,7 @@ func trainRare(d train.Data, r losses.Risk) float64 {
 	if err != nil {
 		panic(err)
 	}
-	opts := train.Options{Epochs: 30, Dropout: 0.2, Adam: optim.AdamConfig{LR: 1e-2, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8}}
+	opts := train.Options{Epochs: 30, Adam: optim.AdamConfig{LR: 1e-2, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8}}
 	if _, err := train.Fit(context.Background(), tr, d, opts, rng); err != nil {
 		panic(err)
 	}

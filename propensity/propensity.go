@@ -166,7 +166,7 @@ func Fit(ctx context.Context, eng train.Engine, x []float64, n, dim int, a []flo
 	if err != nil {
 		return nil, Report{}, fmt.Errorf("propensity: build %s trainer: %w", eng.Name(), err)
 	}
-	opt := train.Options{Epochs: cfg.Epochs, Dropout: cfg.Dropout, Adam: cfg.Adam}
+	opt := train.Options{Epochs: cfg.Epochs, Adam: cfg.Adam}
 	if _, err := train.Fit(ctx, trainer, tr, opt, rng); err != nil {
 		return nil, Report{}, fmt.Errorf("propensity: train: %w", err)
 	}

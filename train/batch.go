@@ -3,8 +3,6 @@ package train
 import (
 	"fmt"
 	"math"
-
-	"github.com/fpareto/fp/fairness"
 )
 
 // Data is a training set: n rows of dim features with label y, sensitive
@@ -38,26 +36,39 @@ func (d Data) Validate() error {
 }
 
 // Batch is one mini-batch, padded to a fixed size. Rows N … Size−1 are
-// padding: zero in X, Y, A, W, SW, C, G1 and G0, so they change neither the
-// loss nor any gradient (padding is exact, not approximate).
+// padding: zero in X, Y, A, W, SW and every input column, so they change
+// neither the loss nor any gradient (padding is exact, not approximate).
+//
+// Besides the rows themselves a batch carries the per-row input columns the
+// trainer's terms declared (Term.Inputs), computed by each Input's Fill
+// whenever the batch is filled; Column returns them by name.
 type Batch struct {
 	Size, N, Dim int
 	X            []float64   // Size×Dim
 	Y, A, W      []float64   // Size
 	SW           []float64   // 1/N on real rows
-	C            []float64   // ATO contrast (fairness.Contrast)
-	G1, G0       []float64   // a/n₁ and (1−a)/n₀ on real rows
 	Masks        [][]float64 // one Size×H dropout mask per hidden layer
-	// Complete is false when the batch lacks one of the two groups; its
+	// Complete is false when the batch lacks one of the two groups; a
 	// penalty is then 0 by construction (SPEC §3).
 	Complete bool
+
+	inputs []Input
+	cols   map[string][]float64
 }
 
-// NewBatch allocates a batch of size rows, dim features and hidden layers of width h.
-func NewBatch(size, dim, hiddenLayers, h int) *Batch {
-	b := &Batch{Size: size, Dim: dim, X: make([]float64, size*dim)}
-	for _, p := range []*[]float64{&b.Y, &b.A, &b.W, &b.SW, &b.C, &b.G1, &b.G0} {
+// NewBatch allocates a batch of size rows, dim features and hidden layers of
+// width h, with a column for each of inputs (duplicates by name are kept once).
+func NewBatch(size, dim, hiddenLayers, h int, inputs ...Input) *Batch {
+	b := &Batch{Size: size, Dim: dim, X: make([]float64, size*dim), cols: map[string][]float64{}}
+	for _, p := range []*[]float64{&b.Y, &b.A, &b.W, &b.SW} {
 		*p = make([]float64, size)
+	}
+	for _, in := range inputs {
+		if _, ok := b.cols[in.Name]; ok {
+			continue
+		}
+		b.inputs = append(b.inputs, in)
+		b.cols[in.Name] = make([]float64, size)
 	}
 	for l := 0; l < hiddenLayers; l++ {
 		b.Masks = append(b.Masks, make([]float64, size*h))
@@ -65,8 +76,17 @@ func NewBatch(size, dim, hiddenLayers, h int) *Batch {
 	return b
 }
 
+// Column returns the input column called name (Size entries), or nil when
+// the batch carries none of that name.
+func (b *Batch) Column(name string) []float64 { return b.cols[name] }
+
+// Inputs lists the input columns the batch carries, in the order they are
+// computed.
+func (b *Batch) Inputs() []Input { return b.inputs }
+
 // Fill loads rows idx of d into the batch (len(idx) ≤ Size), pads the rest
-// and computes SW, C, G1, G0 and Complete. Masks are left to the caller.
+// and computes SW, the input columns and Complete. Masks are left to the
+// caller.
 func (b *Batch) Fill(d Data, idx []int) {
 	n := len(idx)
 	b.N = n
@@ -86,30 +106,23 @@ func (b *Batch) Fill(d Data, idx []int) {
 	b.Derive()
 }
 
-// Derive recomputes SW, C, G1, G0 and Complete from N, A and W.
+// Derive recomputes SW, Complete and the input columns from N, Y, A and W.
 func (b *Batch) Derive() {
 	n := b.N
 	var n1 float64
 	for k := 0; k < n; k++ {
 		n1 += b.A[k]
 	}
-	n0 := float64(n) - n1
 	for k := 0; k < b.Size; k++ {
-		b.SW[k], b.G1[k], b.G0[k] = 0, 0, 0
-		if k >= n {
-			continue
-		}
-		b.SW[k] = 1 / float64(n)
-		if b.A[k] == 1 {
-			b.G1[k] = 1 / n1
-		} else {
-			b.G0[k] = 1 / n0
+		b.SW[k] = 0
+		if k < n {
+			b.SW[k] = 1 / float64(n)
 		}
 	}
-	b.Complete = fairness.Contrast(b.A[:n], b.W[:n], b.C[:n])
-	clear(b.C[n:])
-	if !b.Complete {
-		clear(b.G1)
-		clear(b.G0)
+	b.Complete = n1 > 0 && n1 < float64(n)
+	for _, in := range b.inputs {
+		col := b.cols[in.Name]
+		clear(col)
+		in.Fill(b, col[:n])
 	}
 }

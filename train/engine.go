@@ -3,8 +3,6 @@ package train
 import (
 	"fmt"
 
-	"github.com/fpareto/fp/fairness"
-	"github.com/fpareto/fp/losses"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/scalarize"
 )
@@ -13,16 +11,19 @@ import (
 type Spec struct {
 	Arch      model.Arch
 	Dim       int
-	BatchSize int     // rows per batch; short batches are padded to it
-	Dropout   float64 // dropout probability after every hidden activation (training only)
+	BatchSize int // rows per batch; short batches are padded to it
+	// Dropout is the probability of dropping a hidden activation in
+	// training; the trainer and the loop that feeds it (Loop, Fit) both
+	// read it from here.
+	Dropout float64
 	// Init is the starting network; the trainer copies it.
 	Init *model.Params
 	// Objective is what the trainer minimises.
 	Objective scalarize.Objective
 	// Penalty is U; required unless Objective.Method is scalarize.Risk.
-	Penalty fairness.Penalty
-	// Risk is R; nil means losses.BCE.
-	Risk losses.Risk
+	Penalty Term
+	// Risk is R; nil means the built-in binary cross-entropy.
+	Risk Term
 }
 
 // Validate checks the spec's own consistency.
@@ -61,6 +62,9 @@ type Loss struct {
 type Trainer interface {
 	// BatchSize is the number of rows every Batch given to Gradient must have.
 	BatchSize() int
+	// Spec is the spec the trainer was built for: its dropout and the input
+	// columns (Spec.Inputs) every Batch given to Gradient must carry.
+	Spec() Spec
 	// Params returns views of the parameter tensors, in model.Params order
 	// (W0, B0, W1, B1, …); writing to them changes the network.
 	Params() [][]float64
@@ -78,9 +82,18 @@ type Trainer interface {
 }
 
 // Engine builds trainers.
+//
+// An engine says up front what it can train, as gonum's optimize.Method
+// does with Uses: Check looks at the terms of a job before any data is read,
+// so that a caller refuses an unsupported combination at once. NewTrainer
+// runs the same check on its spec.
 type Engine interface {
-	// Name is the engine's name in records: "graph" or "backprop".
+	// Name is the engine's name in records (e.g. "graph" or "backprop").
 	Name() string
+	// Check returns nil when the engine can train networks on req's terms,
+	// and otherwise an error wrapping ErrUnsupported (an
+	// *UnsupportedError) that names the term.
+	Check(req Requirements) error
 	// NewTrainer builds a trainer for spec. It may be called from several
 	// goroutines at once.
 	NewTrainer(spec Spec) (Trainer, error)

@@ -12,9 +12,8 @@ import (
 
 // Options configures Fit.
 type Options struct {
-	Epochs  int
-	Dropout float64 // the mask probability; must match the trainer's Spec
-	Adam    optim.AdamConfig
+	Epochs int
+	Adam   optim.AdamConfig
 	// Plateau, when set, lowers the learning rate on plateaus of the epoch's
 	// mean training objective (SPEC §5); nil keeps the rate constant.
 	Plateau *optim.PlateauConfig
@@ -64,12 +63,15 @@ type Loop struct {
 	adam    *optim.Adam
 	plateau *optim.Plateau
 	batch   *Batch
+	dropout float64 // the trainer's Spec().Dropout
 	perm    []int
 	epoch   int
 	res     Result
 }
 
 // NewLoop prepares to train tr with opt (opt.Epochs is not used by Loop).
+// The dropout probability and the batch's input columns come from
+// tr.Spec().
 func NewLoop(tr Trainer, opt Options) (*Loop, error) {
 	params, grads := tr.Params(), tr.Grads()
 	adam, err := optim.NewAdamFor(opt.Adam, params)
@@ -82,8 +84,10 @@ func NewLoop(tr Trainer, opt Options) (*Loop, error) {
 		l.plateau = optim.NewPlateau(*opt.Plateau)
 	}
 	net := tr.Network()
-	l.batch = NewBatch(tr.BatchSize(), net.Dim, net.Arch.HiddenLayers(), net.Arch.Hidden)
-	if opt.Dropout <= 0 {
+	spec := tr.Spec()
+	l.dropout = spec.Dropout
+	l.batch = NewBatch(tr.BatchSize(), net.Dim, net.Arch.HiddenLayers(), net.Arch.Hidden, spec.Inputs()...)
+	if l.dropout <= 0 {
 		for _, m := range l.batch.Masks {
 			model.FillMask(nil, m, 0)
 		}
@@ -99,9 +103,9 @@ func (l *Loop) Result() Result { return l.res }
 func (l *Loop) Step(d Data, idx []int, rng *rand.Rand) (Loss, error) {
 	b := l.batch
 	b.Fill(d, idx)
-	if l.opt.Dropout > 0 {
+	if l.dropout > 0 {
 		for _, m := range b.Masks {
-			model.FillMask(rng, m, l.opt.Dropout)
+			model.FillMask(rng, m, l.dropout)
 		}
 	}
 	epoch := l.epoch + 1

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/backprop"
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -29,6 +29,7 @@ type quadTrainer struct {
 }
 
 func (q *quadTrainer) BatchSize() int      { return q.size }
+func (q *quadTrainer) Spec() train.Spec    { return train.Spec{BatchSize: q.size} }
 func (q *quadTrainer) Params() [][]float64 { return [][]float64{q.theta} }
 func (q *quadTrainer) Grads() [][]float64  { return [][]float64{q.grad} }
 func (q *quadTrainer) Network() *model.Params {
@@ -68,9 +69,29 @@ func synth(n, dim int, rng *rand.Rand) train.Data {
 	return d
 }
 
+// weightShare is a test input column: each real row's share of the batch's
+// total overlap weight, zero when a group is missing.
+var weightShare = train.Input{Name: "weight-share", Fill: func(b *train.Batch, col []float64) {
+	if !b.Complete {
+		clear(col)
+		return
+	}
+	var s float64
+	for _, w := range b.W[:b.N] {
+		s += w
+	}
+	for k := range col {
+		col[k] = b.W[k] / s
+	}
+}}
+
 func TestBatchFillPadsAndDerives(t *testing.T) {
 	d := train.Data{N: 3, Dim: 2, X: []float64{1, 2, 3, 4, 5, 6}, Y: []float64{1, 0, 1}, A: []float64{1, 0, 0}, W: []float64{0.5, 0.25, 0.75}}
-	b := train.NewBatch(5, 2, 1, 3)
+	// The column is declared twice (two terms reading it): the batch keeps one.
+	b := train.NewBatch(5, 2, 1, 3, weightShare, weightShare)
+	if len(b.Inputs()) != 1 || b.Column("weight-share") == nil || b.Column("other") != nil {
+		t.Fatalf("inputs %v", b.Inputs())
+	}
 	b.Fill(d, []int{2, 0, 1})
 	if b.N != 3 || !b.Complete {
 		t.Fatalf("N = %d, complete = %v", b.N, b.Complete)
@@ -81,20 +102,19 @@ func TestBatchFillPadsAndDerives(t *testing.T) {
 			t.Fatalf("X = %v, want %v", b.X, wantX)
 		}
 	}
-	// Rows: (a=0,w=.75), (a=1,w=.5), (a=0,w=.25); Σ(1−a)w = 1, Σaw = 0.5.
-	wantC := []float64{-0.75, 1, -0.25, 0, 0}
+	// Rows: w = .75, .5, .25 of total 1.5.
+	wantCol := []float64{0.5, 1. / 3, 1. / 6, 0, 0}
 	wantSW := []float64{1. / 3, 1. / 3, 1. / 3, 0, 0}
-	wantG1 := []float64{0, 1, 0, 0, 0}
-	wantG0 := []float64{0.5, 0, 0.5, 0, 0}
-	for i := range wantC {
-		if math.Abs(b.C[i]-wantC[i]) > 1e-15 || b.SW[i] != wantSW[i] || b.G1[i] != wantG1[i] || b.G0[i] != wantG0[i] {
-			t.Fatalf("row %d: C %v SW %v G1 %v G0 %v", i, b.C, b.SW, b.G1, b.G0)
+	col := b.Column("weight-share")
+	for i := range wantCol {
+		if math.Abs(col[i]-wantCol[i]) > 1e-15 || b.SW[i] != wantSW[i] {
+			t.Fatalf("row %d: column %v SW %v", i, col, b.SW)
 		}
 	}
-	// Refilling with fewer rows clears the old padding rows.
+	// Refilling with fewer rows clears the old padding rows and the column.
 	b.Fill(d, []int{1})
-	if b.Complete || b.X[2] != 0 || b.Y[1] != 0 || b.C[0] != 0 || b.SW[0] != 1 || b.G0[0] != 0 {
-		t.Errorf("one-group batch: complete %v X %v C %v SW %v G0 %v", b.Complete, b.X, b.C, b.SW, b.G0)
+	if b.Complete || b.X[2] != 0 || b.Y[1] != 0 || col[0] != 0 || col[1] != 0 || b.SW[0] != 1 {
+		t.Errorf("one-group batch: complete %v X %v column %v SW %v", b.Complete, b.X, col, b.SW)
 	}
 }
 
@@ -190,11 +210,11 @@ func TestFitIsDeterministicAndLearns(t *testing.T) {
 		d := synth(300, 4, rand.New(rand.NewPCG(7, 7)))
 		arch := model.Arch{Layers: 3, Hidden: 6}
 		tr, err := backprop.Engine{}.NewTrainer(train.Spec{Arch: arch, Dim: 4, BatchSize: 32, Dropout: 0.2,
-			Init: model.Init(arch, 4, rng), Objective: scalarize.Objective{Method: scalarize.Penalty}, Penalty: fairness.ATOPenultimate})
+			Init: model.Init(arch, 4, rng), Objective: scalarize.Objective{Method: scalarize.Penalty}, Penalty: penalties.ATOPenultimate})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := train.Fit(context.Background(), tr, d, train.Options{Epochs: 30, Dropout: 0.2, Adam: optim.DefaultAdam}, rng)
+		res, err := train.Fit(context.Background(), tr, d, train.Options{Epochs: 30, Adam: optim.DefaultAdam}, rng)
 		if err != nil {
 			t.Fatal(err)
 		}

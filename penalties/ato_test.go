@@ -1,4 +1,4 @@
-package fairness_test
+package penalties_test
 
 import (
 	"math"
@@ -6,28 +6,30 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/penalties"
+	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
 // penaltyRun evaluates a penalty on fixed hidden pre-activations (rows×h
 // each) and contrast c; it returns U and dU/dh for every layer.
-func penaltyRun(t *testing.T, p fairness.Penalty, hidden [][]float64, rows, h int, c []float64) (float64, [][]float64) {
+func penaltyRun(t *testing.T, p penalties.Penalty, hidden [][]float64, rows, h int, c []float64) (float64, [][]float64) {
 	t.Helper()
 	g := G.NewGraph()
-	var net fairness.Net
+	var net penalties.Net
 	for l, v := range hidden {
 		net.Hidden = append(net.Hidden, G.NewMatrix(g, tensor.Float64, G.WithShape(rows, h), G.WithName("h"+string(rune('1'+l))),
 			G.WithValue(tensor.New(tensor.WithShape(rows, h), tensor.WithBacking(append([]float64(nil), v...))))))
 	}
 	cn := G.NewVector(g, tensor.Float64, G.WithShape(rows), G.WithName("C"),
 		G.WithValue(tensor.New(tensor.WithShape(rows), tensor.WithBacking(append([]float64(nil), c...)))))
-	u, err := p.Node(net, fairness.BatchNodes{C: cn})
+	u, err := p.Node(net, penalties.BatchNodes{Columns: map[string]*G.Node{penalties.Contrast.Name: cn}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	used := net.Hidden
-	if all, _ := fairness.IsBuiltinATO(p); !all {
+	if !p.(interface{ ATOAllLayers() bool }).ATOAllLayers() {
 		used = used[len(used)-1:]
 	}
 	grads, err := G.Grad(u, used...)
@@ -94,12 +96,12 @@ func TestATOPenaltiesHandWorked(t *testing.T) {
 		wantGrad[2*i], wantGrad[2*i+1] = c[i], -c[i]
 	}
 	cases := []struct {
-		p    fairness.Penalty
+		p    penalties.Penalty
 		u    float64
 		used []bool
 	}{
-		{fairness.ATOPenultimate, 8.0 / 3, []bool{false, true}},
-		{fairness.ATOAll, 53.0 / 12, []bool{true, true}},
+		{penalties.ATOPenultimate, 8.0 / 3, []bool{false, true}},
+		{penalties.ATOAll, 53.0 / 12, []bool{true, true}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.p.Name(), func(t *testing.T) {
@@ -134,7 +136,7 @@ func TestATOPenaltyMissingGroup(t *testing.T) {
 	if fairness.Contrast(a, w, c) {
 		t.Fatal("Contrast reports a batch with one group as complete")
 	}
-	for _, p := range []fairness.Penalty{fairness.ATOPenultimate, fairness.ATOAll} {
+	for _, p := range []penalties.Penalty{penalties.ATOPenultimate, penalties.ATOAll} {
 		u, dh := penaltyRun(t, p, [][]float64{{1, 2, 4, -1, 0, 3, 2, 2}, {0, 1, 1, 0, 2, 2, -1, 3}}, 4, 2, c)
 		if u != 0 {
 			t.Errorf("%s: U = %v, want 0", p.Name(), u)
@@ -165,7 +167,7 @@ func TestATOPenaltiesFiniteDifferences(t *testing.T) {
 			hidden[l][i] = math.Sin(float64(7*l+3*i+1)) * 2 // fixed, irregular values
 		}
 	}
-	for _, p := range []fairness.Penalty{fairness.ATOPenultimate, fairness.ATOAll} {
+	for _, p := range []penalties.Penalty{penalties.ATOPenultimate, penalties.ATOAll} {
 		_, dh := penaltyRun(t, p, hidden, rows, h, c)
 		const step = 1e-6
 		var diff, ref float64
@@ -196,27 +198,33 @@ func TestATOPenaltiesFiniteDifferences(t *testing.T) {
 }
 
 func TestPenaltyNamesAndErrors(t *testing.T) {
-	for _, name := range []string{fairness.NameATOPenultimate, fairness.NameATOAll} {
-		p, err := fairness.Builtin(name)
+	for _, name := range []string{penalties.NameATOPenultimate, penalties.NameATOAll} {
+		p, err := penalties.Builtin(name)
 		if err != nil || p.Name() != name {
 			t.Errorf("Builtin(%q) = %v, %v", name, p, err)
 		}
-		all, ok := fairness.IsBuiltinATO(p)
-		if !ok || all != (name == fairness.NameATOAll) {
-			t.Errorf("IsBuiltinATO(%s) = %v, %v", name, all, ok)
+		ato, ok := p.(interface{ ATOAllLayers() bool })
+		if !ok || ato.ATOAllLayers() != (name == penalties.NameATOAll) {
+			t.Errorf("%s does not say which layers it covers", name)
+		}
+		if in := p.Inputs(); len(in) != 1 || in[0].Name != penalties.Contrast.Name {
+			t.Errorf("%s inputs %v, want the contrast", name, in)
 		}
 	}
-	if _, err := fairness.Builtin("ato-first"); err == nil || !strings.Contains(err.Error(), "ato-penultimate") {
+	if _, err := penalties.Builtin("ato-first"); err == nil || !strings.Contains(err.Error(), "ato-penultimate") {
 		t.Errorf("Builtin of an unknown name: %v", err)
 	}
-	custom := fairness.NewPenalty("mine", func(fairness.Net, fairness.BatchNodes) (*G.Node, error) { return nil, nil })
-	if custom.Name() != "mine" {
-		t.Errorf("NewPenalty name %q", custom.Name())
+	custom := penalties.NewPenalty("mine", "2", []train.Input{penalties.Group1Mean}, func(penalties.Net, penalties.BatchNodes) (*G.Node, error) { return nil, nil })
+	if custom.Name() != "mine" || custom.Version() != "2" || len(custom.Inputs()) != 1 || custom.Inputs()[0].Name != penalties.Group1Mean.Name {
+		t.Errorf("NewPenalty: name %q, version %q, inputs %v", custom.Name(), custom.Version(), custom.Inputs())
 	}
-	if _, ok := fairness.IsBuiltinATO(custom); ok {
-		t.Error("a custom penalty reported as built-in")
+	if _, ok := custom.(interface{ ATOAllLayers() bool }); ok {
+		t.Error("a custom penalty claims to be a built-in ATO penalty")
 	}
-	if _, err := fairness.ATOAll.Node(fairness.Net{}, fairness.BatchNodes{}); err == nil {
+	if _, err := penalties.ATOAll.Node(penalties.Net{Hidden: []*G.Node{nil}}, penalties.BatchNodes{}); err == nil || !strings.Contains(err.Error(), "ato-contrast") {
+		t.Errorf("a batch without the contrast column: %v", err)
+	}
+	if _, err := penalties.ATOAll.Node(penalties.Net{}, penalties.BatchNodes{}); err == nil {
 		t.Error("a network without hidden layers was accepted")
 	}
 }

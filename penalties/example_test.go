@@ -1,15 +1,15 @@
-package fairness_test
+package penalties_test
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/graph"
 	"github.com/fpareto/fp/losses"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
@@ -17,16 +17,27 @@ import (
 
 // A penalty of one's own, in a few lines of graph code: the squared gap
 // between the two groups' mean predicted probabilities (a demographic
-// parity gap). BatchNodes.G1 and G0 weight each row by 1/n₁ and 1/n₀ of its
-// group, so G1·p and G0·p are the groups' mean probabilities in the batch.
-// Gorgonia differentiates it; train.Fit standardizes and scalarizes it like
-// the built-in penalties.
+// parity gap). It declares the two input columns it reads: Group1Mean and
+// Group0Mean weight each row by 1/n₁ and 1/n₀ of its group, so g1·p and
+// g0·p are the groups' mean probabilities in the batch. Its version enters
+// a sweep's digest: change it whenever the code below changes. Gorgonia
+// differentiates it; train.Fit standardizes and scalarizes it like the
+// built-in penalties.
 func ExampleNewPenalty() {
-	meanGap := fairness.NewPenalty("mean-gap", func(net fairness.Net, b fairness.BatchNodes) (*G.Node, error) {
-		p := G.Must(G.Sigmoid(net.Logit))
-		gap := G.Must(G.Sub(G.Must(G.Mul(b.G1, p)), G.Must(G.Mul(b.G0, p))))
-		return G.Square(gap)
-	})
+	meanGap := penalties.NewPenalty("mean-gap", "1", []train.Input{penalties.Group1Mean, penalties.Group0Mean},
+		func(net penalties.Net, b penalties.BatchNodes) (*G.Node, error) {
+			g1, err := b.Column(penalties.Group1Mean.Name)
+			if err != nil {
+				return nil, err
+			}
+			g0, err := b.Column(penalties.Group0Mean.Name)
+			if err != nil {
+				return nil, err
+			}
+			p := G.Must(G.Sigmoid(net.Logit))
+			gap := G.Must(G.Sub(G.Must(G.Mul(g1, p)), G.Must(G.Mul(g0, p))))
+			return G.Square(gap)
+		})
 
 	data := toyData(400)
 	// Minimising the risk alone, then (1−λ)R̃ + λŨ with λ = 0.5.
@@ -62,15 +73,19 @@ func toyData(n int) train.Data {
 
 // trainToy trains a 3×8 network for 40 epochs and returns the gap between
 // the groups' mean predicted probabilities on the data, and the risk (BCE).
-func trainToy(d train.Data, obj scalarize.Objective, pen fairness.Penalty) (gap, risk float64) {
+func trainToy(d train.Data, obj scalarize.Objective, pen penalties.Penalty) (gap, risk float64) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	arch := model.Arch{Layers: 3, Hidden: 8}
-	tr, err := graph.Engine{}.NewTrainer(train.Spec{Arch: arch, Dim: d.Dim, BatchSize: 50, Dropout: 0.2,
-		Init: model.Init(arch, d.Dim, rng), Objective: obj, Penalty: pen})
+	spec := train.Spec{Arch: arch, Dim: d.Dim, BatchSize: 50, Dropout: 0.2,
+		Init: model.Init(arch, d.Dim, rng), Objective: obj}
+	if pen != nil {
+		spec.Penalty = pen
+	}
+	tr, err := graph.Engine{}.NewTrainer(spec)
 	if err != nil {
 		panic(err)
 	}
-	opts := train.Options{Epochs: 40, Dropout: 0.2, Adam: optim.AdamConfig{LR: 1e-2, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8}}
+	opts := train.Options{Epochs: 40, Adam: optim.AdamConfig{LR: 1e-2, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8}}
 	if _, err := train.Fit(context.Background(), tr, d, opts, rng); err != nil {
 		panic(err)
 	}

@@ -1,29 +1,30 @@
-package scalarize
+package graph
 
 import (
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/fpareto/fp/scalarize"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
-// evalNode builds Objective.Node on scalar inputs r and u and returns its
+// evalNode builds ObjectiveNode on scalar inputs r and u and returns its
 // value and its derivatives with respect to r and u.
-func evalNode(t *testing.T, o Objective, r, u float64) (v, dR, dU float64) {
+func evalNode(t *testing.T, o scalarize.Objective, r, u float64) (v, dR, dU float64) {
 	t.Helper()
 	g := G.NewGraph()
 	rn := G.NewScalar(g, G.Float64, G.WithName("r"), G.WithValue(r))
 	un := G.NewScalar(g, G.Float64, G.WithName("u"), G.WithValue(u))
 	var rIn, uIn *G.Node
-	if o.Method != Penalty {
+	if o.Method != scalarize.Penalty {
 		rIn = rn
 	}
 	if o.UsesPenalty() {
 		uIn = un
 	}
-	out, err := o.Node(rIn, uIn)
+	out, err := ObjectiveNode(o, rIn, uIn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,21 +75,21 @@ func evalNode(t *testing.T, o Objective, r, u float64) (v, dR, dU float64) {
 
 // The graph node and Value agree on the value and on the (sub)gradient,
 // including at an exact Chebyshev tie, where both take the risk side.
-func TestNodeMatchesValue(t *testing.T) {
+func TestObjectiveNodeMatchesValue(t *testing.T) {
 	cases := []struct {
 		name string
-		o    Objective
+		o    scalarize.Objective
 		r, u float64
 	}{
-		{"risk", Objective{Method: Risk}, 0.7, 3},
-		{"penalty", Objective{Method: Penalty}, 0.7, 3},
-		{"linear", Objective{Method: Linear, Lambda: 0.2, Std: std}, 0.7, 3},
-		{"sum", Objective{Method: Sum, Lambda: 2.5}, 0.7, 3},
-		{"cheb risk side", Objective{Method: Chebyshev, Lambda: 0.2, Std: std}, 0.7, 3},
-		{"cheb penalty side", Objective{Method: Chebyshev, Lambda: 0.9, Std: std}, 0.7, 3},
-		{"cheb tie", Objective{Method: Chebyshev, Lambda: 0.5, Std: Standardizer{RMax: 1, UMax: 2}}, 0.25, 0.5},
-		{"cheb tie, awkward constants", Objective{Method: Chebyshev, Lambda: 0.3,
-			Std: Standardizer{RMin: 0.1, RMax: 0.7, UMin: 0.05, UMax: 2.9}}, 0.4, 0},
+		{"risk", scalarize.Objective{Method: scalarize.Risk}, 0.7, 3},
+		{"penalty", scalarize.Objective{Method: scalarize.Penalty}, 0.7, 3},
+		{"linear", scalarize.Objective{Method: scalarize.Linear, Lambda: 0.2, Std: std}, 0.7, 3},
+		{"sum", scalarize.Objective{Method: scalarize.Sum, Lambda: 2.5}, 0.7, 3},
+		{"cheb risk side", scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.2, Std: std}, 0.7, 3},
+		{"cheb penalty side", scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.9, Std: std}, 0.7, 3},
+		{"cheb tie", scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5, Std: scalarize.Standardizer{RMax: 1, UMax: 2}}, 0.25, 0.5},
+		{"cheb tie, awkward constants", scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.3,
+			Std: scalarize.Standardizer{RMin: 0.1, RMax: 0.7, UMin: 0.05, UMax: 2.9}}, 0.4, 0},
 	}
 	// Make the last case an exact tie in floating point: move U until
 	// (1−λ)R̃ = λŨ holds to the last bit in Value's own arithmetic.
@@ -127,26 +128,29 @@ func TestNodeMatchesValue(t *testing.T) {
 	}
 }
 
-func TestNodeErrors(t *testing.T) {
+// std are the standardization constants of the objective tests.
+var std = scalarize.Standardizer{RMin: 0.2, RMax: 1, UMin: 1, UMax: 5}
+
+func TestObjectiveNodeErrors(t *testing.T) {
 	g := G.NewGraph()
 	r := G.NewScalar(g, G.Float64, G.WithName("r"), G.WithValue(0.5))
 	vec := G.NewVector(g, G.Float64, G.WithShape(3), G.WithName("v"), G.WithValue(tensor.New(tensor.WithBacking([]float64{1, 2, 3}))))
-	cheb := Objective{Method: Chebyshev, Lambda: 0.5, Std: std}
+	cheb := scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5, Std: std}
 	cases := []struct {
 		name string
-		o    Objective
+		o    scalarize.Objective
 		r, u *G.Node
 		want string
 	}{
-		{"risk without r", Objective{Method: Risk}, nil, r, "no risk node"},
-		{"penalty without u", Objective{Method: Penalty}, r, nil, "no penalty node"},
+		{"risk without r", scalarize.Objective{Method: scalarize.Risk}, nil, r, "no risk node"},
+		{"penalty without u", scalarize.Objective{Method: scalarize.Penalty}, r, nil, "no penalty node"},
 		{"cheb without u", cheb, r, nil, "needs both"},
-		{"sum without u", Objective{Method: Sum, Lambda: 1}, r, nil, "needs both"},
+		{"sum without u", scalarize.Objective{Method: scalarize.Sum, Lambda: 1}, r, nil, "needs both"},
 		{"vector penalty", cheb, r, vec, "want a scalar"},
-		{"invalid objective", Objective{Method: Linear, Lambda: 2, Std: std}, r, r, "outside [0, 1]"},
+		{"invalid objective", scalarize.Objective{Method: scalarize.Linear, Lambda: 2, Std: std}, r, r, "outside [0, 1]"},
 	}
 	for _, tc := range cases {
-		if _, err := tc.o.Node(tc.r, tc.u); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := ObjectiveNode(tc.o, tc.r, tc.u); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
 	}

@@ -1,34 +1,35 @@
-package scalarize
+package graph
 
 import (
 	"fmt"
 
+	"github.com/fpareto/fp/scalarize"
 	G "gorgonia.org/gorgonia"
 )
 
-// Node builds the objective as a graph node from the scalar nodes r (risk R)
+// ObjectiveNode builds the objective o as a graph node from the scalar nodes r (risk R)
 // and u (penalty U); u may be nil for Risk and r for Penalty. Sum is
 // R + λ·U. λ and the standardization constants become constants of the
 // graph, so a graph is built per objective.
 //
-// The arithmetic is Value's, operation for operation (R̃ = (R−RMin)·d with
+// The arithmetic is scalarize.Objective.Value's, operation for operation (R̃ = (R−RMin)·d with
 // d = 1/(RMax−RMin), then a = (1−λ)·R̃), so the graph and Value agree to the
 // last bit on which side of a Chebyshev tie they are. The maximum is
 // 0.5·(a + b + |a−b|) on scalar nodes: Gorgonia's Max over a vector counts a
 // tie twice, MaxBetween rejects scalars, and reshaping scalars into a vector
 // breaks the backward pass. Gorgonia's scalar |x|′(0) = +1, so at a tie the
 // whole gradient goes to the risk side, as in Value.
-func (o Objective) Node(r, u *G.Node) (*G.Node, error) {
+func ObjectiveNode(o scalarize.Objective, r, u *G.Node) (*G.Node, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	switch o.Method {
-	case Risk:
+	case scalarize.Risk:
 		if r == nil {
 			return nil, fmt.Errorf("objective %s: no risk node", o.Method)
 		}
 		return r, nil
-	case Penalty:
+	case scalarize.Penalty:
 		if u == nil {
 			return nil, fmt.Errorf("objective %s: no penalty node", o.Method)
 		}
@@ -43,7 +44,7 @@ func (o Objective) Node(r, u *G.Node) (*G.Node, error) {
 		}
 	}
 	e := &scalarOps{}
-	if o.Method == Sum {
+	if o.Method == scalarize.Sum {
 		out := e.add(r, e.mulL(o.Lambda, u)) // R + λ·U, as in Value
 		if e.err != nil {
 			return nil, fmt.Errorf("objective %s: %w", o.Method, e.err)
@@ -58,9 +59,9 @@ func (o Objective) Node(r, u *G.Node) (*G.Node, error) {
 	b := e.mulL(o.Lambda, ut)
 	var out *G.Node
 	switch o.Method {
-	case Linear:
+	case scalarize.Linear:
 		out = e.add(a, b)
-	case Chebyshev:
+	case scalarize.Chebyshev:
 		sum := e.add(a, b)
 		diff := e.abs(e.subN(a, b))
 		out = e.mulL(0.5, e.add(sum, diff))

@@ -1,8 +1,9 @@
-package fairness
+package penalties
 
 import (
 	"fmt"
 
+	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 )
 
@@ -24,34 +25,55 @@ type BatchNodes struct {
 	Y  *G.Node // label, 0 or 1
 	W  *G.Node // overlap weights from the calibrated propensity model
 	SW *G.Node // 1/n on the batch's n real rows: Σ SW·o is the batch mean of o
-	C  *G.Node // ATO contrast: Σ C·o is τ̂(o) (0 everywhere when a group is missing)
-	G1 *G.Node // a_i/n₁: Σ G1·o is the mean of o over group a = 1 (0 if the group is missing)
-	G0 *G.Node // (1−a_i)/n₀: the same for group a = 0
+	// Columns holds one vector per input column the trainer's terms
+	// declared (train.Term.Inputs), by name.
+	Columns map[string]*G.Node
+}
+
+// Column returns the node of the input column called name, or an error
+// naming the columns there are when the penalty did not declare it.
+func (b BatchNodes) Column(name string) (*G.Node, error) {
+	if n, ok := b.Columns[name]; ok {
+		return n, nil
+	}
+	var have []string
+	for k := range b.Columns {
+		have = append(have, k)
+	}
+	return nil, fmt.Errorf("no input column %q in the batch (columns: %v): declare it in the penalty's Inputs", name, have)
 }
 
 // Penalty is an unfairness term U written as graph code: it returns a scalar
 // node built from the network's nodes and the batch. Gradients come from
 // Gorgonia's automatic differentiation, and the result plugs into the same
-// standardization and scalarization as the built-in penalties.
+// standardization and scalarization as the built-in penalties. As a
+// train.Term it states its name, the version of its code and the per-row
+// input columns Node reads.
 type Penalty interface {
-	// Name identifies the penalty in records (e.g. "ato-penultimate").
-	Name() string
+	train.Term
 	// Node builds U for one batch. It is called once, when the trainer's
 	// graph is built; the batch values change between steps.
 	Node(net Net, b BatchNodes) (*G.Node, error)
 }
 
-// NewPenalty wraps a function as a Penalty with the given name.
-func NewPenalty(name string, f func(Net, BatchNodes) (*G.Node, error)) Penalty {
-	return funcPenalty{name: name, f: f}
+// NewPenalty wraps a function as a Penalty. name identifies it in records;
+// version identifies its code and enters a sweep's digest, so change it
+// whenever build computes something else (otherwise a rerun resumes from
+// records of the old code). inputs are the per-row columns build reads
+// through BatchNodes.Column (for instance Group1Mean and Group0Mean).
+func NewPenalty(name, version string, inputs []train.Input, build func(Net, BatchNodes) (*G.Node, error)) Penalty {
+	return funcPenalty{name: name, version: version, inputs: inputs, f: build}
 }
 
 type funcPenalty struct {
-	name string
-	f    func(Net, BatchNodes) (*G.Node, error)
+	name, version string
+	inputs        []train.Input
+	f             func(Net, BatchNodes) (*G.Node, error)
 }
 
 func (p funcPenalty) Name() string                              { return p.name }
+func (p funcPenalty) Version() string                           { return p.version }
+func (p funcPenalty) Inputs() []train.Input                     { return p.inputs }
 func (p funcPenalty) Node(n Net, b BatchNodes) (*G.Node, error) { return p.f(n, b) }
 
 // Names of the built-in penalties.
@@ -76,13 +98,16 @@ func (p atoPenalty) Name() string {
 	return NameATOPenultimate
 }
 
-// IsBuiltinATO reports whether p is one of the built-in ATO penalties and, if
-// so, whether it covers all hidden layers. The handwritten engine uses it to
-// know which penalties it can differentiate by hand.
-func IsBuiltinATO(p Penalty) (all, ok bool) {
-	b, ok := p.(atoPenalty)
-	return b.all, ok
-}
+// Version is empty: the built-ins are identified by fp's own version.
+func (atoPenalty) Version() string { return "" }
+
+// Inputs is the ATO contrast.
+func (atoPenalty) Inputs() []train.Input { return []train.Input{Contrast} }
+
+// ATOAllLayers says which hidden layers the penalty covers (all, or the last
+// one). It is how the handwritten engine recognises the built-in ATO
+// penalties, whose gradient it knows by hand (backprop.ATOPenalty).
+func (p atoPenalty) ATOAllLayers() bool { return p.all }
 
 // Builtin returns a built-in penalty by name.
 func Builtin(name string) (Penalty, error) {

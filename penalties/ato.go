@@ -1,4 +1,4 @@
-package fairness
+package penalties
 
 import (
 	"fmt"
@@ -6,8 +6,9 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
-// Node builds Σ_l Σ_units |cᵀ h^(l)|. The contrast c is data (computed per
-// batch by Contrast), so τ̂(h) = hᵀc is one matrix–vector product per layer.
+// Node builds Σ_l Σ_units |cᵀ h^(l)|. The contrast c is data (the Contrast
+// column, computed per batch by fairness.Contrast), so τ̂(h) = hᵀc is one
+// matrix–vector product per layer.
 // Gorgonia's tensor |·|′(0) = 0, so a batch with a missing group (c = 0)
 // contributes neither value nor gradient.
 func (p atoPenalty) Node(n Net, b BatchNodes) (*G.Node, error) {
@@ -18,9 +19,13 @@ func (p atoPenalty) Node(n Net, b BatchNodes) (*G.Node, error) {
 	if !p.all {
 		layers = layers[len(layers)-1:]
 	}
+	c, err := b.Column(Contrast.Name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
+	}
 	var u *G.Node
 	for l, h := range layers {
-		tau, err := G.Mul(b.C, h) // (batch)·(batch×H) = hᵀc, an H-vector
+		tau, err := G.Mul(c, h) // (batch)·(batch×H) = hᵀc, an H-vector
 		if err != nil {
 			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
 		}

@@ -1,4 +1,4 @@
-package experiments
+package adversarial
 
 import (
 	"math"
@@ -34,8 +34,8 @@ func TestAdversaryPenaltyFollowsTheAdversary(t *testing.T) {
 	adv1 := model.Init(AdversaryArch, 1, rng)
 	b := advBatch(rng, dim)
 	const beta = 0.7
-	build := func(adv *model.Params) (train.Trainer, *adversaryPenalty) {
-		pen := &adversaryPenalty{init: adv}
+	build := func(adv *model.Params) (train.Trainer, *Penalty) {
+		pen := NewPenalty(adv)
 		tr, err := graph.Engine{}.NewTrainer(train.Spec{Arch: arch, Dim: dim, BatchSize: 8, Init: clfInit,
 			Objective: scalarize.Objective{Method: scalarize.Sum, Lambda: beta}, Penalty: pen})
 		if err != nil {
@@ -48,7 +48,7 @@ func TestAdversaryPenaltyFollowsTheAdversary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pen.set(adv1.Tensors())
+	pen.Set(adv1.Tensors())
 	l1, err := tr.Gradient(b)
 	if err != nil {
 		t.Fatal(err)

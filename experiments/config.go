@@ -234,6 +234,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if err := eng.Check(req); err != nil {
+		if c.Method == MethodAdversarial {
+			err = fmt.Errorf("the adversarial baseline trains its classifier through the adversary: %w", err)
+		}
 		return &FieldError{Field: "engine", Err: err}
 	}
 	return nil

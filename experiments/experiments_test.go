@@ -2,6 +2,7 @@ package experiments_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"path/filepath"
 	"strings"
@@ -44,6 +45,10 @@ func TestConfigRefusesBadSettings(t *testing.T) {
 			_, err := c.Resolved(100)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one mentioning %q", err, tc.want)
+			}
+			var fe *experiments.FieldError
+			if !errors.As(err, &fe) || fe.Field == "" {
+				t.Errorf("err = %v is not a *FieldError naming a config field", err)
 			}
 		})
 	}

@@ -143,6 +143,28 @@ func defaultOut(cfg experiments.Config) string {
 	return filepath.Join("runs", strings.Join(parts, "-"))
 }
 
+// configFlags maps the Config fields whose flag is not the JSON key with
+// dashes for underscores.
+var configFlags = map[string]string{
+	"csv":            "data",
+	"adv_epochs":     "adv-rounds",
+	"adv_beta_scale": "beta-scale",
+}
+
+// flagError rewrites an *experiments.FieldError to name the flag that sets
+// the field; other errors pass unchanged.
+func flagError(err error) error {
+	var fe *experiments.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	name, ok := configFlags[fe.Field]
+	if !ok {
+		name = strings.ReplaceAll(fe.Field, "_", "-")
+	}
+	return fmt.Errorf("--%s: %w", name, fe.Err)
+}
+
 func runTrain(c *cli.Context) error {
 	cfg, err := configFromFlags(c)
 	if err != nil {
@@ -159,7 +181,7 @@ func runTrain(c *cli.Context) error {
 	}
 	runner, err := experiments.NewRunner(cfg, out, obs)
 	if err != nil {
-		return err
+		return flagError(err)
 	}
 	defer runner.Close()
 

@@ -244,3 +244,25 @@ func TestTrainAdversarialBaseline(t *testing.T) {
 		t.Errorf("adversarial on the handwritten engine: err = %v", err)
 	}
 }
+
+// Config errors name the flag that sets the field, not the library's key.
+func TestTrainErrorsNameFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--splits", "0"}, "--splits: "},
+		{[]string{"--train-fraction", "1.5"}, "--train-fraction: "},
+		{[]string{"--method", "adversarial", "--adv-rounds", "0"}, "--adv-rounds: "},
+		{[]string{"--method", "adversarial", "--beta-scale", "0"}, "--beta-scale: "},
+		{[]string{"--data", "x.csv", "--engine", "torch"}, "--engine: "},
+	} {
+		out := filepath.Join(t.TempDir(), "x")
+		_, _, err := runFP(t, append([]string{"train", "--quiet", "--out", out}, tc.args...)...)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want it to start with %q", tc.args, err, tc.want)
+			continue
+		}
+		oneLine(t, err.Error())
+	}
+}

@@ -9,7 +9,9 @@
 // so the two engines agree to rounding (losses and gradients to about 1e-13
 // relative), but it allocates its buffers once per trainer and nothing per
 // step. It does not support custom penalties or risks: those are graph code
-// and need the graph engine (--engine graph).
+// and need the graph engine. Engine.Check says so before any data is read;
+// it recognises the built-ins by the ATOPenalty and BCERisk interfaces, so
+// this package needs neither Gorgonia nor the packages of graph code.
 //
 // Matrix products on wide layers go through gonum's blas64 (rank-1 updates
 // over row blocks); the 4-unit layers of the COMPAS network use unrolled

@@ -9,7 +9,11 @@
 // the split, the method and λ, so the records do not depend on the number of
 // workers) and shardable (shard i of n runs the splits m with m mod n = i).
 //
-// Engines are interchangeable: the Runner only sees train.Engine.
+// Engines are interchangeable: the Runner only sees train.Engine, looked up
+// by name (EngineByName). Config.Validate, which needs no data, asks the
+// engine whether it can train the sweep's terms (train.Engine.Check), so an
+// unsupported combination is refused before anything is read or written.
+// Config errors are *FieldError values naming the field by its JSON key.
 //
 // Status reads a sweep's folder — written by one process or by many shards —
 // and tells which candidates are done, failed or missing, per shard and

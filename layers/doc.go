@@ -1,7 +1,7 @@
 // Package layers holds the Gorgonia building blocks of fp's networks: a
 // fully connected layer (Dense), dropout as a product with a mask input
 // (Dropout), and the multilayer perceptron (MLP) that exposes every hidden
-// pre-activation, which the fairness penalties read.
+// pre-activation, which the penalties read.
 //
 // The building blocks take their weights from a model.Params drawn by the
 // seeded model.Init and never use Gorgonia's initialisers, which seed

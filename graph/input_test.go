@@ -100,3 +100,24 @@ func TestPenaltyWithItsOwnInput(t *testing.T) {
 		t.Errorf("backprop engine: %v, want ErrUnsupported", err)
 	}
 }
+
+// descriptor is a term with no graph form.
+type descriptor struct{}
+
+func (descriptor) Name() string          { return "numbers-only" }
+func (descriptor) Version() string       { return "1" }
+func (descriptor) Inputs() []train.Input { return nil }
+
+// A term without graph code is refused up front, as a penalty and as a risk.
+func TestCheckRefusesTermsWithoutGraphForm(t *testing.T) {
+	for _, req := range []train.Requirements{{Penalty: descriptor{}}, {Risk: descriptor{}}} {
+		err := (Engine{}).Check(req)
+		var ue *train.UnsupportedError
+		if !errors.As(err, &ue) || !errors.Is(err, train.ErrUnsupported) || ue.Engine != Name || ue.Term != "numbers-only" {
+			t.Errorf("%+v: err = %v, want an *UnsupportedError naming the graph engine and the term", req, err)
+		}
+	}
+	if err := (Engine{}).Check(train.Requirements{Penalty: penalties.ATOAll}); err != nil {
+		t.Errorf("built-in penalty: %v", err)
+	}
+}

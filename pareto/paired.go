@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -76,10 +77,13 @@ type Paired struct {
 type PairedOptions struct {
 	Resamples int    // bootstrap resamples; default 10,000
 	Seed      uint64 // with the two group names, seeds the resampling
+	// Order lists the groups in the order of the output: A is the group
+	// listed first. Groups left out follow by name. Default: by name.
+	Order []string
 }
 
-// ComparePairs compares every pair of groups of hv (A before B in name
-// order) over the splits on which both have a hypervolume. The bootstrap
+// ComparePairs compares every pair of groups of hv (A before B in
+// opt.Order) over the splits on which both have a hypervolume. The bootstrap
 // of each pair draws from a generator seeded by opt.Seed and the two group
 // names, so a pair's interval does not depend on which other groups are
 // compared. A pair without a common split has Splits 0 and NaN statistics
@@ -99,7 +103,25 @@ func ComparePairs(hv []SplitHypervolume, opt PairedOptions) []Paired {
 	for name := range by {
 		names = append(names, name)
 	}
-	slices.Sort(names)
+	rank := map[string]int{}
+	for i, name := range opt.Order {
+		if _, dup := rank[name]; !dup {
+			rank[name] = i
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		ra, oka := rank[a]
+		rb, okb := rank[b]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
 	var out []Paired
 	for i, a := range names {
 		for _, b := range names[i+1:] {

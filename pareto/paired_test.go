@@ -3,6 +3,7 @@ package pareto
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -126,5 +127,20 @@ func TestSignedRankNormalApproximation(t *testing.T) {
 	want := math.Erfc(z / math.Sqrt2)
 	if got := SignedRank(all); math.Abs(got-want) > 1e-15 {
 		t.Errorf("n = 60: p = %g, want %g", got, want)
+	}
+}
+
+func TestPairedOrder(t *testing.T) {
+	hv := []SplitHypervolume{{"a", 0, 1}, {"b", 0, 2}, {"c", 0, 3}}
+	got := ComparePairs(hv, PairedOptions{Order: []string{"c", "a"}, Resamples: 10})
+	var pairs []string
+	for _, p := range got {
+		pairs = append(pairs, p.A+"-"+p.B)
+	}
+	if want := "c-a c-b a-b"; strings.Join(pairs, " ") != want {
+		t.Errorf("pairs %v, want %s", pairs, want)
+	}
+	if got[0].Mean != 2 || got[0].AWins != 1 {
+		t.Errorf("c − a: %+v, want mean 2, c wins 1", got[0])
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/urfave/cli/v2/altsrc"
 
+	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
@@ -194,10 +195,12 @@ func showFront(c *cli.Context, w io.Writer, out, metric string, plot bool) error
 	if err != nil {
 		return err
 	}
-	by, _ := records.ParseGrouping("method,penalty")
-	groups, _ := frontGroups(recs, by, metric)
+	res, err := compare.Run(recs, compare.Options{Metrics: []string{metric}})
+	if err != nil {
+		return err
+	}
 	fmt.Fprintln(w)
-	if err := printFront(w, pareto.Compare(groups), metric, len(recs)); err != nil {
+	if err := compare.WriteText(w, res); err != nil {
 		return err
 	}
 	pts := make([]pareto.Point, len(recs))

@@ -212,11 +212,18 @@ func showFront(c *cli.Context, w io.Writer, out, metric string, plot bool) error
 	sort.Slice(front, func(i, j int) bool { return pts[front[i]].X < pts[front[j]].X })
 	fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(front))
 	t := newTable(w)
-	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\n")
+	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\tnote\n")
 	for _, i := range front {
 		r := &recs[i]
-		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
-			r.ATO, r.DP, r.EO, r.EOpp, filepath.Join(out, r.Weights))
+		note := ""
+		switch {
+		case r.Collapsed:
+			note = "constant predictor"
+		case r.SingleClass:
+			note = "predicts one class"
+		}
+		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
+			r.ATO, r.DP, r.EO, r.EOpp, filepath.Join(out, r.Weights), note)
 	}
 	if err := t.Flush(); err != nil {
 		return err

@@ -177,6 +177,9 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 	pairs := pareto.ComparePairs(pareto.PerSplit(splits), pareto.PairedOptions{
 		Resamples: opt.Resamples, Seed: opt.Seed ^ hash.Sum64(), Order: names})
 	for _, p := range pairs {
+		if p.Splits == 0 {
+			continue // no split in common: nothing to pair
+		}
 		res.Paired = append(res.Paired, PairedRow{Metric: metric, Dataset: dataset, Paired: p})
 	}
 }

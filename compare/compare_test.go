@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -80,5 +81,20 @@ func TestRunRefusesMixedDatasets(t *testing.T) {
 	}
 	if _, err := Run([]records.Record{a}, Options{Metrics: []string{"auc"}}); err == nil {
 		t.Error("metric auc accepted")
+	}
+}
+
+// Groups without a split in common are not paired, and the JSON form has
+// no NaN.
+func TestRunNoCommonSplit(t *testing.T) {
+	res, err := Run([]records.Record{rec("cheb", "c1", 0, 1, 1), rec("linear", "c2", 1, 2, 0)}, Options{Metrics: []string{"ato"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Paired) != 0 || len(res.PerSplit) != 2 {
+		t.Errorf("paired %+v, per split %+v", res.Paired, res.PerSplit)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Error(err)
 	}
 }

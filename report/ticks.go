@@ -137,21 +137,12 @@ func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// powerOfTen writes 10^e as "1", "10", "0.1" near 1 and as 10 with a
-// superscript exponent otherwise ("10⁻⁵").
+// powerOfTen writes 10^e as "0.01", "1", "100" near 1 and as "1e-5"
+// otherwise. (The plot fonts lack a superscript minus, so 10⁻⁵ would read
+// as 10⁵.)
 func powerOfTen(e int) string {
 	if e >= -2 && e <= 2 {
 		return strconv.FormatFloat(math.Pow(10, float64(e)), 'f', max(0, -e), 64)
 	}
-	const sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-	digits := []rune(sup)
-	out := "10"
-	if e < 0 {
-		out += "⁻"
-		e = -e
-	}
-	for _, c := range strconv.Itoa(e) {
-		out += string(digits[c-'0'])
-	}
-	return out
+	return "1e" + strconv.Itoa(e)
 }

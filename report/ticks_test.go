@@ -52,7 +52,7 @@ func TestNiceTicksNarrow(t *testing.T) {
 }
 
 func TestPowerOfTen(t *testing.T) {
-	for e, want := range map[int]string{-7: "10⁻⁷", -3: "10⁻³", -2: "0.01", 0: "1", 2: "100", 3: "10³", 12: "10¹²"} {
+	for e, want := range map[int]string{-7: "1e-7", -3: "1e-3", -2: "0.01", 0: "1", 2: "100", 3: "1e3", 12: "1e12"} {
 		if got := powerOfTen(e); got != want {
 			t.Errorf("powerOfTen(%d) = %q, want %q", e, got, want)
 		}
@@ -67,7 +67,7 @@ func TestLogTicks(t *testing.T) {
 			labels = append(labels, tk.Label)
 		}
 	}
-	want := []string{"≤ 10⁻⁷", "10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³", "0.01"}
+	want := []string{"≤ 1e-7", "1e-6", "1e-5", "1e-4", "1e-3", "0.01"}
 	if strings.Join(labels, " ") != strings.Join(want, " ") {
 		t.Errorf("labels %q, want %q", labels, want)
 	}

@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/records"
 )
 
@@ -17,21 +16,20 @@ func init() { register(frontCommand()) }
 func frontCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "front",
-		Usage:     "non-dominated counts, hypervolume and shares of the pooled front",
+		Usage:     "non-dominated counts, hypervolume and shares of the pooled front for one metric",
 		ArgsUsage: "FILE_OR_DIR...",
 		Description: "Reads the records of one or more sweeps (a directory stands for every *.jsonl file in it and\n" +
-			"in its subdirectories) and prints, for each group of candidates (default: each method and\n" +
-			"penalty), the number of candidates, the number of distinct non-dominated (risk, metric) points,\n" +
-			"the hypervolume after min–max normalising both axes over all candidates (reference point\n" +
-			"(1.1, 1.1)) and the share of the pooled front's points that the group reached. Failed candidates\n" +
-			"are left out. To compare sweeps with different settings, name their files or folders separately:\n" +
-			"one folder must not mix configurations.",
-		Flags: []cli.Flag{
+			"in its subdirectories) and prints, for each group of candidates (default: one per run\n" +
+			"configuration), the number of candidates, the number of distinct non-dominated (risk, metric)\n" +
+			"points (points closer than --tolerance in both normalised axes count once), the hypervolume after\n" +
+			"min–max normalising both axes over all candidates (reference point (1.1, 1.1)), the share of the\n" +
+			"pooled front's points that the group reached, and how many of its non-dominated candidates are\n" +
+			"constant predictors or predict one class; then the split-by-split comparison of every pair of\n" +
+			"groups (as fp compare). Failed candidates are left out. Records of different datasets are refused\n" +
+			"unless grouped by dataset.",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
-			&cli.StringFlag{Name: "by", Value: "method,penalty", Usage: "group candidates by a comma-separated list of " +
-				strings.Join(records.GroupFields, ", ")},
-			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
-		},
+		}, comparisonFlags()...),
 		Action: runFront,
 	}
 }
@@ -48,29 +46,14 @@ func runFront(c *cli.Context) error {
 	if !slices.Contains(records.Metrics, metric) {
 		return fmt.Errorf("front: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
-	by, err := records.ParseGrouping(c.String("by"))
-	if err != nil {
-		return fmt.Errorf("front: --by: %w", err)
-	}
-	recs, err := readCandidates(c, "front", paths)
+	res, err := comparison(c, "front", paths, []string{metric})
 	if err != nil {
 		return err
 	}
-	groups, mixed := frontGroups(recs, by, metric)
-	if slices.Contains(by, "method") {
-		// Grouping by method says "one group per sweep": two sweeps of the
-		// same method (say, two engines) pooled into one group are most
-		// likely a mistake. Grouping by λ or split pools sweeps on purpose.
-		for _, g := range mixed {
-			fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s pools candidates of several sweep configurations "+
-				"(separate them with --by, e.g. --by method,penalty,engine)\n", g)
-		}
-	}
-	sums := pareto.Compare(groups)
 	if c.Bool(jsonFlag) {
-		return writeJSON(c.App.Writer, sums)
+		return writeJSON(c.App.Writer, res)
 	}
-	return printFront(c.App.Writer, sums, metric, len(recs))
+	return compare.WriteText(c.App.Writer, res)
 }
 
 // readCandidates reads the records of paths (files or sweep folders),
@@ -92,38 +75,6 @@ func readCandidates(c *cli.Context, cmd string, paths []string) ([]records.Recor
 		return nil, fmt.Errorf("%s: no successful candidate in %s", cmd, strings.Join(paths, ", "))
 	}
 	return recs, nil
-}
-
-// frontGroups turns records into (risk, metric) points per group, and lists
-// the groups whose records come from more than one configuration.
-func frontGroups(recs []records.Record, by records.Grouping, metric string) (map[string][]pareto.Point, []string) {
-	groups := map[string][]pareto.Point{}
-	configs := map[string]string{}
-	var mixed []string
-	for i := range recs {
-		r := &recs[i]
-		k := by.Key(r)
-		v, _ := r.Metric(metric) // the name was checked by the caller
-		groups[k] = append(groups[k], pareto.Point{X: r.Risk, Y: v})
-		if c, seen := configs[k]; !seen {
-			configs[k] = r.Config
-		} else if c != r.Config && !slices.Contains(mixed, k) {
-			mixed = append(mixed, k)
-		}
-	}
-	slices.Sort(mixed)
-	return groups, mixed
-}
-
-func printFront(w io.Writer, sums []pareto.Summary, metric string, n int) error {
-	fmt.Fprintf(w, "risk vs %s over %d candidates; hypervolume with both axes min–max normalised over all of them, reference (%g, %g)\n",
-		metric, n, pareto.Reference.X, pareto.Reference.Y)
-	t := newTable(w)
-	fmt.Fprintln(t, "group\tcandidates\tnondominated\thypervolume\tshare")
-	for _, s := range sums {
-		fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.3f\n", s.Group, s.Candidates, s.NonDominated, s.Hypervolume, s.Share)
-	}
-	return t.Flush()
 }
 
 // argsAndFlags returns the positional arguments of c after applying the

@@ -46,6 +46,8 @@ func plotCommand() *cli.Command {
 			&cli.StringFlag{Name: "by", Value: plotDefaultBy, Usage: "one panel per group of these record `FIELDS`: " + strings.Join(records.GroupFields, ", ")},
 			&cli.StringFlag{Name: "out", Usage: "write the figure to `FILE` (.png, .svg or .pdf; default front-METRIC.png, or dist-split-M.png with --dist, beside the first RECORDS)"},
 			&cli.BoolFlag{Name: "free-axes", Usage: "give each panel its own axis ranges (default: one range for all, so that panels compare)"},
+			&cli.BoolFlag{Name: "log", Usage: "draw the unfairness axis on a log scale; values under its floor (a power of ten near 10⁻⁵ of the largest, labelled ≤) are drawn on it"},
+			&cli.BoolFlag{Name: "zoom", Usage: "leave out the constant predictors (collapsed candidates, typically λ = 1) so that the rest of the front fills the figure"},
 			&cli.IntFlag{Name: "cols", Usage: "panels per row (default: up to three in one row, else a near-square grid)"},
 			&cli.BoolFlag{Name: "dist", Usage: "draw the distributions of one split's predicted probabilities by label and group"},
 			&cli.IntFlag{Name: "split", Usage: "with --dist: the split `M` (default: the lowest present)"},
@@ -62,7 +64,7 @@ func plotCommand() *cli.Command {
 			}
 			var res *plotResult
 			if c.Bool("dist") {
-				for _, f := range []string{"metric", "by", "free-axes"} {
+				for _, f := range []string{"metric", "by", "free-axes", "log", "zoom"} {
 					if c.IsSet(f) {
 						return fmt.Errorf("plot: --%s does not apply to --dist", f)
 					}
@@ -82,7 +84,7 @@ func plotCommand() *cli.Command {
 				}
 				res, err = drawFront(paths, frontPlot{
 					Metric: c.String("metric"), By: c.String("by"), Out: c.String("out"),
-					FreeAxes: c.Bool("free-axes"), Cols: c.Int("cols"),
+					FreeAxes: c.Bool("free-axes"), Cols: c.Int("cols"), LogY: c.Bool("log"), Zoom: c.Bool("zoom"),
 				}, c.App.ErrWriter)
 			}
 			if err != nil {
@@ -122,6 +124,8 @@ type frontPlot struct {
 	Out      string // "" for front-METRIC.png beside the first records path
 	FreeAxes bool
 	Cols     int
+	LogY     bool // log-scaled unfairness axis
+	Zoom     bool // leave out collapsed candidates
 }
 
 // drawFront draws the front figure of the records at paths. Warnings (torn
@@ -192,7 +196,19 @@ func saveFront(out string, recs []records.Record, by records.Grouping, order map
 	if !slices.Contains(records.Metrics, o.Metric) {
 		return nil, fmt.Errorf("plot: --metric %q: want one of %s", o.Metric, strings.Join(records.Metrics, ", "))
 	}
-	groups := records.GroupBy(recs, by)
+	if o.Zoom {
+		kept := recs[:0:0]
+		for i := range recs {
+			if !recs[i].Collapsed {
+				kept = append(kept, recs[i])
+			}
+		}
+		if len(kept) == 0 {
+			return nil, errors.New("plot: --zoom leaves nothing: every candidate is a constant predictor")
+		}
+		recs = kept
+	}
+	groups := records.Groups(recs, by)
 	names := plotKeys(groups)
 	slices.SortFunc(names, func(a, b string) int {
 		return cmp.Or(cmp.Compare(order[a], order[b]), cmp.Compare(a, b))
@@ -208,17 +224,28 @@ func saveFront(out string, recs []records.Record, by records.Grouping, order map
 				return nil, fmt.Errorf("plot: candidate %s (config %s): risk %v, %s %v: want finite numbers", r.Key(), r.Config, r.Risk, o.Metric, u)
 			}
 			s.Points = append(s.Points, pareto.Point{X: r.Risk, Y: u})
+			var f report.Flag
+			if r.Collapsed {
+				f |= report.Collapsed
+			}
+			if r.SingleClass {
+				f |= report.SingleClass
+			}
+			s.Flags = append(s.Flags, f)
 		}
 		series = append(series, s)
-		res.Panels = append(res.Panels, plotPanel{
-			Name: name, N: len(s.Points), NonDominated: pareto.CountDistinct(s.Points, pareto.Front(s.Points)),
-		})
+	}
+	for k, n := range report.NonDominated(series, 0) {
+		res.Panels = append(res.Panels, plotPanel{Name: series[k].Name, N: len(series[k].Points), NonDominated: n})
 	}
 	title := plotMetricName(o.Metric) + " against test risk"
 	if d := plotDatasetLabel(recs); d != "" {
 		title = d + ": " + title
 	}
-	opt := report.FrontOptions{Title: title, YLabel: plotMetricName(o.Metric), FreeAxes: o.FreeAxes, Cols: o.Cols}
+	if o.Zoom {
+		title += " (constant predictors left out)"
+	}
+	opt := report.FrontOptions{Title: title, YLabel: plotMetricName(o.Metric), FreeAxes: o.FreeAxes, Cols: o.Cols, LogY: o.LogY}
 	if err := report.SaveFront(out, series, opt); err != nil {
 		return nil, fmt.Errorf("plot: %w", err)
 	}

@@ -345,3 +345,41 @@ func TestPlotRun(t *testing.T) {
 		t.Errorf("unknown metric: err = %v", err)
 	}
 }
+
+// --zoom leaves out the constant predictors, --log draws the unfairness
+// axis on a log scale; degenerate candidates are marked.
+func TestPlotZoomAndLog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "records.jsonl")
+	recs := syntheticRecords()
+	recs[4].Collapsed, recs[4].SingleClass = true, true // cheb (0.55, 0.02)
+	recs[3].SingleClass = true                          // cheb (0.50, 0.01)
+	writeRecords(t, path, recs)
+	out := filepath.Join(dir, "fig.svg")
+	stdout, _, err := runFP(t, "plot", "--json", "--zoom", "--log", "--out", out, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res plotResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if len(res.Panels) != 2 || res.Panels[1].N != 4 {
+		t.Fatalf("panels %+v, want cheb with 4 candidates once the constant predictor is left out", res.Panels)
+	}
+	svg, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"constant predictors left out", "one class predicted", "≤ "} {
+		if !strings.Contains(string(svg), s) {
+			t.Errorf("figure lacks %q", s)
+		}
+	}
+	if strings.Contains(string(svg), ">constant predictor<") {
+		t.Error("the zoomed figure still has a constant predictor in its legend")
+	}
+	if _, _, err := runFP(t, "plot", "--dist", "--log", path); err == nil || !strings.Contains(err.Error(), "--log does not apply") {
+		t.Errorf("--dist --log: %v", err)
+	}
+}

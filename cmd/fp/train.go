@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/urfave/cli/v2/altsrc"
 
+	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
@@ -216,10 +217,12 @@ func showFront(c *cli.Context, w io.Writer, out, metric string, plot bool) error
 	if err != nil {
 		return err
 	}
-	by, _ := records.ParseGrouping("method,penalty")
-	groups, _ := frontGroups(recs, by, metric)
+	res, err := compare.Run(recs, compare.Options{Metrics: []string{metric}})
+	if err != nil {
+		return err
+	}
 	fmt.Fprintln(w)
-	if err := printFront(w, pareto.Compare(groups), metric, len(recs)); err != nil {
+	if err := compare.WriteText(w, res); err != nil {
 		return err
 	}
 	pts := make([]pareto.Point, len(recs))
@@ -231,11 +234,18 @@ func showFront(c *cli.Context, w io.Writer, out, metric string, plot bool) error
 	sort.Slice(front, func(i, j int) bool { return pts[front[i]].X < pts[front[j]].X })
 	fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(front))
 	t := newTable(w)
-	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\n")
+	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\tnote\n")
 	for _, i := range front {
 		r := &recs[i]
-		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
-			r.ATO, r.DP, r.EO, r.EOpp, filepath.Join(out, r.Weights))
+		note := ""
+		switch {
+		case r.Collapsed:
+			note = "constant predictor"
+		case r.SingleClass:
+			note = "predicts one class"
+		}
+		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
+			r.ATO, r.DP, r.EO, r.EOpp, filepath.Join(out, r.Weights), note)
 	}
 	if err := t.Flush(); err != nil {
 		return err

@@ -19,12 +19,14 @@
     if (parent) parent.appendChild(e);
     return e;
   }
+  // fmt writes v with d significant digits (default 4).
   function fmt(v, d) {
     if (v === null || v === undefined) return "–";
     if (v === 0) return "0";
+    d = d || 4;
     var a = Math.abs(v);
-    if (a >= 1e-3 && a < 1e4) return v.toFixed(d === undefined ? 4 : d).replace(/\.?0+$/, "");
-    return v.toExponential(2);
+    if (a >= 1e-4 && a < 1e6) return String(Number(v.toPrecision(d)));
+    return v.toExponential(Math.max(d - 1, 1));
   }
   function esc(s) {
     return String(s).replace(/[&<>"]/g, function (ch) {
@@ -42,6 +44,16 @@
     var out = [];
     for (var v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
     return out;
+  }
+  // tickLabel writes a linear tick with the fewest decimals that tell the
+  // ticks apart exactly.
+  function tickLabel(v, ticks) {
+    var step = ticks.length > 1 ? ticks[1] - ticks[0] : 0;
+    if (!(step > 0) || step < 1e-4) return fmt(v, 3);
+    for (var d = 0; d < 8; d++) {
+      if (ticks.every(function (t) { return Math.abs(Number(t.toFixed(d)) - t) < step * 1e-6; })) break;
+    }
+    return String(Number(v.toFixed(d)));
   }
   function logTicks(lo, hi) {
     var out = [];
@@ -92,15 +104,17 @@
     el("rect", { x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b }, el("clipPath", { id: clipId }, defs));
 
     // Axes and grid.
-    linTicks(xr[0], xr[1], 5).forEach(function (v) {
+    var xt = linTicks(xr[0], xr[1], 5);
+    xt.forEach(function (v) {
       var x = px(v);
       el("line", { x1: x, x2: x, y1: M.t, y2: H - M.b, "class": "grid" }, svg);
-      el("text", { x: x, y: H - M.b + 14, "text-anchor": "middle" }, svg).textContent = fmt(v, 3);
+      el("text", { x: x, y: H - M.b + 14, "text-anchor": "middle" }, svg).textContent = tickLabel(v, xt);
     });
-    (log ? logTicks(yr[0], yr[1]) : linTicks(yr[0], yr[1], 5)).forEach(function (v) {
+    var yt = log ? logTicks(yr[0], yr[1]) : linTicks(yr[0], yr[1], 5);
+    yt.forEach(function (v) {
       var y = py(v);
       el("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, "class": "grid" }, svg);
-      el("text", { x: M.l - 5, y: y + 4, "text-anchor": "end" }, svg).textContent = fmt(v, 3);
+      el("text", { x: M.l - 5, y: y + 4, "text-anchor": "end" }, svg).textContent = log ? fmt(v, 3) : tickLabel(v, yt);
     });
     el("line", { x1: M.l, x2: W - M.r, y1: H - M.b, y2: H - M.b, "class": "axis" }, svg);
     el("line", { x1: M.l, x2: M.l, y1: M.t, y2: H - M.b, "class": "axis" }, svg);
@@ -109,13 +123,14 @@
     yl.textContent = D.metric_names[metric] + (log ? " (log; 0 drawn at " + fmt(floor, 2) + ")" : "");
     var title = el("text", { x: M.l, y: 15, "class": "title" }, svg);
     title.textContent = D.metric_names[metric] + " against test risk";
-    var off = cs.filter(function (c) {
+    var offs = cs.filter(function (c) {
       var x = px(c.risk), y = py(c.m[mi]);
       return x < M.l - 1 || x > W - M.r + 1 || y < M.t - 1 || y > H - M.b + 1;
-    }).length;
+    });
+    var off = offs.length, offConst = offs.filter(function (c) { return c.collapsed; }).length;
     var notes = [];
     if (state.zoom[metric]) notes.push("zoomed · double-click to reset");
-    if (off) notes.push(off + " off the axes");
+    if (off) notes.push(off + (offConst === off ? " constant predictor" + (off > 1 ? "s" : "") : "") + " off the axes");
     if (notes.length) el("text", { x: W - M.r, y: 15, "text-anchor": "end", "class": "note" }, svg).textContent = notes.join(" · ");
 
     var plot = el("g", { "clip-path": "url(#" + clipId + ")" }, svg);
@@ -138,7 +153,8 @@
     order.forEach(function (c) {
       var nd = c.nd && c.nd.indexOf(mi) >= 0;
       var cl = "pt" + (nd ? " nd" : "") + (c.collapsed ? " collapsed" : "") + (c.id === state.selected ? " selected" : "");
-      var e = el("circle", { cx: px(c.risk).toFixed(2), cy: py(c.m[mi]).toFixed(2), r: nd ? 4.5 : 3.2, fill: D.groups[c.g].color, "class": cl, "data-id": c.id }, plot);
+      var r = nd ? 4.5 : 3.2;
+      var e = el("circle", { cx: px(c.risk).toFixed(2), cy: py(c.m[mi]).toFixed(2), r: c.id === state.selected ? 7 : r, "data-r": r, fill: D.groups[c.g].color, "class": cl, "data-id": c.id }, plot);
       byId[c.id].push(e);
     });
 
@@ -271,10 +287,14 @@
   }
 
   function select(id) {
-    if (state.selected >= 0) byId[state.selected].forEach(function (e) { e.classList.remove("selected"); });
+    if (state.selected >= 0) byId[state.selected].forEach(function (e) {
+      e.classList.remove("selected");
+      e.setAttribute("r", e.getAttribute("data-r"));
+    });
     state.selected = id;
     byId[id].forEach(function (e) {
       e.classList.add("selected");
+      e.setAttribute("r", 7);
       e.parentNode.appendChild(e); // on top
     });
     document.querySelectorAll("#nd-table tbody tr").forEach(function (tr) {
@@ -358,6 +378,11 @@
   drawLegend();
   redraw();
   drawTable();
+  // Show what selecting does: the non-dominated candidate of lowest risk
+  // on the first metric's front.
+  var first = D.candidates.filter(function (c) { return c.nd && c.nd.indexOf(0) >= 0; })
+    .sort(function (a, b) { return a.risk - b.risk; })[0];
+  if (first) select(first.id);
   var ms = performance.now() - t0;
   window.fpDrawMs = ms;
   document.getElementById("draw-time").textContent = D.candidates.length + " candidates drawn in " + ms.toFixed(0) + " ms.";

@@ -171,7 +171,10 @@ func TestReportInChromium(t *testing.T) {
 	b := newBrowser(t)
 	dir, recs := smallCompasRun(t)
 	page := filepath.Join(dir, "report.html")
-	writePage(t, []string{dir}, page)
+	p := writePage(t, []string{dir}, page)
+	if len(p.Propensity) != 2 || !(p.Propensity[0].Items[0].Value > 0) {
+		t.Errorf("propensity diagnostics %+v: want the temperature of each of the 2 splits", p.Propensity)
+	}
 	b.open(t, page)
 
 	count := func() map[string]int {

@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/propensity"
 	"github.com/fpareto/fp/records"
 )
 
@@ -130,6 +132,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		if !run.Networks {
 			noNetworks = append(noNetworks, path)
 		}
+		p.Propensity = append(p.Propensity, propensityRows(ri, dir, consts)...)
 		p.Runs = append(p.Runs, run)
 		sources = append(sources, src)
 		p.Data.Runs = append(p.Data.Runs, path)
@@ -203,6 +206,36 @@ func Build(paths []string, opt Options) (*Page, error) {
 
 	p.Comparison, p.SplitComparison = comparisons(p.Data)
 	return p, nil
+}
+
+// propensityRows reads what the run folder stores of each split's
+// propensity model: its calibration temperature. A temperature at the bound
+// of its range means the model's logits separate the groups.
+func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
+	ms := make([]int, 0, len(splits))
+	for m := range splits {
+		ms = append(ms, m)
+	}
+	sort.Ints(ms)
+	var out []PropensityRow
+	for _, m := range ms {
+		b, err := os.ReadFile(filepath.Join(dir, "splits", fmt.Sprintf("split-%03d", m), "propensity.json"))
+		if err != nil {
+			continue
+		}
+		var f struct {
+			T *float64 `json:"temperature"`
+		}
+		if json.Unmarshal(b, &f) != nil || f.T == nil {
+			continue
+		}
+		row := PropensityRow{Run: run, Split: m, Items: []NamedValue{{"calibration temperature", *f.T}}}
+		if *f.T <= propensity.MinT || *f.T >= propensity.MaxT {
+			row.Warning = "temperature at the bound of its range: the propensity logits separate the groups, overlap is poor"
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 // markFronts sets each candidate's Front: the metrics (indices) for which

@@ -273,6 +273,17 @@ func TestReportInChromium(t *testing.T) {
 		}
 	}
 
+	// Hiding the only method in the legend empties the panels; showing it
+	// draws every point again.
+	eval[int](t, b, `document.querySelector('#legend button.lg[data-g="0"]').click(), 0`)
+	if n := count()["ato"]; n != 0 {
+		t.Errorf("method hidden: %d points drawn, want 0", n)
+	}
+	eval[int](t, b, `document.querySelector('#legend button.lg[data-g="0"]').click(), 0`)
+	if n := count()["ato"]; n != len(recs) {
+		t.Errorf("method shown again: %d points drawn, want %d", n, len(recs))
+	}
+
 	// Without the networks the page says so.
 	if err := os.Rename(filepath.Join(dir, "networks"), filepath.Join(dir, "networks.away")); err != nil {
 		t.Fatal(err)
@@ -283,6 +294,27 @@ func TestReportInChromium(t *testing.T) {
 	note := eval[string](t, b, `document.querySelector("#detail").textContent`)
 	if !strings.Contains(note, "absent") {
 		t.Errorf("networks removed: detail %q does not say they are absent", note)
+	}
+
+	// A run whose candidates all failed still gives a page, which says so.
+	failed := filepath.Join(t.TempDir(), "failed")
+	if err := os.MkdirAll(failed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := records.Open(filepath.Join(failed, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := recs[0]
+	bad.Status, bad.FailEpoch, bad.FailReason = records.StatusFailed, 3, "loss is NaN"
+	if err := w.Append(&bad); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	writePage(t, []string{failed}, filepath.Join(failed, "report.html"))
+	b.open(t, filepath.Join(failed, "report.html"))
+	if text := eval[string](t, b, `document.getElementById("panel-ato").textContent`); !strings.Contains(text, "No candidate trained") {
+		t.Errorf("all candidates failed: panel says %q", text)
 	}
 
 	if errs := b.errors(); len(errs) > 0 {

@@ -52,7 +52,8 @@ func Build(paths []string, opt Options) (*Page, error) {
 	if opt.Bins <= 0 {
 		opt.Bins = 20
 	}
-	p := &Page{Title: opt.Title, Data: Data{Metrics: records.Metrics, MetricNames: metricNames, Bins: opt.Bins}}
+	p := &Page{Title: opt.Title, Data: Data{Metrics: records.Metrics, MetricNames: metricNames, Bins: opt.Bins,
+		Candidates: []Candidate{}}}
 	groups, datasets, configs := map[string]int{}, map[string]int{}, map[string]bool{}
 	type source struct {
 		dir  string
@@ -93,6 +94,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		for i := range all {
 			r := &all[i]
 			configs[r.Config] = true
+			index(datasets, datasetLabel(r)) // named even when all its candidates failed
 			if !consts[r.Split] {
 				consts[r.Split] = true
 				p.Constants = append(p.Constants, SplitConstants{Run: ri, Split: r.Split, RMin: r.RMin, RMax: r.RMax, UMin: r.UMin, UMax: r.UMax})

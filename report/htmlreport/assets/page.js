@@ -5,7 +5,7 @@
   var NS = "http://www.w3.org/2000/svg";
   var D = JSON.parse(document.getElementById("fp-data").textContent);
   var W = 460, H = 300, M = { l: 58, r: 12, t: 22, b: 40 };
-  var state = { scale: "linear", zoom: {}, selected: -1, sortKey: "risk", sortDesc: false, fit: true };
+  var state = { scale: "linear", zoom: {}, selected: -1, sortKey: "risk", sortDesc: false, fit: true, hidden: {} };
   var nCollapsed = D.candidates.filter(function (c) { return c.collapsed; }).length;
   // Constant predictors sit far from the others and squash them into a
   // corner: by default the axes fit the other candidates.
@@ -75,7 +75,13 @@
   function drawPanel(svg) {
     var metric = svg.getAttribute("data-metric"), mi = metricIndex(metric);
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    var cs = D.candidates;
+    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g]; });
+    if (!cs.length) {
+      el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "class": "title" }, svg).textContent =
+        D.candidates.length ? "Every method is hidden: click one in the legend." : "No candidate trained successfully.";
+      svg.onpointerdown = svg.onpointermove = svg.onpointerup = svg.onpointerleave = svg.ondblclick = null;
+      return;
+    }
     var fitted = state.fit && canFit ? cs.filter(function (c) { return !c.collapsed; }) : cs;
     var xs = fitted.map(function (c) { return c.risk; }), ys = fitted.map(function (c) { return c.m[mi]; });
     var xr = pad(Math.min.apply(null, xs), Math.max.apply(null, xs));
@@ -194,8 +200,9 @@
 
   function drawLegend() {
     var lg = document.getElementById("legend"), h = "";
-    D.groups.forEach(function (g) {
-      h += '<span><span class="key" style="background:' + esc(g.color) + '"></span>' + esc(g.label) + "</span>";
+    D.groups.forEach(function (g, i) {
+      h += '<button type="button" class="lg' + (state.hidden[i] ? " off" : "") + '" data-g="' + i + '" title="show or hide this method">' +
+        '<span class="key" style="background:' + esc(g.color) + '"></span>' + esc(g.label) + "</button>";
     });
     h += '<span><span class="front-key"></span>non-dominated staircase (outlined points)</span>';
     h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
@@ -373,6 +380,15 @@
     fit.parentNode.hidden = false;
     fit.addEventListener("change", function () { state.fit = fit.checked; state.zoom = {}; redraw(); });
   }
+
+  document.getElementById("legend").addEventListener("click", function (ev) {
+    var b = ev.target.closest("button.lg");
+    if (!b) return;
+    var g = +b.getAttribute("data-g");
+    state.hidden[g] = !state.hidden[g];
+    drawLegend();
+    redraw();
+  });
 
   var t0 = performance.now();
   drawLegend();

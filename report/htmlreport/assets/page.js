@@ -55,11 +55,16 @@
     }
     return String(Number(v.toFixed(d)));
   }
+  // Powers of ten over [lo, hi], and multiples of them over narrower ranges.
   function logTicks(lo, hi) {
+    var dec = Math.log10(hi / lo);
+    var mult = dec < 1.2 ? [1, 2, 3, 4, 5, 6, 7, 8, 9] : dec < 3 ? [1, 2, 5] : [1];
     var out = [];
     for (var e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
-      var v = Math.pow(10, e);
-      if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push(v);
+      mult.forEach(function (k) {
+        var v = k * Math.pow(10, e);
+        if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push(v);
+      });
     }
     if (out.length < 2) return linTicks(lo, hi, 3).filter(function (v) { return v > 0; });
     return out;
@@ -117,16 +122,23 @@
       el("text", { x: x, y: H - M.b + 14, "text-anchor": "middle" }, svg).textContent = tickLabel(v, xt);
     });
     var yt = log ? logTicks(yr[0], yr[1]) : linTicks(yr[0], yr[1], 5);
+    // Where log ticks crowd, label only 1, 2 and 5 times a power of ten;
+    // labels stay at least 13 px apart.
+    var crowded = log && yt.some(function (v, i) { return i > 0 && py(yt[i - 1]) - py(v) < 16; });
+    var lastY = Infinity;
     yt.forEach(function (v) {
       var y = py(v);
       el("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, "class": "grid" }, svg);
+      var mant = Math.round(v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9)));
+      if (lastY - y < 13 || (crowded && [1, 2, 5].indexOf(mant) < 0)) return;
+      lastY = y;
       el("text", { x: M.l - 5, y: y + 4, "text-anchor": "end" }, svg).textContent = log ? fmt(v, 3) : tickLabel(v, yt);
     });
     el("line", { x1: M.l, x2: W - M.r, y1: H - M.b, y2: H - M.b, "class": "axis" }, svg);
     el("line", { x1: M.l, x2: M.l, y1: M.t, y2: H - M.b, "class": "axis" }, svg);
     el("text", { x: (M.l + W - M.r) / 2, y: H - 6, "text-anchor": "middle" }, svg).textContent = "test risk (cross-entropy)";
     var yl = el("text", { x: 0, y: 0, "text-anchor": "middle", transform: "translate(13," + (M.t + H - M.b) / 2 + ") rotate(-90)" }, svg);
-    yl.textContent = D.metric_names[metric] + (log ? " (log; 0 drawn at " + fmt(floor, 2) + ")" : "");
+    yl.textContent = D.metric_names[metric] + (log ? " (log scale)" : "");
     var title = el("text", { x: M.l, y: 15, "class": "title" }, svg);
     title.textContent = D.metric_names[metric] + " against test risk";
     var offs = cs.filter(function (c) {
@@ -136,6 +148,7 @@
     var off = offs.length, offConst = offs.filter(function (c) { return c.collapsed; }).length;
     var notes = [];
     if (state.zoom[metric]) notes.push("zoomed · double-click to reset");
+    if (log && cs.some(function (c) { return c.m[mi] <= 0 && py(c.m[mi]) <= H - M.b + 1; })) notes.push("0 drawn at " + fmt(floor, 2));
     if (off) notes.push(off + (offConst === off ? " constant predictor" + (off > 1 ? "s" : "") : "") + " off the axes");
     if (notes.length) el("text", { x: W - M.r, y: 15, "text-anchor": "end", "class": "note" }, svg).textContent = notes.join(" · ");
 

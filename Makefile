@@ -46,7 +46,7 @@ report-demo: build
 	@test -f runs/demo/records.jsonl || ./bin/fp train --out runs/demo
 	./bin/fp report runs/demo --out runs/demo/report.html
 	@test -n "$(CHROMIUM)" || { echo "report-demo: chromium not found (apt-get install chromium)"; exit 1; }
-	"$(CHROMIUM)" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,800 \
+	"$(CHROMIUM)" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --window-size=1280,800 \
 	  --screenshot="$(CURDIR)/runs/demo/report.png" "file://$(CURDIR)/runs/demo/report.html" 2>/dev/null
 	@echo runs/demo/report.png
 

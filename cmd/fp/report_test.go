@@ -104,3 +104,28 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 		})
 	}
 }
+
+func TestReportRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "records.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"split\": \"one\"}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no run", []string{"report"}, "give one or more run folders"},
+		{"missing folder", []string{"report", filepath.Join(dir, "nothing")}, "nothing"},
+		{"bad records", []string{"report", bad}, "records.jsonl"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runFP(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one naming %q", err, tc.want)
+			}
+			oneLine(t, err.Error())
+		})
+	}
+}

@@ -161,13 +161,19 @@ func Build(paths []string, opt Options) (*Page, error) {
 	s := &p.Summary
 	s.Datasets = p.Data.Datasets
 	s.Configurations = len(configs)
+	allWall := true
 	for _, r := range p.Runs {
+		allWall = allWall && r.WallSeconds > 0
+		s.WallSeconds += r.WallSeconds
 		s.Done += r.Done
 		s.Failed += r.Failed
 		s.Collapsed += r.Collapsed
 		s.TrainSeconds += r.TrainSeconds
 	}
 	s.Candidates = s.Done + s.Failed
+	if !allWall {
+		s.WallSeconds = 0 // a sum over some runs only would mislead
+	}
 
 	// Per candidate: the predict command and, on a front, the score
 	// distributions.

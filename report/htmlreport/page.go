@@ -46,6 +46,9 @@ type Summary struct {
 	Collapsed      int
 	// TrainSeconds is the sum of the candidates' training times.
 	TrainSeconds float64
+	// WallSeconds is the runs' elapsed time from start to end; 0 when the
+	// run folders do not record it.
+	WallSeconds float64
 }
 
 // Run is one run folder (or records file).
@@ -60,6 +63,8 @@ type Run struct {
 	Collapsed int
 	// TrainSeconds is the sum of the run's candidates' training times.
 	TrainSeconds float64
+	// WallSeconds is the run's elapsed time; 0 when not recorded.
+	WallSeconds float64
 	// Networks is false when the run's network files are absent.
 	Networks bool
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +13,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report"
 )
@@ -99,20 +96,14 @@ func plotCommand() *cli.Command {
 
 // plotResult is what fp plot drew (its --json output).
 type plotResult struct {
-	Out    string      `json:"out"`
-	Metric string      `json:"metric,omitempty"`
-	Panels []plotPanel `json:"panels,omitempty"`
+	Out    string         `json:"out"`
+	Metric string         `json:"metric,omitempty"`
+	Panels []report.Panel `json:"panels,omitempty"`
 	// Split and Lambdas are those of a distribution figure.
 	Split   *int      `json:"split,omitempty"`
 	Lambdas []float64 `json:"lambdas,omitempty"`
 	// Failed counts the failed candidates left out.
 	Failed int `json:"failed"`
-}
-
-type plotPanel struct {
-	Name         string `json:"name"`
-	N            int    `json:"n"`
-	NonDominated int    `json:"non_dominated"`
 }
 
 // frontPlot says what to draw in fp plot's default mode.
@@ -189,40 +180,12 @@ func plotRun(dir string, recs []records.Record, metric string) (string, error) {
 // saveFront draws the front figure of recs (succeeded candidates) to out,
 // one panel per group of by, ordered by order (then by name).
 func saveFront(out string, recs []records.Record, by records.Grouping, order map[string]int, o frontPlot) (*plotResult, error) {
-	if !slices.Contains(records.Metrics, o.Metric) {
-		return nil, fmt.Errorf("plot: --metric %q: want one of %s", o.Metric, strings.Join(records.Metrics, ", "))
-	}
-	groups := records.GroupBy(recs, by)
-	names := plotKeys(groups)
-	slices.SortFunc(names, func(a, b string) int {
-		return cmp.Or(cmp.Compare(order[a], order[b]), cmp.Compare(a, b))
-	})
-	res := &plotResult{Out: out, Metric: o.Metric}
-	series := make([]report.Series, 0, len(names))
-	for _, name := range names {
-		s := report.Series{Name: name}
-		for i := range groups[name] {
-			r := &groups[name][i]
-			u, _ := r.Metric(o.Metric) // o.Metric was checked above
-			if !plotFinite(r.Risk) || !plotFinite(u) {
-				return nil, fmt.Errorf("plot: candidate %s (config %s): risk %v, %s %v: want finite numbers", r.Key(), r.Config, r.Risk, o.Metric, u)
-			}
-			s.Points = append(s.Points, pareto.Point{X: r.Risk, Y: u})
-		}
-		series = append(series, s)
-		res.Panels = append(res.Panels, plotPanel{
-			Name: name, N: len(s.Points), NonDominated: pareto.CountDistinct(s.Points, pareto.Front(s.Points)),
-		})
-	}
-	title := plotMetricName(o.Metric) + " against test risk"
-	if d := plotDatasetLabel(recs); d != "" {
-		title = d + ": " + title
-	}
-	opt := report.FrontOptions{Title: title, YLabel: plotMetricName(o.Metric), FreeAxes: o.FreeAxes, Cols: o.Cols}
-	if err := report.SaveFront(out, series, opt); err != nil {
+	panels, err := report.SaveRecordsFront(out, recs, report.RecordsFront{
+		Metric: o.Metric, By: by, Order: order, FreeAxes: o.FreeAxes, Cols: o.Cols})
+	if err != nil {
 		return nil, fmt.Errorf("plot: %w", err)
 	}
-	return res, nil
+	return &plotResult{Out: out, Metric: o.Metric, Panels: panels}, nil
 }
 
 // distPlot says what to draw with fp plot --dist.
@@ -284,10 +247,10 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 	}
 	present := plotKeys(byLambda)
 	slices.Sort(present)
-	lambdas := spreadLambdas(present)
+	lambdas := report.SpreadLambdas(present)
 	if o.Lambdas != "" {
-		if lambdas, err = pickLambdas(o.Lambdas, present); err != nil {
-			return nil, fmt.Errorf("plot --dist: split %d of %s: %w", split, path, err)
+		if lambdas, err = report.PickLambdas(o.Lambdas, present); err != nil {
+			return nil, fmt.Errorf("plot --dist: split %d of %s: --lambdas: %w", split, path, err)
 		}
 	}
 
@@ -308,7 +271,7 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 		if r.Method == "adversarial" {
 			symbol = "β"
 		}
-		title := fmt.Sprintf("%s = %s", symbol, plotLambda(l))
+		title := fmt.Sprintf("%s = %s", symbol, report.LambdaLabel(l))
 		if r.Collapsed {
 			title += " (constant predictor)"
 		}
@@ -320,7 +283,7 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 	}
 	first := byLambda[lambdas[0]]
 	title := fmt.Sprintf("%s · split %d · test set", (records.Grouping{"method", "penalty"}).Key(first), split)
-	if d := plotDatasetLabel(recs); d != "" {
+	if d := report.DatasetLabel(recs); d != "" {
 		title = d + " · " + title
 	}
 	res := &plotResult{Out: o.Out, Split: &split, Lambdas: lambdas, Failed: failed}
@@ -360,75 +323,6 @@ func plotCheck(paths []string, ok, failed int, warn io.Writer) error {
 	return nil
 }
 
-// spreadLambdas picks up to four of the sorted values present: the smallest,
-// the largest, and the two closest to 1/3 and 2/3 of the way between the
-// smallest positive value and the largest on a log scale (λ = 0 has no
-// logarithm, and the grids put their values evenly on a log scale).
-func spreadLambdas(present []float64) []float64 {
-	n := len(present)
-	if n <= 4 {
-		return slices.Clone(present)
-	}
-	lo := present[0]
-	if lo <= 0 {
-		lo = present[1]
-	}
-	hi := present[n-1]
-	chosen := []float64{present[0], hi}
-	for _, f := range []float64{1.0 / 3, 2.0 / 3} {
-		target := math.Log(lo) + f*(math.Log(hi)-math.Log(lo))
-		best, bestD := math.NaN(), math.Inf(1)
-		for _, l := range present[1 : n-1] {
-			if l <= 0 || slices.Contains(chosen, l) {
-				continue
-			}
-			if d := math.Abs(math.Log(l) - target); d < bestD {
-				best, bestD = l, d
-			}
-		}
-		if !math.IsNaN(best) {
-			chosen = append(chosen, best)
-		}
-	}
-	slices.Sort(chosen)
-	return chosen
-}
-
-// pickLambdas parses a comma-separated list of λ values and matches each to
-// a value present: equal to within rounding, or written the same with the
-// three significant digits figure headings use.
-func pickLambdas(list string, present []float64) ([]float64, error) {
-	var out []float64
-	for f := range strings.SplitSeq(list, ",") {
-		f = strings.TrimSpace(f)
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || !plotFinite(v) {
-			return nil, fmt.Errorf("--lambdas %q: %q is not a number", list, f)
-		}
-		match := math.NaN()
-		for _, l := range present {
-			if math.Abs(l-v) <= 1e-9*math.Abs(l) || plotLambda(l) == plotLambda(v) {
-				match = l
-				break
-			}
-		}
-		if math.IsNaN(match) {
-			have := make([]string, len(present))
-			for i, l := range present {
-				have[i] = plotLambda(l)
-			}
-			return nil, fmt.Errorf("--lambdas: λ = %s has no candidate; have %s", f, strings.Join(have, ", "))
-		}
-		if !slices.Contains(out, match) {
-			out = append(out, match)
-		}
-	}
-	return out, nil
-}
-
-// plotLambda writes λ with three significant digits.
-func plotLambda(l float64) string { return strconv.FormatFloat(l, 'g', 3, 64) }
-
 // plotBeside returns the path of a file named name in the records
 // folder path, or beside the records file path.
 func plotBeside(path, name string) string {
@@ -436,35 +330,6 @@ func plotBeside(path, name string) string {
 		return filepath.Join(path, name)
 	}
 	return filepath.Join(filepath.Dir(path), name)
-}
-
-// plotMetricName is a metric's name as printed on figures.
-func plotMetricName(m string) string {
-	switch m {
-	case "ato":
-		return "ATO"
-	case "dp":
-		return "DP"
-	case "eo":
-		return "EO"
-	case "eopp":
-		return "EOpp"
-	}
-	return m
-}
-
-// plotDatasetLabel names the dataset (and sensitive attribute) of recs, or ""
-// when they come from several.
-func plotDatasetLabel(recs []records.Record) string {
-	g := records.GroupBy(recs, records.Grouping{"dataset", "sensitive"})
-	if len(g) != 1 {
-		return ""
-	}
-	r := recs[0]
-	if r.Sensitive == "" {
-		return r.Dataset
-	}
-	return fmt.Sprintf("%s (%s)", r.Dataset, r.Sensitive)
 }
 
 func plotKeys[K comparable, V any](m map[K]V) []K {
@@ -483,5 +348,3 @@ func plotJoinInts(v []int) string {
 	}
 	return strings.Join(s, ", ")
 }
-
-func plotFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
+)
+
+// trainResult is what fp train --json prints at the end.
+type trainResult struct {
+	Out            string           `json:"out"`
+	Candidates     int              `json:"candidates"`
+	Trained        int              `json:"trained"`
+	Resumed        int              `json:"resumed"`
+	Failed         int              `json:"failed"`
+	ElapsedSeconds float64          `json:"elapsed_seconds"`
+	Metric         string           `json:"metric"`
+	Groups         []pareto.Summary `json:"groups"`
+	Front          []frontNetwork   `json:"front"`            // by test risk
+	Figure         string           `json:"figure,omitempty"` // the front figure, unless --no-plot
+}
+
+// frontNetwork is a non-dominated candidate: a network an auditor chooses from.
+type frontNetwork struct {
+	Split    int     `json:"split"`
+	Lambda   float64 `json:"lambda"`
+	Risk     float64 `json:"risk"`
+	Accuracy float64 `json:"accuracy"`
+	ATO      float64 `json:"ato"`
+	DP       float64 `json:"dp"`
+	EO       float64 `json:"eo"`
+	EOpp     float64 `json:"eopp"`
+	Weights  string  `json:"weights"` // the network file, as a path from the working directory
+}
+
+// showTrained prints a finished run: its summary, the front table, the
+// non-dominated candidates and the figure; as JSON with --json.
+func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
+	metric := c.String("metric")
+	if !slices.Contains(records.Metrics, metric) {
+		return fmt.Errorf("--metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
+	}
+	recs, err := readCandidates(c, "train", []string{out})
+	if err != nil {
+		return err
+	}
+	by, _ := records.ParseGrouping("method,penalty")
+	groups, _ := frontGroups(recs, by, metric)
+	res := trainResult{Out: out, Candidates: sum.Total, Trained: sum.Trained, Resumed: sum.Resumed, Failed: sum.Failed,
+		ElapsedSeconds: sum.Elapsed.Seconds(), Metric: metric, Groups: pareto.Compare(groups)}
+	pts := make([]pareto.Point, len(recs))
+	for i := range recs {
+		v, _ := recs[i].Metric(metric)
+		pts[i] = pareto.Point{X: recs[i].Risk, Y: v}
+	}
+	front := pareto.Front(pts)
+	sort.Slice(front, func(i, j int) bool { return pts[front[i]].X < pts[front[j]].X })
+	for _, i := range front {
+		r := &recs[i]
+		res.Front = append(res.Front, frontNetwork{Split: r.Split, Lambda: r.Lambda, Risk: r.Risk, Accuracy: r.Accuracy,
+			ATO: r.ATO, DP: r.DP, EO: r.EO, EOpp: r.EOpp, Weights: filepath.Join(out, r.Weights)})
+	}
+	if !c.Bool("no-plot") {
+		if res.Figure, err = plotRun(out, recs, metric); err != nil {
+			return err
+		}
+	}
+	w := c.App.Writer
+	if c.Bool(jsonFlag) {
+		return writeJSON(w, res)
+	}
+	fmt.Fprintf(w, "%d candidates in %s (%d trained now in %s, %d already recorded, %d failed)\n\n",
+		sum.Total, out, sum.Trained, sum.Elapsed.Round(1e8), sum.Resumed, sum.Failed)
+	if err := printFront(w, res.Groups, metric, len(recs)); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(res.Front))
+	t := newTable(w)
+	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\n")
+	for _, r := range res.Front {
+		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
+			r.ATO, r.DP, r.EO, r.EOpp, r.Weights)
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	if res.Figure != "" {
+		fmt.Fprintf(w, "\nfigure: %s\n", res.Figure)
+	}
+	return nil
+}

@@ -120,3 +120,19 @@ func TestTrainJSON(t *testing.T) {
 		t.Errorf("figure %q: %v", res.Figure, err)
 	}
 }
+
+// Without --quiet, fp train shows the propensity fit before the first
+// candidate, not a silent wait.
+func TestTrainShowsPropensityProgress(t *testing.T) {
+	_, stderr, err := runFP(t, "train", "--splits", "1", "--lambdas", "0,1", "--epochs", "2", "--propensity-epochs", "20",
+		"--engine", "backprop", "--no-plot", "--out", filepath.Join(t.TempDir(), "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.Index(stderr, "propensity model of split 0: epoch 2/20\n")
+	last := strings.Index(stderr, "propensity model of split 0: epoch 20/20\n")
+	cand := strings.Index(stderr, "[1/2] split 0")
+	if first < 0 || last < first || cand < last || strings.Count(stderr, "propensity model") != 10 {
+		t.Errorf("progress on stderr:\n%s", stderr)
+	}
+}

@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/report"
 )
 
 func init() { register(compareCommand()) }
@@ -30,67 +30,6 @@ func compareCommand() *cli.Command {
 	}
 }
 
-// compareRow is one (metric, method, penalty) row of fp compare.
-type compareRow struct {
-	Metric       string  `json:"metric"`
-	Method       string  `json:"method"`
-	Penalty      string  `json:"penalty"`
-	BetaScale    float64 `json:"beta_scale,omitempty"`
-	Candidates   int     `json:"candidates"`
-	NonDominated int     `json:"nondominated"`
-	Hypervolume  float64 `json:"hypervolume"`
-	Share        float64 `json:"share"`
-}
-
-// compareRows computes the comparison of every metric.
-func compareRows(recs []records.Record) []compareRow {
-	type id struct {
-		method, penalty string
-		scale           float64
-	}
-	ids := map[string]id{}
-	var rows []compareRow
-	for _, metric := range records.Metrics {
-		groups := map[string][]pareto.Point{}
-		for i := range recs {
-			r := &recs[i]
-			k := r.MethodLabel() + "/" + r.Penalty
-			ids[k] = id{r.Method, r.Penalty, r.BetaScale}
-			v, _ := r.Metric(metric)
-			groups[k] = append(groups[k], pareto.Point{X: r.Risk, Y: v})
-		}
-		for _, s := range pareto.Compare(groups) {
-			g := ids[s.Group]
-			rows = append(rows, compareRow{Metric: metric, Method: g.method, Penalty: g.penalty, BetaScale: g.scale,
-				Candidates: s.Candidates, NonDominated: s.NonDominated, Hypervolume: s.Hypervolume, Share: s.Share})
-		}
-	}
-	order := map[string]int{"cheb": 0, "linear": 1, "adversarial": 2}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		if a.Metric != b.Metric {
-			return indexOf(records.Metrics, a.Metric) < indexOf(records.Metrics, b.Metric)
-		}
-		if order[a.Method] != order[b.Method] {
-			return order[a.Method] < order[b.Method]
-		}
-		if a.Penalty != b.Penalty {
-			return a.Penalty > b.Penalty // ato-penultimate before ato-all, as in the paper
-		}
-		return a.BetaScale < b.BetaScale
-	})
-	return rows
-}
-
-func indexOf(list []string, s string) int {
-	for i, v := range list {
-		if v == s {
-			return i
-		}
-	}
-	return len(list)
-}
-
 func runCompare(c *cli.Context) error {
 	paths, err := argsAndFlags(c)
 	if err != nil {
@@ -103,7 +42,7 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rows := compareRows(recs)
+	rows := report.CompareMethods(recs)
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, rows)
 	}
@@ -111,7 +50,7 @@ func runCompare(c *cli.Context) error {
 }
 
 // printCompare prints one table per metric.
-func printCompare(w io.Writer, rows []compareRow) error {
+func printCompare(w io.Writer, rows []report.MethodRow) error {
 	for i, metric := range records.Metrics {
 		if i > 0 {
 			fmt.Fprintln(w)

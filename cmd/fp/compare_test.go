@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fpareto/fp/report"
 )
 
 func TestCompareTables(t *testing.T) {
@@ -21,7 +23,7 @@ func TestCompareTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []compareRow
+	var rows []report.MethodRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

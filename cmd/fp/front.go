@@ -10,6 +10,7 @@ import (
 
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/report"
 )
 
 func init() { register(frontCommand()) }
@@ -56,7 +57,7 @@ func runFront(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	groups, mixed := frontGroups(recs, by, metric)
+	groups, mixed := report.PointsByGroup(recs, by, metric)
 	if slices.Contains(by, "method") {
 		// Grouping by method says "one group per sweep": two sweeps of the
 		// same method (say, two engines) pooled into one group are most
@@ -92,27 +93,6 @@ func readCandidates(c *cli.Context, cmd string, paths []string) ([]records.Recor
 		return nil, fmt.Errorf("%s: no successful candidate in %s", cmd, strings.Join(paths, ", "))
 	}
 	return recs, nil
-}
-
-// frontGroups turns records into (risk, metric) points per group, and lists
-// the groups whose records come from more than one configuration.
-func frontGroups(recs []records.Record, by records.Grouping, metric string) (map[string][]pareto.Point, []string) {
-	groups := map[string][]pareto.Point{}
-	configs := map[string]string{}
-	var mixed []string
-	for i := range recs {
-		r := &recs[i]
-		k := by.Key(r)
-		v, _ := r.Metric(metric) // the name was checked by the caller
-		groups[k] = append(groups[k], pareto.Point{X: r.Risk, Y: v})
-		if c, seen := configs[k]; !seen {
-			configs[k] = r.Config
-		} else if c != r.Config && !slices.Contains(mixed, k) {
-			mixed = append(mixed, k)
-		}
-	}
-	slices.Sort(mixed)
-	return groups, mixed
 }
 
 func printFront(w io.Writer, sums []pareto.Summary, metric string, n int) error {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,6 +11,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/report"
 )
 
 // trainResult is what fp train --json prints at the end.
@@ -53,16 +53,10 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 		return err
 	}
 	by, _ := records.ParseGrouping("method,penalty")
-	groups, _ := frontGroups(recs, by, metric)
+	groups, _ := report.PointsByGroup(recs, by, metric)
 	res := trainResult{Out: out, Candidates: sum.Total, Trained: sum.Trained, Resumed: sum.Resumed, Failed: sum.Failed,
 		ElapsedSeconds: sum.Elapsed.Seconds(), Metric: metric, Groups: pareto.Compare(groups)}
-	pts := make([]pareto.Point, len(recs))
-	for i := range recs {
-		v, _ := recs[i].Metric(metric)
-		pts[i] = pareto.Point{X: recs[i].Risk, Y: v}
-	}
-	front := pareto.Front(pts)
-	sort.Slice(front, func(i, j int) bool { return pts[front[i]].X < pts[front[j]].X })
+	front := report.NonDominated(recs, metric)
 	for _, i := range front {
 		r := &recs[i]
 		res.Front = append(res.Front, frontNetwork{Split: r.Split, Lambda: r.Lambda, Risk: r.Risk, Accuracy: r.Accuracy,

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -215,48 +214,18 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 	if err := plotCheck([]string{path}, len(recs), failed, warn); err != nil {
 		return nil, err
 	}
-	run := records.Grouping{"dataset", "sensitive", "method", "penalty"}
-	if g := records.GroupBy(recs, run); len(g) > 1 {
-		keys := make([]string, 0, len(g))
-		for k := range g {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		return nil, fmt.Errorf("plot --dist: %s holds candidates of several runs (%s): give one run's folder", path, strings.Join(keys, ", "))
+	split := -1
+	if o.SplitSet {
+		split = o.Split
 	}
-
-	splits := map[int]bool{}
-	for i := range recs {
-		splits[recs[i].Split] = true
+	choice, err := report.ChooseDist(recs, split, o.Lambdas)
+	if err != nil {
+		return nil, fmt.Errorf("plot --dist: %s: %w", path, err)
 	}
-	split := o.Split
-	if !o.SplitSet {
-		split = slices.Min(plotKeys(splits))
-	} else if !splits[split] {
-		return nil, fmt.Errorf("plot --dist: split %d has no trained candidates in %s: have splits %s", split, path, plotJoinInts(plotKeys(splits)))
-	}
-	byLambda := map[float64]*records.Record{}
-	for i := range recs {
-		if recs[i].Split != split {
-			continue
-		}
-		if _, dup := byLambda[recs[i].Lambda]; dup {
-			return nil, fmt.Errorf("plot --dist: candidate %s is recorded twice in %s", recs[i].Key(), path)
-		}
-		byLambda[recs[i].Lambda] = &recs[i]
-	}
-	present := plotKeys(byLambda)
-	slices.Sort(present)
-	lambdas := report.SpreadLambdas(present)
-	if o.Lambdas != "" {
-		if lambdas, err = report.PickLambdas(o.Lambdas, present); err != nil {
-			return nil, fmt.Errorf("plot --dist: split %d of %s: --lambdas: %w", split, path, err)
-		}
-	}
-
-	panels := make([]report.Dist, 0, len(lambdas))
-	for _, l := range lambdas {
-		r := byLambda[l]
+	split = choice.Split
+	var panels []report.Dist
+	var lambdas []float64
+	for _, r := range choice.Candidates {
 		if r.Weights == "" {
 			return nil, fmt.Errorf("plot --dist: candidate %s in %s has no stored network", r.Key(), path)
 		}
@@ -267,30 +236,14 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plot --dist: predictions of candidate %s: %w", r.Key(), err)
 		}
-		symbol := "λ"
-		if r.Method == "adversarial" {
-			symbol = "β"
-		}
-		title := fmt.Sprintf("%s = %s", symbol, report.LambdaLabel(l))
-		if r.Collapsed {
-			title += " (constant predictor)"
-		}
-		panels = append(panels, report.Dist{
-			Title: title,
-			P:     p.P, Y: p.Y, A: p.A,
-			ATO: r.ATO, EO: r.EO, EOpp: r.EOpp, DP: r.DP,
-		})
-	}
-	first := byLambda[lambdas[0]]
-	title := fmt.Sprintf("%s · split %d · test set", (records.Grouping{"method", "penalty"}).Key(first), split)
-	if d := report.DatasetLabel(recs); d != "" {
-		title = d + " · " + title
+		panels = append(panels, report.DistPanel(r, p.P, p.Y, p.A))
+		lambdas = append(lambdas, r.Lambda)
 	}
 	res := &plotResult{Out: o.Out, Split: &split, Lambdas: lambdas, Failed: failed}
 	if res.Out == "" {
 		res.Out = filepath.Join(dir, fmt.Sprintf("dist-split-%d.png", split))
 	}
-	if err := report.SaveDist(res.Out, panels, report.DistOptions{Title: title, Cols: o.Cols}); err != nil {
+	if err := report.SaveDist(res.Out, panels, report.DistOptions{Title: choice.Title, Cols: o.Cols}); err != nil {
 		return nil, fmt.Errorf("plot --dist: %w", err)
 	}
 	return res, nil
@@ -330,21 +283,4 @@ func plotBeside(path, name string) string {
 		return filepath.Join(path, name)
 	}
 	return filepath.Join(filepath.Dir(path), name)
-}
-
-func plotKeys[K comparable, V any](m map[K]V) []K {
-	out := make([]K, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
-func plotJoinInts(v []int) string {
-	slices.Sort(v)
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ", ")
 }

@@ -179,7 +179,7 @@ func TestPlotErrors(t *testing.T) {
 		{"split without dist", []string{"plot", "--split", "1", path}, "--split applies only to --dist"},
 		{"metric with dist", []string{"plot", "--dist", "--metric", "dp", path}, "--metric does not apply to --dist"},
 		{"dist of two", []string{"plot", "--dist", path, path}, "give one run folder or records file, not 2"},
-		{"dist duplicate", []string{"plot", "--dist", dup}, "is recorded twice in " + dup},
+		{"dist duplicate", []string{"plot", "--dist", dup}, dup + ": candidate cheb/ato-penultimate/split=0/lambda=0.1"},
 		{"dist mixes runs", []string{"plot", "--dist", path}, "several runs (compas/race/adversarial, compas/race/cheb/ato-penultimate)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -71,7 +71,7 @@ func shardFromContext(c *cli.Context, cfg experiments.Config) (experiments.Shard
 	if ch.CountFromArray {
 		out := c.String("out")
 		if out == "" {
-			out = defaultOut(cfg)
+			out = experiments.DefaultOut(cfg)
 		}
 		counts := experiments.ShardCounts(out)
 		for _, n := range slices.Sorted(maps.Keys(counts)) {

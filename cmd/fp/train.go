@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -124,21 +123,6 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	return cfg, nil
 }
 
-func defaultOut(cfg experiments.Config) string {
-	name := cfg.Dataset
-	if cfg.CSV != "" {
-		name = strings.TrimSuffix(filepath.Base(cfg.CSV), filepath.Ext(cfg.CSV))
-	}
-	parts := []string{name, cfg.Method}
-	switch {
-	case cfg.Method == experiments.MethodAdversarial && cfg.AdvBetaScale != 1:
-		parts = append(parts, "beta"+strconv.FormatFloat(cfg.AdvBetaScale, 'g', -1, 64))
-	case cfg.Method != experiments.MethodAdversarial && cfg.Penalty != "":
-		parts = append(parts, cfg.Penalty)
-	}
-	return filepath.Join("runs", strings.Join(parts, "-"))
-}
-
 func runTrain(c *cli.Context) error {
 	cfg, err := configFromFlags(c)
 	if err != nil {
@@ -146,7 +130,7 @@ func runTrain(c *cli.Context) error {
 	}
 	out := c.String("out")
 	if out == "" {
-		out = defaultOut(cfg)
+		out = experiments.DefaultOut(cfg)
 	}
 	var obs experiments.Observer
 	if !c.Bool("quiet") {

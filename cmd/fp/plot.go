@@ -130,9 +130,9 @@ func drawFront(paths []string, o frontPlot, warn io.Writer) (*plotResult, error)
 	first := map[string]int{}
 	failed := 0
 	for i, p := range paths {
-		rs, f, err := plotRecords([]string{p}, warn)
+		rs, f, err := readSucceeded([]string{p}, warn)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("plot: %w", err)
 		}
 		failed += f
 		for j := range rs {
@@ -150,12 +150,12 @@ func drawFront(paths []string, o frontPlot, warn io.Writer) (*plotResult, error)
 	if out == "" {
 		out = plotBeside(paths[0], "front-"+o.Metric+".png")
 	}
-	res, err := saveFront(out, recs, by, first, o)
+	panels, err := report.SaveRecordsFront(out, recs, report.RecordsFront{
+		Metric: o.Metric, By: by, Order: first, FreeAxes: o.FreeAxes, Cols: o.Cols})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("plot: %w", err)
 	}
-	res.Failed = failed
-	return res, nil
+	return &plotResult{Out: out, Metric: o.Metric, Panels: panels, Failed: failed}, nil
 }
 
 // plotRun draws the front figure of a finished run (its folder and its
@@ -165,26 +165,11 @@ func plotRun(dir string, recs []records.Record, metric string) (string, error) {
 	if len(ok) == 0 {
 		return "", fmt.Errorf("plot: no trained candidates in %s", dir)
 	}
-	by, err := records.ParseGrouping(plotDefaultBy)
-	if err != nil {
-		return "", err
-	}
 	out := filepath.Join(dir, "front-"+metric+".png")
-	if _, err := saveFront(out, ok, by, nil, frontPlot{Metric: metric}); err != nil {
-		return "", err
+	if _, err := report.SaveRecordsFront(out, ok, report.RecordsFront{Metric: metric, By: records.Grouping{"method", "penalty"}}); err != nil {
+		return "", fmt.Errorf("plot: %w", err)
 	}
 	return out, nil
-}
-
-// saveFront draws the front figure of recs (succeeded candidates) to out,
-// one panel per group of by, ordered by order (then by name).
-func saveFront(out string, recs []records.Record, by records.Grouping, order map[string]int, o frontPlot) (*plotResult, error) {
-	panels, err := report.SaveRecordsFront(out, recs, report.RecordsFront{
-		Metric: o.Metric, By: by, Order: order, FreeAxes: o.FreeAxes, Cols: o.Cols})
-	if err != nil {
-		return nil, fmt.Errorf("plot: %w", err)
-	}
-	return &plotResult{Out: out, Metric: o.Metric, Panels: panels}, nil
 }
 
 // distPlot says what to draw with fp plot --dist.
@@ -207,9 +192,9 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 	if !st.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	recs, failed, err := plotRecords([]string{path}, warn)
+	recs, failed, err := readSucceeded([]string{path}, warn)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("plot: %w", err)
 	}
 	if err := plotCheck([]string{path}, len(recs), failed, warn); err != nil {
 		return nil, err
@@ -247,21 +232,6 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 		return nil, fmt.Errorf("plot --dist: %w", err)
 	}
 	return res, nil
-}
-
-// plotRecords reads the records at paths, reports torn lines to warn, and
-// returns the candidates that trained to the end and the number of failed
-// ones.
-func plotRecords(paths []string, warn io.Writer) ([]records.Record, int, error) {
-	all, warnings, err := records.ReadAll(paths)
-	if err != nil {
-		return nil, 0, fmt.Errorf("plot: %w", err)
-	}
-	for _, w := range warnings {
-		fmt.Fprintf(warn, "fp: warning: %v\n", w)
-	}
-	ok, failed := records.Succeeded(all)
-	return ok, failed, nil
 }
 
 // plotCheck reports failed candidates left out to warn and refuses to draw

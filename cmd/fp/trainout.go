@@ -24,21 +24,10 @@ type trainResult struct {
 	ElapsedSeconds float64          `json:"elapsed_seconds"`
 	Metric         string           `json:"metric"`
 	Groups         []pareto.Summary `json:"groups"`
-	Front          []frontNetwork   `json:"front"`            // by test risk
-	Figure         string           `json:"figure,omitempty"` // the front figure, unless --no-plot
-}
-
-// frontNetwork is a non-dominated candidate: a network an auditor chooses from.
-type frontNetwork struct {
-	Split    int     `json:"split"`
-	Lambda   float64 `json:"lambda"`
-	Risk     float64 `json:"risk"`
-	Accuracy float64 `json:"accuracy"`
-	ATO      float64 `json:"ato"`
-	DP       float64 `json:"dp"`
-	EO       float64 `json:"eo"`
-	EOpp     float64 `json:"eopp"`
-	Weights  string  `json:"weights"` // the network file, as a path from the working directory
+	// Front are the records of the non-dominated candidates by test risk,
+	// their Weights a path from the working directory.
+	Front  []records.Record `json:"front"`
+	Figure string           `json:"figure,omitempty"` // the front figure, unless --no-plot
 }
 
 // showTrained prints a finished run: its summary, the front table, the
@@ -58,9 +47,9 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 		ElapsedSeconds: sum.Elapsed.Seconds(), Metric: metric, Groups: pareto.Compare(groups)}
 	front := report.NonDominated(recs, metric)
 	for _, i := range front {
-		r := &recs[i]
-		res.Front = append(res.Front, frontNetwork{Split: r.Split, Lambda: r.Lambda, Risk: r.Risk, Accuracy: r.Accuracy,
-			ATO: r.ATO, DP: r.DP, EO: r.EO, EOpp: r.EOpp, Weights: filepath.Join(out, r.Weights)})
+		r := recs[i]
+		r.Weights = filepath.Join(out, r.Weights)
+		res.Front = append(res.Front, r)
 	}
 	if !c.Bool("no-plot") {
 		if res.Figure, err = plotRun(out, recs, metric); err != nil {

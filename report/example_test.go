@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report"
 )
 
@@ -59,4 +60,22 @@ func ExampleSaveDist() {
 	_, err = os.Stat(path)
 	fmt.Println(filepath.Base(path), err == nil)
 	// Output: dist.png true
+}
+
+// The comparison of methods on every metric (the paper's Table 4) from the
+// records of two sweeps.
+func ExampleCompareMethods() {
+	recs := []records.Record{
+		{Method: "cheb", Penalty: "ato-penultimate", Risk: 0.30, ATO: 0.05, DP: 0.05, EO: 0.05, EOpp: 0.05},
+		{Method: "cheb", Penalty: "ato-penultimate", Risk: 0.40, ATO: 0.01, DP: 0.01, EO: 0.01, EOpp: 0.01},
+		{Method: "linear", Penalty: "ato-penultimate", Risk: 0.35, ATO: 0.06, DP: 0.06, EO: 0.06, EOpp: 0.06},
+	}
+	for _, r := range report.CompareMethods(recs) {
+		if r.Metric == "ato" {
+			fmt.Printf("%s: %d candidates, %d non-dominated, share %.2f\n", r.Method, r.Candidates, r.NonDominated, r.Share)
+		}
+	}
+	// Output:
+	// cheb: 2 candidates, 2 non-dominated, share 1.00
+	// linear: 1 candidates, 1 non-dominated, share 0.00
 }

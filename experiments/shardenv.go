@@ -39,6 +39,24 @@ type ShardChoice struct {
 	CountFromArray bool
 }
 
+// ParseShard reads a shard written "i/n", as Shard.String writes it.
+func ParseShard(s string) (Shard, error) {
+	is, ns, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(is))
+	n, err2 := strconv.Atoi(strings.TrimSpace(ns))
+	if !ok || err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("%q: want i/n, e.g. 0/4", s)
+	}
+	sh := Shard{Index: i, Count: n}
+	switch {
+	case n < 1:
+		return sh, fmt.Errorf("%s: the number of shards n = %d, want n ≥ 1 (i/n with 0 ≤ i < n)", s, n)
+	case i < 0 || i >= n:
+		return sh, fmt.Errorf("%s: shard index i = %d, want 0 ≤ i < n = %d", s, i, n)
+	}
+	return sh, nil
+}
+
 // ShardFromEnv finds the shard of a job-array task in its environment
 // (getenv, say os.Getenv; an empty variable counts as unset). shards is the
 // number of shards when the caller knows it, else 0. In order:

@@ -69,3 +69,29 @@ func TestShardCounts(t *testing.T) {
 		t.Errorf("ShardCounts of a missing folder = %v", got)
 	}
 }
+
+func TestParseShard(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    Shard
+		wantErr string
+	}{
+		{in: "2/5", want: Shard{Index: 2, Count: 5}},
+		{in: " 0 / 1 ", want: Shard{Index: 0, Count: 1}},
+		{in: "3/2", wantErr: "3/2: shard index i = 3, want 0 ≤ i < n = 2"},
+		{in: "0/0", wantErr: "the number of shards n = 0"},
+		{in: "-1/3", wantErr: "0 ≤ i"},
+		{in: "two", wantErr: `"two": want i/n`},
+	} {
+		got, err := ParseShard(tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("ParseShard(%q): err = %v, want %q", tc.in, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want || got.String() != strings.ReplaceAll(tc.in, " ", "") {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+}

@@ -5,8 +5,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -25,7 +23,10 @@ func resolveShard(flag string, shards int, getenv func(string) string) (experime
 		if shards != 0 {
 			return experiments.ShardChoice{}, fmt.Errorf("give --shard i/n or --shards N, not both")
 		}
-		sh, err := parseShard(flag)
+		sh, err := experiments.ParseShard(flag)
+		if err != nil {
+			err = fmt.Errorf("--shard %w", err)
+		}
 		return experiments.ShardChoice{Shard: sh, From: "--shard", Detail: "--shard " + flag}, err
 	}
 	ch, err := experiments.ShardFromEnv(shards, getenv)
@@ -34,24 +35,6 @@ func resolveShard(flag string, shards int, getenv func(string) string) (experime
 			shards, experiments.EnvSlurmTaskID, experiments.EnvJobIndex, shards)
 	}
 	return ch, err
-}
-
-// parseShard reads "i/n".
-func parseShard(s string) (experiments.Shard, error) {
-	is, ns, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(strings.TrimSpace(is))
-	n, err2 := strconv.Atoi(strings.TrimSpace(ns))
-	if !ok || err1 != nil || err2 != nil {
-		return experiments.Shard{}, fmt.Errorf("--shard %q: want i/n, e.g. 0/4", s)
-	}
-	sh := experiments.Shard{Index: i, Count: n}
-	switch {
-	case n < 1:
-		return sh, fmt.Errorf("--shard %s: the number of shards n = %d, want n ≥ 1 (i/n with 0 ≤ i < n)", s, n)
-	case i < 0 || i >= n:
-		return sh, fmt.Errorf("--shard %s: shard index i = %d, want 0 ≤ i < n = %d", s, i, n)
-	}
-	return sh, nil
 }
 
 // shardFromContext resolves the shard of fp train (flags --shard and

@@ -76,6 +76,12 @@ func TestUnknownCommandSuggestsTheNearest(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("fp %s: err = %v, want %q", tc.arg, err, tc.want)
 		}
+	} // fp help of a mistyped command, and a mistyped flag, get a suggestion too.
+	if _, _, err := runFP(t, "help", "trian"); err == nil || !strings.Contains(err.Error(), `Did you mean "train"?`) {
+		t.Errorf("fp help trian: err = %v", err)
+	}
+	if out, _, err := runFP(t, "train", "--epoch", "3"); err == nil || !strings.Contains(out, `Did you mean "--epochs"?`) {
+		t.Errorf("fp train --epoch 3: err = %v, output %q", err, out)
 	}
 }
 

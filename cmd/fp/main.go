@@ -24,7 +24,11 @@ func newApp() *cli.App {
 		Version:              version(),
 		Commands:             commands,
 		EnableBashCompletion: true,
+		Suggest:              true,
 		Action:               unknownCommand,
+		// Errors end in main, one line on stderr, never in an os.Exit
+		// inside the library.
+		ExitErrHandler: func(*cli.Context, error) {},
 	}
 }
 

@@ -118,6 +118,13 @@ func (r *Runner) propensityModel(ctx context.Context, sd *splitData) (*propensit
 	}
 	cfg := propensity.DefaultConfig()
 	cfg.Epochs = r.cfg.PropensityEpochs
+	if po, ok := r.obs.(PropensityObserver); ok {
+		cfg.OnEpoch = func(epoch, epochs int) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			po.PropensityEpoch(sd.m, epoch, epochs)
+		}
+	}
 	pm, _, err := propensity.Fit(ctx, r.engine, sd.train.X, sd.train.N, sd.train.Dim, sd.train.A, cfg,
 		newRand(r.cfg.Seed, "propensity", sd.m, "", 0))
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -60,14 +61,10 @@ func runFront(c *cli.Context) error {
 // reports torn lines and left-out failed candidates on stderr, and returns
 // the candidates that trained successfully; none at all is an error.
 func readCandidates(c *cli.Context, cmd string, paths []string) ([]records.Record, error) {
-	all, warnings, err := records.ReadAll(paths)
+	recs, failed, err := readSucceeded(paths, c.App.ErrWriter)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
-	}
-	recs, failed := records.Succeeded(all)
 	if failed > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
 	}
@@ -75,6 +72,21 @@ func readCandidates(c *cli.Context, cmd string, paths []string) ([]records.Recor
 		return nil, fmt.Errorf("%s: no successful candidate in %s", cmd, strings.Join(paths, ", "))
 	}
 	return recs, nil
+}
+
+// readSucceeded reads the records of paths, reports torn lines to warn, and
+// returns the candidates that trained to the end and the number of failed
+// ones.
+func readSucceeded(paths []string, warn io.Writer) ([]records.Record, int, error) {
+	all, warnings, err := records.ReadAll(paths)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(warn, "fp: warning: %v\n", w)
+	}
+	ok, failed := records.Succeeded(all)
+	return ok, failed, nil
 }
 
 // argsAndFlags returns the positional arguments of c after applying the

@@ -71,9 +71,22 @@ type Config struct {
 	Workers int `json:"-"`
 	// Shard restricts the run to the splits of one shard.
 	Shard Shard `json:"-"`
+	// Coding records which raw target and sensitive values the data coded
+	// 1; NewRunner fills it. It follows from the other settings, so it is
+	// not part of the digest.
+	Coding *Coding `json:"coding,omitempty"`
 	// CustomPenalty, when set, is used instead of a built-in penalty; its
 	// Name is the Penalty of the records. Library use only.
 	CustomPenalty fairness.Penalty `json:"-"`
+}
+
+// Coding is the meaning of y = 1 and a = 1: the raw values of the target
+// and the sensitive column that the data coded 1.
+type Coding struct {
+	Target            string `json:"target"`
+	TargetPositive    string `json:"target_positive"`
+	Sensitive         string `json:"sensitive"`
+	SensitivePositive string `json:"sensitive_positive"`
 }
 
 // Shard i of n runs the splits m with m mod n = i. The zero value is "no sharding".
@@ -215,6 +228,7 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 func (c Config) Digest() string {
 	d := c
 	d.DataDir = ""
+	d.Coding = nil
 	b, _ := json.Marshal(d) // a struct of plain fields always marshals
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:6])
@@ -236,7 +250,7 @@ func (c Config) Diff(d Config) []string {
 		keys[k] = true
 	}
 	for _, k := range sortedKeys(keys) {
-		if k == "data_dir" {
+		if k == "data_dir" || k == "coding" {
 			continue
 		}
 		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {

@@ -162,6 +162,11 @@ func runTrain(c *cli.Context) error {
 		return err
 	}
 	defer runner.Close()
+	if rc := runner.Config(); rc.CSV != "" && rc.Coding != nil {
+		// A CSV's 0/1 coding follows a rule; say what it made of this file.
+		fmt.Fprintf(w, "coding: y = 1 means %s = %q; a = 1 means %s = %q\n",
+			rc.Coding.Target, rc.Coding.TargetPositive, rc.Coding.Sensitive, rc.Coding.SensitivePositive)
+	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	go func() {

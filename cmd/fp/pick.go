@@ -248,7 +248,7 @@ func describe(k *candidate) string {
 
 func metricsLine(k *candidate, metric string) string {
 	v, _ := k.rec.Metric(metric)
-	return fmt.Sprintf("risk %.4f, accuracy %.4f, %s %.4f", k.rec.Risk, k.rec.Accuracy, metric, v)
+	return fmt.Sprintf("risk %.6g, accuracy %.6g, %s %.6g", k.rec.Risk, k.rec.Accuracy, metric, v)
 }
 
 func printPick(w io.Writer, k *candidate, metric string, nFront, n int) error {

@@ -7,5 +7,8 @@
 //	fp status DIR          a sweep's progress: done, failed and missing candidates per shard
 //	fp front RECORDS…      non-dominated counts, hypervolume and shares
 //	fp plot RECORDS…       the candidates and the front as a figure
+//	fp pick RECORDS…       one network of the pooled front, by a stated requirement
+//	fp predict             score raw rows with a stored network
+//	fp export              a stored network as an ONNX model
 //	fp audit               the fairness metrics of any file of predictions
 package main

@@ -28,7 +28,8 @@ func OriginalFile(name string) string {
 // RowReader streams the rows of a data file one at a time, in constant
 // memory, splitting each into trimmed fields. It reads the same files as
 // the loaders: for Adult (dataset "adult-sex" or "adult-race") a file with
-// no header whose fields are named as in adult.data; for anything else a
+// no header whose fields are named as in adult.data (or, when its first
+// field is "age", a CSV of Adult's columns with a header); for anything else a
 // CSV file with a header row, where the first column of a name wins (the
 // COMPAS file repeats some names). Blank lines hold no row.
 //
@@ -45,6 +46,8 @@ type RowReader struct {
 	line   int    // 1-based line of the last row returned
 	fields [][]byte
 
+	pending bool // fields holds a row read but not returned yet
+
 	cr     *csv.Reader // set once a quote is seen
 	crBase int         // lines read before cr took over
 }
@@ -54,8 +57,23 @@ type RowReader struct {
 func NewRowReader(r io.Reader, file, dataset string) (*RowReader, error) {
 	rr := &RowReader{file: file, br: bufio.NewReaderSize(r, 1<<16)}
 	if dataset == "adult-sex" || dataset == "adult-race" {
+		// adult.data has no header; a CSV of its columns with a header row
+		// (its first field is "age", never a number) is read as a CSV.
 		rr.adult = true
-		rr.header = slices.Clone(adultFields)
+		first, err := rr.Next()
+		if err == io.EOF {
+			return nil, &ParseError{File: file, Err: fmt.Errorf("%w: expected rows of %d comma-separated fields", ErrEmptyFile, len(adultFields))}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimPrefix(string(first[0]), "\ufeff") != adultFields[0] {
+			rr.header = slices.Clone(adultFields)
+			rr.pending = true
+			return rr, nil
+		}
+		rr.adult = false
+		rr.setHeader(first)
 		return rr, nil
 	}
 	h, err := rr.Next()
@@ -65,12 +83,16 @@ func NewRowReader(r io.Reader, file, dataset string) (*RowReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rr.header = make([]string, len(h))
-	for i, f := range h {
-		rr.header[i] = string(f)
-	}
-	rr.header[0] = strings.TrimPrefix(rr.header[0], "\ufeff")
+	rr.setHeader(h)
 	return rr, nil
+}
+
+func (r *RowReader) setHeader(h [][]byte) {
+	r.header = make([]string, len(h))
+	for i, f := range h {
+		r.header[i] = string(f)
+	}
+	r.header[0] = strings.TrimPrefix(r.header[0], "\ufeff") // spreadsheet programs write a byte-order mark
 }
 
 // Header lists the names of the fields of every row.
@@ -85,6 +107,10 @@ func (r *RowReader) File() string { return r.file }
 // Next returns the fields of the next row, trimmed of surrounding white
 // space, or io.EOF after the last. The fields are valid until the next call.
 func (r *RowReader) Next() ([][]byte, error) {
+	if r.pending { // the first row, read to look for a header
+		r.pending = false
+		return r.fields, r.checkCount()
+	}
 	if r.cr != nil {
 		return r.nextCSV()
 	}

@@ -175,6 +175,23 @@ func TestRunReadsOriginalFiles(t *testing.T) {
 			}
 			f := network(t, d, "3x3")
 			checkScores(t, f, d, scoreFile(t, f, path, Options{Threshold: 0.5, Logit: true}))
+			if tc.file != "adult.data" {
+				return
+			}
+			// The same rows as a CSV with a header row.
+			var rows []string
+			for _, r := range adultRows {
+				if r != "" {
+					rows = append(rows, r)
+				}
+			}
+			header := "age,workclass,fnlwgt,education,education-num,marital-status,occupation,relationship,race,sex," +
+				"capital-gain,capital-loss,hours-per-week,native-country,income\n"
+			csvPath := filepath.Join(dir, "adult.csv")
+			if err := os.WriteFile(csvPath, []byte(header+strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			checkScores(t, f, d, scoreFile(t, f, csvPath, Options{Threshold: 0.5, Logit: true}))
 		})
 	}
 }

@@ -127,8 +127,10 @@ func runPick(c *cli.Context) error {
 	res := pickResult{Run: chosen.dir, Split: chosen.rec.Split, Lambda: chosen.rec.Lambda, Method: chosen.rec.Method,
 		Penalty: chosen.rec.Penalty, Risk: chosen.rec.Risk, Accuracy: chosen.rec.Accuracy, ATO: chosen.rec.ATO,
 		DP: chosen.rec.DP, EO: chosen.rec.EO, EOpp: chosen.rec.EOpp, Weights: chosen.weights}
-	fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
-		"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
+	if selectionOf(chosen, metric).basis == "test" {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
+			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
+	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, res)
 	}
@@ -253,7 +255,8 @@ func metricsLine(k *candidate, metric string) string {
 
 func printPick(w io.Writer, k *candidate, metric string, nFront, n int) error {
 	r := &k.rec
-	fmt.Fprintf(w, "picked from the %d non-dominated of %d candidates (risk vs %s, chosen on test metrics):\n", nFront, n, metric)
+	fmt.Fprintf(w, "picked from the %d non-dominated of %d candidates (risk vs %s, chosen on %s metrics; test metrics shown):\n",
+		nFront, n, metric, selectionOf(k, metric).basis)
 	t := newTable(w)
 	fmt.Fprintln(t, "run\tmethod\tpenalty\tsplit\tλ\trisk\taccuracy\tato\tdp\teo\teopp")
 	fmt.Fprintf(t, "%s\t%s\t%s\t%d\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", k.dir, r.Method, r.Penalty, r.Split, r.Lambda,

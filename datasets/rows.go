@@ -234,7 +234,7 @@ func (s *Schema) NewEncoder(header []string, file string) (*Encoder, error) {
 		field := slices.Index(header, c.Name)
 		if field < 0 {
 			return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w: no column %q, which the network reads (it reads %s)",
-				ErrMissingColumn, c.Name, quoteAll(columnNames(s)))}
+				ErrMissingColumn, c.Name, quoteEvery(schemaColumnNames(s)))}
 		}
 		ec := encColumn{name: c.Name, field: field, off: e.dim, cat: c.Kind == KindCategorical}
 		if !ec.cat {
@@ -264,7 +264,7 @@ func (s *Schema) NewEncoder(header []string, file string) (*Encoder, error) {
 	return e, nil
 }
 
-func columnNames(s *Schema) []string {
+func schemaColumnNames(s *Schema) []string {
 	out := make([]string, len(s.Columns))
 	for i, c := range s.Columns {
 		out[i] = c.Name
@@ -290,7 +290,7 @@ func (e *Encoder) Encode(fields [][]byte, line int, x []float64) error {
 			return e.err(line, c, fmt.Errorf("%w: expected %s", ErrEmptyCell, want))
 		}
 		if !c.cat {
-			f, err := parseNumber(v)
+			f, err := fastNumber(v)
 			if err != nil {
 				return e.err(line, c, err)
 			}
@@ -299,7 +299,7 @@ func (e *Encoder) Encode(fields [][]byte, line int, x []float64) error {
 		}
 		p, ok := c.pos[string(v)]
 		if !ok {
-			return e.err(line, c, fmt.Errorf("%w %q: the network knows %s", ErrUnknownLevel, v, quoteAll(c.known)))
+			return e.err(line, c, fmt.Errorf("%w %q: the network knows %s", ErrUnknownLevel, v, quoteEvery(c.known)))
 		}
 		clear(x[c.off : c.off+c.width])
 		if p >= 0 {
@@ -313,12 +313,12 @@ func (e *Encoder) err(line int, c *encColumn, err error) error {
 	return &ParseError{File: e.file, Line: line, Column: c.field + 1, Name: c.name, Err: err}
 }
 
-// parseNumber reads a numeric cell exactly as the loaders do
+// fastNumber reads a numeric cell exactly as the loaders do
 // (strconv.ParseFloat, finite values only). Plain decimals of at most 15
 // digits take a fast path: their digits and the power of ten are exact
 // float64 values, so one correctly rounded division gives ParseFloat's
 // result.
-func parseNumber(b []byte) (float64, error) {
+func fastNumber(b []byte) (float64, error) {
 	i, neg := 0, false
 	if b[0] == '-' || b[0] == '+' {
 		neg, i = b[0] == '-', 1
@@ -341,7 +341,7 @@ scan:
 		}
 	}
 	if i == len(b) && digits > 0 && digits <= 15 {
-		v := float64(mant) / pow10[frac]
+		v := float64(mant) / exactPow10[frac]
 		if neg {
 			v = -v
 		}
@@ -360,10 +360,10 @@ scan:
 	return v, nil
 }
 
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
-// quoteAll formats every value for an error message.
-func quoteAll(vals []string) string {
+// quoteEvery formats every value for an error message.
+func quoteEvery(vals []string) string {
 	q := make([]string, len(vals))
 	for i, v := range vals {
 		q[i] = strconv.Quote(v)

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// The fast path of parseNumber gives strconv.ParseFloat's value, bit for bit.
-func TestParseNumberMatchesParseFloat(t *testing.T) {
+// The fast path of fastNumber gives strconv.ParseFloat's value, bit for bit.
+func TestFastNumberMatchesParseFloat(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	cases := []string{"0", "-0", "+5", "1.", "0.1", "123456789012345", "1234567890123456", "0.000000000000001",
 		"-98.7654321", "1e3", "0x1p-2", "Inf"}
@@ -28,7 +28,7 @@ func TestParseNumberMatchesParseFloat(t *testing.T) {
 	}
 	for _, s := range cases {
 		want, werr := strconv.ParseFloat(s, 64)
-		got, err := parseNumber([]byte(s))
+		got, err := fastNumber([]byte(s))
 		if math.IsInf(want, 0) {
 			if err == nil {
 				t.Errorf("%q: no error for an infinite value", s)

@@ -27,7 +27,7 @@ func Tradeoffs(pts []Point) []float64 {
 	if n == 0 {
 		return mu
 	}
-	norm := normalise(pts)
+	norm := kneeNormalise(pts)
 	minNeighbours := min(4, n-1)
 	type near struct {
 		d float64
@@ -127,9 +127,9 @@ func HighTradeoff(pts []Point) []int {
 	return out
 }
 
-// normalise maps both coordinates of pts to [0, 1] by their minimum and
+// kneeNormalise maps both coordinates of pts to [0, 1] by their minimum and
 // maximum; a coordinate that does not vary maps to 0.
-func normalise(pts []Point) []Point {
+func kneeNormalise(pts []Point) []Point {
 	lo, hi := pts[0], pts[0]
 	for _, p := range pts {
 		lo.X, lo.Y = math.Min(lo.X, p.X), math.Min(lo.Y, p.Y)

@@ -47,25 +47,25 @@ func pickCommand() *cli.Command {
 	}
 }
 
-// candidate is a record with the network path resolved from the working
+// pickCandidate is a record with the network path resolved from the working
 // directory.
-type candidate struct {
+type pickCandidate struct {
 	rec     records.Record
 	weights string
 	dir     string // the folder of its records file
 }
 
-// selection are the numbers a pick is made on. Records hold test metrics
+// pickBasis are the numbers a pick is made on. Records hold test metrics
 // only, so picking uses them; when records carry metrics of a validation
-// part, selectionOf is where they take over, with test metrics shown beside.
-type selection struct {
+// part, pickBasisOf is where they take over, with test metrics shown beside.
+type pickBasis struct {
 	basis                  string // "test"
 	risk, unfair, accuracy float64
 }
 
-func selectionOf(c *candidate, metric string) selection {
+func pickBasisOf(c *pickCandidate, metric string) pickBasis {
 	v, _ := c.rec.Metric(metric)
-	return selection{basis: "test", risk: c.rec.Risk, unfair: v, accuracy: c.rec.Accuracy}
+	return pickBasis{basis: "test", risk: c.rec.Risk, unfair: v, accuracy: c.rec.Accuracy}
 }
 
 // pickResult is fp pick's JSON output.
@@ -116,18 +116,18 @@ func runPick(c *cli.Context) error {
 	if len(cands) == 0 {
 		return fmt.Errorf("pick: every successful candidate in %s is collapsed (a constant predictor)", strings.Join(paths, ", "))
 	}
-	front := frontOf(cands, metric)
-	chosen, closest, why := choose(c, front, metric)
+	front := pickFront(cands, metric)
+	chosen, closest, why := pickChoose(c, front, metric)
 	if chosen == nil {
 		if closest == nil {
 			return fmt.Errorf("pick: %s", why)
 		}
-		return fmt.Errorf("pick: %s; the closest is %s (%s)", why, describe(closest), metricsLine(closest, metric))
+		return fmt.Errorf("pick: %s; the closest is %s (%s)", why, describeCandidate(closest), metricsLine(closest, metric))
 	}
 	res := pickResult{Run: chosen.dir, Split: chosen.rec.Split, Lambda: chosen.rec.Lambda, Method: chosen.rec.Method,
 		Penalty: chosen.rec.Penalty, Risk: chosen.rec.Risk, Accuracy: chosen.rec.Accuracy, ATO: chosen.rec.ATO,
 		DP: chosen.rec.DP, EO: chosen.rec.EO, EOpp: chosen.rec.EOpp, Weights: chosen.weights}
-	if selectionOf(chosen, metric).basis == "test" {
+	if pickBasisOf(chosen, metric).basis == "test" {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
 			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
 	}
@@ -139,8 +139,8 @@ func runPick(c *cli.Context) error {
 
 // readPickCandidates reads the successful, non-collapsed candidates of
 // paths, resolving each network file against its records file's folder.
-func readPickCandidates(paths []string) ([]candidate, error) {
-	var out []candidate
+func readPickCandidates(paths []string) ([]pickCandidate, error) {
+	var out []pickCandidate
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -163,34 +163,34 @@ func readPickCandidates(paths []string) ([]candidate, error) {
 					continue
 				}
 				dir := filepath.Dir(f)
-				out = append(out, candidate{rec: r, dir: dir, weights: filepath.Join(dir, r.Weights)})
+				out = append(out, pickCandidate{rec: r, dir: dir, weights: filepath.Join(dir, r.Weights)})
 			}
 		}
 	}
 	return out, nil
 }
 
-// frontOf keeps the non-dominated candidates in (risk, metric), by risk.
-func frontOf(cands []candidate, metric string) []*candidate {
+// pickFront keeps the non-dominated candidates in (risk, metric), by risk.
+func pickFront(cands []pickCandidate, metric string) []*pickCandidate {
 	pts := make([]pareto.Point, len(cands))
 	for i := range cands {
-		s := selectionOf(&cands[i], metric)
+		s := pickBasisOf(&cands[i], metric)
 		pts[i] = pareto.Point{X: s.risk, Y: s.unfair}
 	}
-	var out []*candidate
+	var out []*pickCandidate
 	for _, i := range pareto.Front(pts) {
 		out = append(out, &cands[i])
 	}
 	return out
 }
 
-// choose applies the one requirement given; when nothing meets it, it
+// pickChoose applies the one requirement given; when nothing meets it, it
 // returns the candidate closest to meeting it and why.
-func choose(c *cli.Context, front []*candidate, metric string) (chosen, closest *candidate, why string) {
-	sel := func(k *candidate) selection { return selectionOf(k, metric) }
+func pickChoose(c *cli.Context, front []*pickCandidate, metric string) (chosen, closest *pickCandidate, why string) {
+	sel := func(k *pickCandidate) pickBasis { return pickBasisOf(k, metric) }
 	// best returns the candidate minimising key among those passing ok.
-	best := func(ok func(selection) bool, key func(selection) float64) *candidate {
-		var b *candidate
+	best := func(ok func(pickBasis) bool, key func(pickBasis) float64) *pickCandidate {
+		var b *pickCandidate
 		for _, k := range front {
 			s := sel(k)
 			if ok(s) && (b == nil || key(s) < key(sel(b))) {
@@ -199,22 +199,22 @@ func choose(c *cli.Context, front []*candidate, metric string) (chosen, closest 
 		}
 		return b
 	}
-	all := func(selection) bool { return true }
+	all := func(pickBasis) bool { return true }
 	switch {
 	case c.IsSet("max-unfairness"):
 		u := c.Float64("max-unfairness")
-		chosen = best(func(s selection) bool { return s.unfair <= u }, func(s selection) float64 { return s.risk })
-		closest = best(all, func(s selection) float64 { return s.unfair })
+		chosen = best(func(s pickBasis) bool { return s.unfair <= u }, func(s pickBasis) float64 { return s.risk })
+		closest = best(all, func(s pickBasis) float64 { return s.unfair })
 		why = fmt.Sprintf("no candidate of the front has %s ≤ %g", metric, u)
 	case c.IsSet("max-risk"):
 		r := c.Float64("max-risk")
-		chosen = best(func(s selection) bool { return s.risk <= r }, func(s selection) float64 { return s.unfair })
-		closest = best(all, func(s selection) float64 { return s.risk })
+		chosen = best(func(s pickBasis) bool { return s.risk <= r }, func(s pickBasis) float64 { return s.unfair })
+		closest = best(all, func(s pickBasis) float64 { return s.risk })
 		why = fmt.Sprintf("no candidate of the front has risk ≤ %g", r)
 	case c.IsSet("min-accuracy"):
 		a := c.Float64("min-accuracy")
-		chosen = best(func(s selection) bool { return s.accuracy >= a }, func(s selection) float64 { return s.unfair })
-		closest = best(all, func(s selection) float64 { return -s.accuracy })
+		chosen = best(func(s pickBasis) bool { return s.accuracy >= a }, func(s pickBasis) float64 { return s.unfair })
+		closest = best(all, func(s pickBasis) float64 { return -s.accuracy })
 		why = fmt.Sprintf("no candidate of the front has accuracy ≥ %g", a)
 	default: // --knee
 		pts := make([]pareto.Point, len(front))
@@ -240,7 +240,7 @@ func choose(c *cli.Context, front []*candidate, metric string) (chosen, closest 
 	return chosen, closest, why
 }
 
-func describe(k *candidate) string {
+func describeCandidate(k *pickCandidate) string {
 	pen := k.rec.Penalty
 	if pen == "" {
 		pen = "-"
@@ -248,15 +248,15 @@ func describe(k *candidate) string {
 	return fmt.Sprintf("%s/%s split %d λ = %g in %s", k.rec.Method, pen, k.rec.Split, k.rec.Lambda, k.dir)
 }
 
-func metricsLine(k *candidate, metric string) string {
+func metricsLine(k *pickCandidate, metric string) string {
 	v, _ := k.rec.Metric(metric)
 	return fmt.Sprintf("risk %.6g, accuracy %.6g, %s %.6g", k.rec.Risk, k.rec.Accuracy, metric, v)
 }
 
-func printPick(w io.Writer, k *candidate, metric string, nFront, n int) error {
+func printPick(w io.Writer, k *pickCandidate, metric string, nFront, n int) error {
 	r := &k.rec
 	fmt.Fprintf(w, "picked from the %d non-dominated of %d candidates (risk vs %s, chosen on %s metrics; test metrics shown):\n",
-		nFront, n, metric, selectionOf(k, metric).basis)
+		nFront, n, metric, pickBasisOf(k, metric).basis)
 	t := newTable(w)
 	fmt.Fprintln(t, "run\tmethod\tpenalty\tsplit\tλ\trisk\taccuracy\tato\tdp\teo\teopp")
 	fmt.Fprintf(t, "%s\t%s\t%s\t%d\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", k.dir, r.Method, r.Penalty, r.Split, r.Lambda,

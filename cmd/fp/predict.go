@@ -62,7 +62,7 @@ func runPredict(c *cli.Context) error {
 		}
 		return nil
 	}
-	n, err := writeAtomically(out, func(w io.Writer) (int, error) { return predict.Run(f, in, data, w, opt) })
+	n, err := streamToFile(out, func(w io.Writer) (int, error) { return predict.Run(f, in, data, w, opt) })
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
@@ -70,9 +70,9 @@ func runPredict(c *cli.Context) error {
 	return nil
 }
 
-// writeAtomically streams into a temporary file beside path and renames it
+// streamToFile streams into a temporary file beside path and renames it
 // into place only when write succeeds, so a failure leaves no partial file.
-func writeAtomically(path string, write func(io.Writer) (int, error)) (int, error) {
+func streamToFile(path string, write func(io.Writer) (int, error)) (int, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return 0, err

@@ -66,7 +66,11 @@ func runPredict(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	fmt.Fprintf(c.App.ErrWriter, "fp: %d rows scored into %s\n", n, out)
+	fmt.Fprintf(c.App.ErrWriter, "fp: %d rows scored into %s", n, out)
+	if s := f.Schema; s != nil {
+		fmt.Fprintf(c.App.ErrWriter, "; score is P(%s = %q)", s.Target, s.TargetPositive)
+	}
+	fmt.Fprintln(c.App.ErrWriter)
 	return nil
 }
 

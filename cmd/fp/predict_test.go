@@ -46,7 +46,7 @@ func TestPredictCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) != 61 || lines[0] != "outcome,group,score,label,logit" || !strings.Contains(stderr, "60 rows") {
+	if len(lines) != 61 || lines[0] != "outcome,group,score,label,logit" || !strings.Contains(stderr, `60 rows scored into `+out+`; score is P(outcome = "yes")`) {
 		t.Errorf("output: %d lines, header %q, stderr %q", len(lines), lines[0], stderr)
 	}
 	// To standard output without --out.

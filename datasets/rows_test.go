@@ -1,9 +1,12 @@
 package datasets
 
 import (
+	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -42,5 +45,32 @@ func TestFastNumberMatchesParseFloat(t *testing.T) {
 		if math.Float64bits(got) != math.Float64bits(want) {
 			t.Errorf("%q: %v, ParseFloat %v", s, got, want)
 		}
+	}
+}
+
+// Lines longer than the reader's buffer, CRLF endings, blank lines and a
+// last line without a newline are all read as encoding/csv would.
+func TestRowReaderLinesOfAnyLength(t *testing.T) {
+	long := strings.Repeat("x", 200_000)
+	text := "a,b\r\n1," + long + "\r\n\r\n2,y"
+	r, err := NewRowReader(strings.NewReader(text), "f.csv", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var lines []int
+	for {
+		f, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(f[0])+":"+strconv.Itoa(len(f[1])))
+		lines = append(lines, r.Line())
+	}
+	if strings.Join(got, " ") != "1:200000 2:1" || !slices.Equal(lines, []int{2, 4}) || !slices.Equal(r.Header(), []string{"a", "b"}) {
+		t.Errorf("rows %v on lines %v, header %v", got, lines, r.Header())
 	}
 }

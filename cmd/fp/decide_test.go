@@ -7,9 +7,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/fairness"
@@ -20,7 +23,7 @@ import (
 // with their calibrated propensity, scored by fp predict --logit and
 // audited by fp audit, give the record's metrics to 1e-12. The risk comes
 // from the logit column through fairness.EvaluateLogits, the records' own
-// softplus form (fp audit computes it from clipped probabilities).
+// softplus form, and from fp audit too when it reads logits (--logit).
 func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 	cfg := experiments.DefaultConfig()
 	cfg.Splits, cfg.Lambdas, cfg.Epochs, cfg.PropensityEpochs = 1, "log:4", 30, 10
@@ -61,6 +64,9 @@ func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// With a logit column fp audit computes the risk as the records do;
+	// without, the risk is checked from the logits below.
+	auditTakesLogits := slices.ContainsFunc(auditCommand().Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "logit") })
 	recs := readRecords(t, out)
 	if len(recs) != 4 {
 		t.Fatalf("%d records, want 4", len(recs))
@@ -78,15 +84,19 @@ func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 			"--out", scored, "--keep", "y,a,propensity", "--logit"); err != nil {
 			t.Fatal(err)
 		}
-		stdout, _, err := runFP(t, "audit", "--data", scored, "--score", "score", "--label", "y", "--group", "a",
-			"--propensity", "propensity", "--json")
+		args := []string{"audit", "--data", scored, "--score", "score", "--label", "y", "--group", "a",
+			"--propensity", "propensity", "--json"}
+		if auditTakesLogits {
+			args = append(args, "--logit", "logit")
+		}
+		stdout, _, err := runFP(t, args...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got struct {
-			N                      int
-			Accuracy, DP, EO, EOpp float64
-			ATO                    *float64
+			N                            int
+			Risk, Accuracy, DP, EO, EOpp float64
+			ATO                          *float64
 		}
 		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 			t.Fatal(err)
@@ -116,6 +126,9 @@ func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 		met, err := fairness.EvaluateLogits(z, y, a, e)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if auditTakesLogits && math.Abs(got.Risk-rec.Risk) > 1e-12 {
+			t.Errorf("%s: fp audit --logit risk %v, record %v", rec.Key(), got.Risk, rec.Risk)
 		}
 		for _, c := range []struct {
 			name      string

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,9 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )
 
@@ -116,14 +115,39 @@ func runPick(c *cli.Context) error {
 	if len(cands) == 0 {
 		return fmt.Errorf("pick: every successful candidate in %s is collapsed (a constant predictor)", strings.Join(paths, ", "))
 	}
-	front := pickFront(cands, metric)
-	chosen, closest, why := pickChoose(c, front, metric)
-	if chosen == nil {
-		if closest == nil {
+	pts := make([]choose.Point, len(cands))
+	for i := range cands {
+		b := pickBasisOf(&cands[i], metric)
+		pts[i] = choose.Point{Risk: b.risk, Unfairness: b.unfair, Accuracy: b.accuracy}
+	}
+	idx := choose.Front(pts)
+	front := make([]choose.Point, len(idx))
+	for k, i := range idx {
+		front[k] = pts[i]
+	}
+	rule := choose.Rule{Kind: choose.Knee}
+	switch {
+	case c.IsSet("max-unfairness"):
+		rule = choose.Rule{Kind: choose.MaxUnfairness, Bound: c.Float64("max-unfairness")}
+	case c.IsSet("max-risk"):
+		rule = choose.Rule{Kind: choose.MaxRisk, Bound: c.Float64("max-risk")}
+	case c.IsSet("min-accuracy"):
+		rule = choose.Rule{Kind: choose.MinAccuracy, Bound: c.Float64("min-accuracy")}
+	}
+	k, err := choose.Choose(front, rule)
+	var none *choose.NoneError
+	if errors.As(err, &none) {
+		why := strings.Replace(none.Error(), "unfairness", metric, 1)
+		if none.Closest < 0 {
 			return fmt.Errorf("pick: %s", why)
 		}
+		closest := &cands[idx[none.Closest]]
 		return fmt.Errorf("pick: %s; the closest is %s (%s)", why, describeCandidate(closest), metricsLine(closest, metric))
 	}
+	if err != nil {
+		return fmt.Errorf("pick: %w", err)
+	}
+	chosen := &cands[idx[k]]
 	res := pickResult{Run: chosen.dir, Split: chosen.rec.Split, Lambda: chosen.rec.Lambda, Method: chosen.rec.Method,
 		Penalty: chosen.rec.Penalty, Risk: chosen.rec.Risk, Accuracy: chosen.rec.Accuracy, ATO: chosen.rec.ATO,
 		DP: chosen.rec.DP, EO: chosen.rec.EO, EOpp: chosen.rec.EOpp, Weights: chosen.weights}
@@ -168,76 +192,6 @@ func readPickCandidates(paths []string) ([]pickCandidate, error) {
 		}
 	}
 	return out, nil
-}
-
-// pickFront keeps the non-dominated candidates in (risk, metric), by risk.
-func pickFront(cands []pickCandidate, metric string) []*pickCandidate {
-	pts := make([]pareto.Point, len(cands))
-	for i := range cands {
-		s := pickBasisOf(&cands[i], metric)
-		pts[i] = pareto.Point{X: s.risk, Y: s.unfair}
-	}
-	var out []*pickCandidate
-	for _, i := range pareto.Front(pts) {
-		out = append(out, &cands[i])
-	}
-	return out
-}
-
-// pickChoose applies the one requirement given; when nothing meets it, it
-// returns the candidate closest to meeting it and why.
-func pickChoose(c *cli.Context, front []*pickCandidate, metric string) (chosen, closest *pickCandidate, why string) {
-	sel := func(k *pickCandidate) pickBasis { return pickBasisOf(k, metric) }
-	// best returns the candidate minimising key among those passing ok.
-	best := func(ok func(pickBasis) bool, key func(pickBasis) float64) *pickCandidate {
-		var b *pickCandidate
-		for _, k := range front {
-			s := sel(k)
-			if ok(s) && (b == nil || key(s) < key(sel(b))) {
-				b = k
-			}
-		}
-		return b
-	}
-	all := func(pickBasis) bool { return true }
-	switch {
-	case c.IsSet("max-unfairness"):
-		u := c.Float64("max-unfairness")
-		chosen = best(func(s pickBasis) bool { return s.unfair <= u }, func(s pickBasis) float64 { return s.risk })
-		closest = best(all, func(s pickBasis) float64 { return s.unfair })
-		why = fmt.Sprintf("no candidate of the front has %s ≤ %g", metric, u)
-	case c.IsSet("max-risk"):
-		r := c.Float64("max-risk")
-		chosen = best(func(s pickBasis) bool { return s.risk <= r }, func(s pickBasis) float64 { return s.unfair })
-		closest = best(all, func(s pickBasis) float64 { return s.risk })
-		why = fmt.Sprintf("no candidate of the front has risk ≤ %g", r)
-	case c.IsSet("min-accuracy"):
-		a := c.Float64("min-accuracy")
-		chosen = best(func(s pickBasis) bool { return s.accuracy >= a }, func(s pickBasis) float64 { return s.unfair })
-		closest = best(all, func(s pickBasis) float64 { return -s.accuracy })
-		why = fmt.Sprintf("no candidate of the front has accuracy ≥ %g", a)
-	default: // --knee
-		pts := make([]pareto.Point, len(front))
-		for i, k := range front {
-			s := sel(k)
-			pts[i] = pareto.Point{X: s.risk, Y: s.unfair}
-		}
-		if knee := pareto.HighTradeoff(pts); len(knee) > 0 {
-			return front[knee[0]], nil, ""
-		}
-		mu := pareto.Tradeoffs(pts)
-		bi := -1
-		for i, m := range mu {
-			if !math.IsNaN(m) && !math.IsInf(m, 0) && (bi < 0 || m > mu[bi]) {
-				bi = i
-			}
-		}
-		why = fmt.Sprintf("no point of the front's %d stands out by its trade-off", len(front))
-		if bi >= 0 {
-			closest = front[bi]
-		}
-	}
-	return chosen, closest, why
 }
 
 func describeCandidate(k *pickCandidate) string {

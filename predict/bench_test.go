@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -59,6 +60,7 @@ func benchmarkPredict(b *testing.B, quoted bool) {
 	}
 	data := buf.Bytes()
 	b.SetBytes(int64(len(data)))
+	cpu0 := cpuSeconds()
 	b.ResetTimer()
 	for range b.N {
 		n, err := Run(f, bytes.NewReader(data), "bench.csv", io.Discard, Options{Threshold: 0.5})
@@ -66,7 +68,23 @@ func benchmarkPredict(b *testing.B, quoted bool) {
 			b.Fatal(n, err)
 		}
 	}
-	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.StopTimer()
+	total := float64(rows) * float64(b.N)
+	b.ReportMetric(total/b.Elapsed().Seconds(), "rows/s")
+	// Per second of CPU used by the process: with GOMAXPROCS=1 the speed
+	// of one core, whatever else shares the machine.
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(total/cpu, "rows/cpu-s")
+	}
+}
+
+// cpuSeconds is the user and system CPU time the process has used.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // rowStream generates the header and n−1 CSV rows on the fly, so that the file's size does

@@ -79,6 +79,10 @@ type Config struct {
 	Workers int `json:"-"`
 	// Shard restricts the run to the splits of one shard.
 	Shard Shard `json:"-"`
+	// Coding records which raw target and sensitive values the data coded
+	// 1; NewRunner fills it. It follows from the other settings, so it is
+	// not part of the digest.
+	Coding *Coding `json:"coding,omitempty"`
 	// CustomPenalty, when set, is used instead of a built-in penalty; its
 	// Name is the Penalty of the records and its Version enters the digest
 	// (change it whenever the penalty's code changes). Library use only;
@@ -89,6 +93,15 @@ type Config struct {
 	// version enter the digest. Library use only; for the graph engine it is
 	// a losses.Risk (losses.NewRisk).
 	CustomRisk train.Term `json:"-"`
+}
+
+// Coding is the meaning of y = 1 and a = 1: the raw values of the target
+// and the sensitive column that the data coded 1.
+type Coding struct {
+	Target            string `json:"target"`
+	TargetPositive    string `json:"target_positive"`
+	Sensitive         string `json:"sensitive"`
+	SensitivePositive string `json:"sensitive_positive"`
 }
 
 // Shard i of n runs the splits m with m mod n = i. The zero value is "no sharding".
@@ -315,6 +328,7 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 func (c Config) Digest() string {
 	d := c
 	d.DataDir = ""
+	d.Coding = nil
 	b, _ := json.Marshal(d) // a struct of plain fields always marshals
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:6])
@@ -336,7 +350,7 @@ func (c Config) Diff(d Config) []string {
 		keys[k] = true
 	}
 	for _, k := range sortedKeys(keys) {
-		if k == "data_dir" {
+		if k == "data_dir" || k == "coding" {
 			continue
 		}
 		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {

@@ -97,6 +97,8 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Coding = &Coding{Target: data.Target, TargetPositive: data.LabelPositive,
+		Sensitive: data.Sensitive, SensitivePositive: data.GroupPositive}
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, _ := scalarize.ParseGrid(c.Lambdas)
 	if c.Method == MethodAdversarial {

@@ -254,6 +254,14 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 		}
 	}
 	f := model.NewFile(net, sd.columns, sd.std.Mean, sd.std.SD)
+	schema := r.data.Schema
+	f.Schema = &schema
+	f.Card = &model.Card{
+		Dataset: rec.Dataset, Preset: rec.Preset, Sensitive: rec.Sensitive, Method: rec.Method, Penalty: rec.Penalty,
+		Lambda: rec.Lambda, Split: rec.Split, Seed: rec.Seed, Engine: rec.Engine, Epochs: rec.Epochs,
+		Test:   model.Metrics{Risk: rec.Risk, Accuracy: rec.Accuracy, ATO: rec.ATO, DP: rec.DP, EO: rec.EO, EOpp: rec.EOpp},
+		Config: r.cfg.Digest(), Version: model.Version(),
+	}
 	path := filepath.Join(r.out, rec.Weights)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

@@ -53,7 +53,7 @@ func runReport(c *cli.Context) error {
 	if len(paths) == 0 {
 		return errors.New("report: give one or more run folders (as written by fp train)")
 	}
-	opt := htmlreport.Options{Title: c.String("title"), Predict: predictCommand()}
+	opt := htmlreport.Options{Title: c.String("title"), Predict: predictHint()}
 	p, err := htmlreport.Build(paths, opt)
 	if err != nil {
 		return err
@@ -87,9 +87,9 @@ func runReport(c *cli.Context) error {
 	return err
 }
 
-// predictCommand returns how the page names the command applying a network
+// predictHint returns how the page names the command applying a network
 // to new data, or nil when this fp has no predict command.
-func predictCommand() func(string, *experiments.Config) string {
+func predictHint() func(string, *experiments.Config) string {
 	for _, cmd := range commands {
 		if cmd.Name == "predict" {
 			return func(network string, cfg *experiments.Config) string {

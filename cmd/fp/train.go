@@ -163,6 +163,15 @@ func runTrain(c *cli.Context) error {
 		return flagError(err)
 	}
 	defer runner.Close()
+	if rc := runner.Config(); rc.CSV != "" && rc.Coding != nil {
+		// A CSV's 0/1 coding follows a rule; say what it made of this file.
+		w := c.App.Writer
+		if c.Bool(jsonFlag) {
+			w = c.App.ErrWriter // standard output is the JSON document
+		}
+		fmt.Fprintf(w, "coding: y = 1 means %s = %q; a = 1 means %s = %q\n",
+			rc.Coding.Target, rc.Coding.TargetPositive, rc.Coding.Sensitive, rc.Coding.SensitivePositive)
+	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	go func() {

@@ -62,7 +62,38 @@ type Record struct {
 	Config string `json:"config"`
 	// Shard is the shard that wrote the record ("" when unsharded).
 	Shard string `json:"shard,omitempty"`
+
+	// TrainR and TrainU are the risk and penalty of the candidate's network
+	// (the one stored) on the rows it was trained on, in evaluation mode
+	// (no dropout), over all those rows at once; U is the split's penalty
+	// even for λ = 0, which does not minimise it. ValR and ValU are the same
+	// on the validation part, when one was kept (NVal rows); KeptEpoch is
+	// then the epoch whose network was kept (the one with the lowest
+	// validation objective).
+	TrainR    float64  `json:"train_r"`
+	TrainU    float64  `json:"train_u"`
+	ValR      *float64 `json:"val_r,omitempty"`
+	ValU      *float64 `json:"val_u,omitempty"`
+	NVal      int      `json:"n_val,omitempty"`
+	KeptEpoch int      `json:"kept_epoch,omitempty"`
+
+	// The overlap of the split's calibrated propensity ê on its training
+	// rows (SPEC §4): the temperature, ê's quantiles at 0, 0.01, 0.05, 0.25,
+	// 0.5, 0.75, 0.95, 0.99 and 1, the share of rows with ê < 0.01 or
+	// ê > 0.99, and the effective sample size (Σw)²/Σw² of the overlap
+	// weights in each group, beside the group's rows. Records written
+	// before these keys existed have PropQ empty.
+	PropTemperature float64   `json:"prop_temperature,omitempty"`
+	PropQ           []float64 `json:"prop_q,omitempty"`
+	PropExtreme     float64   `json:"prop_extreme"`
+	ESS1            float64   `json:"ess1"`
+	ESS0            float64   `json:"ess0"`
+	PropN1          int       `json:"prop_n1"`
+	PropN0          int       `json:"prop_n0"`
 }
+
+// HasOverlap reports whether the record carries the overlap summary.
+func (r *Record) HasOverlap() bool { return len(r.PropQ) > 0 }
 
 // OK reports whether the candidate trained to the end.
 func (r *Record) OK() bool { return r.Status != StatusFailed }

@@ -78,7 +78,7 @@ func writeOverlap(path string, o SplitOverlap) error {
 // ReadOverlaps reads the overlap summaries stored in a run folder, by split;
 // none (and no error) for a folder written before they were stored.
 func ReadOverlaps(dir string) ([]SplitOverlap, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "splits", "split-*", OverlapFile))
+	files, err := filepath.Glob(filepath.Join(globQuote(dir), "splits", "split-*", OverlapFile))
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,13 @@ func runFront(c *cli.Context) error {
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, sums)
 	}
-	return printFront(c.App.Writer, sums, metric, len(recs))
+	if err := printFront(c.App.Writer, sums, metric, len(recs)); err != nil {
+		return err
+	}
+	if line := overlapLine(recs); line != "" {
+		fmt.Fprintln(c.App.Writer, line)
+	}
+	return nil
 }
 
 // readCandidates reads the records of paths (files or sweep folders),

@@ -72,7 +72,18 @@ func overlapLine(recs []records.Record) string {
 	line := fmt.Sprintf("overlap over %d splits: temperature %.3g–%.3g; extreme ê (< 0.01 or > 0.99) at most %.1f%% (split %d); smallest ESS %.0f%% of its group (split %d)",
 		len(by), tMin, tMax, 100*ext, extSplit, 100*ess, essSplit)
 	if ext > 0.1 || ess < 0.1 {
-		line += " — POOR: the ATO values rest on few rows (fp train names the columns that predict the sensitive attribute)"
+		line += " — POOR: the ATO values rest on few rows (fp status on the run folder names the columns that predict the sensitive attribute)"
 	}
 	return line
+}
+
+// printOverlaps prints a line per split's overlap, and the advice of those
+// whose overlap is poor.
+func printOverlaps(w io.Writer, ovs []experiments.SplitOverlap) {
+	for _, o := range ovs {
+		fmt.Fprintf(w, "split %d overlap: %s\n", o.Split, o.Overlap)
+		if a := o.Advice(); a != "" {
+			fmt.Fprintln(w, "warning: "+a)
+		}
+	}
 }

@@ -53,7 +53,8 @@ func TestTrainWritesResumesAndIgnoresWorkers(t *testing.T) {
 	}
 	keys := []string{"dataset", "preset", "sensitive", "method", "penalty", "split", "lambda", "seed", "engine",
 		"epochs", "dim", "n_train", "n_test", "r_min", "r_max", "u_min", "u_max", "train_seconds",
-		"skipped_batches", "collapsed", "risk", "accuracy", "ato", "dp", "eo", "eopp", "weights"}
+		"skipped_batches", "collapsed", "risk", "accuracy", "ato", "dp", "eo", "eopp", "weights",
+		"train_r", "train_u", "prop_temperature", "prop_q", "prop_extreme", "ess1", "ess0"}
 	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		for _, k := range keys {
 			if !strings.Contains(line, `"`+k+`":`) {
@@ -234,6 +235,9 @@ func TestTrainAdversarialBaseline(t *testing.T) {
 		betas[r.Lambda] = true
 		if r.Method != "adversarial" || r.Penalty != "" || r.BetaScale != 200 || r.Engine != "graph" || !r.OK() {
 			t.Errorf("record %+v", r)
+		}
+		if !(r.TrainR > 0) || r.ValR != nil || !r.HasOverlap() {
+			t.Errorf("record: train_r %g, val_r %v, overlap summary %v; want a training risk, no validation part and the overlap", r.TrainR, r.ValR, r.HasOverlap())
 		}
 	}
 	if !betas[0] || !betas[100] || !betas[200] {

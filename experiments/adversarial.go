@@ -75,8 +75,8 @@ func (r *Runner) trainAdversarial(ctx context.Context, sd *splitData, beta float
 	rec.SkippedBatches = res.Skipped
 	// The final training risk; the baseline has no penalty U of its own, so
 	// train_u stays 0.
-	eval, err := train.NewEvaluator(r.engine, train.Spec{Arch: arch, Dim: sd.train.Dim, BatchSize: sd.train.N,
-		Init: res.Network, Objective: scalarize.Objective{Method: scalarize.Risk}}, sd.train.N)
+	eval, err := train.NewEvaluator(r.engine, train.Spec{Arch: arch, Dim: sd.train.Dim, BatchSize: 1,
+		Init: res.Network, Objective: scalarize.Objective{Method: scalarize.Risk}}, sd.evalBlock())
 	if err != nil {
 		return rec, fmt.Errorf("split %d, β = %g: %w", sd.m, beta, err)
 	}

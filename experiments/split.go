@@ -149,6 +149,21 @@ func (r *Runner) standardizationRun(ctx context.Context, sd *splitData, method s
 	return &rec, writeAtomic(path, b)
 }
 
+// EvalBlock is the most rows whose R and U are measured at once (train_r,
+// val_r, …); larger parts are measured in blocks of this size.
+const EvalBlock = 4096
+
+// evalBlock is the block size in which the split's parts are measured: the
+// validation part's size when one is kept, else the training rows', at most
+// EvalBlock.
+func (sd *splitData) evalBlock() int {
+	n := sd.train.N
+	if sd.val.N > 0 {
+		n = sd.val.N
+	}
+	return min(n, EvalBlock)
+}
+
 // baseRecord fills what a record says about the candidate before training.
 func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float64) records.Record {
 	c := r.cfg
@@ -213,13 +228,15 @@ func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalariz
 	if err != nil {
 		return rec, train.Result{}, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
 	}
-	// The evaluator measures R and U of whole parts in evaluation mode,
-	// U even for λ = 0 (whose trainer has no penalty).
+	// The evaluator measures R and U of whole parts in evaluation mode, U
+	// even for λ = 0 (whose trainer has no penalty), in blocks of the same
+	// size for the training and the validation part (U, a contrast, is
+	// larger on fewer rows by noise alone).
 	spec.Penalty, err = r.penalty()
 	if err != nil {
 		return rec, train.Result{}, err
 	}
-	eval, err := train.NewEvaluator(r.engine, spec, max(sd.train.N, sd.val.N))
+	eval, err := train.NewEvaluator(r.engine, spec, sd.evalBlock())
 	if err != nil {
 		return rec, train.Result{}, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
 	}

@@ -65,7 +65,9 @@ type Record struct {
 
 	// TrainR and TrainU are the risk and penalty of the candidate's network
 	// (the one stored) on the rows it was trained on, in evaluation mode
-	// (no dropout), over all those rows at once; U is the split's penalty
+	// (no dropout), over blocks of as many rows as the validation part has
+	// (all the rows when none is kept), at most 4,096, averaged over the
+	// blocks by rows; U is the split's penalty
 	// even for λ = 0, which does not minimise it (and 0 for the adversarial
 	// baseline, which has no penalty). ValR and ValU are the same
 	// on the validation part, when one was kept (NVal rows); KeptEpoch is

@@ -206,8 +206,8 @@ func Fit(ctx context.Context, tr Trainer, d Data, opt Options, rng *rand.Rand) (
 		if err := h.Data.Validate(); err != nil {
 			return Result{}, fmt.Errorf("validation: %w", err)
 		}
-		if h.Data.Dim != d.Dim || h.Eval == nil || h.Eval.Size() < h.Data.N {
-			return Result{}, fmt.Errorf("fit: validation part of %d rows × %d features needs an evaluator for that many rows of %d features", h.Data.N, h.Data.Dim, d.Dim)
+		if h.Data.Dim != d.Dim || h.Eval == nil {
+			return Result{}, fmt.Errorf("fit: validation part of %d rows × %d features needs an evaluator and %d features", h.Data.N, h.Data.Dim, d.Dim)
 		}
 		opt.Holdout = nil // the loop itself does not score it
 	}

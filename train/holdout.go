@@ -12,8 +12,8 @@ import (
 // and terms the network is trained with. It is how a held-out part is scored
 // after every epoch, and how a trained candidate's final R and U are taken.
 //
-// It wraps a trainer of the same network whose one batch holds up to Size
-// rows (fewer are padded, which is exact) and whose objective is R + 0·U, so
+// It wraps a trainer of the same network whose one batch holds Size rows
+// (fewer are padded, which is exact) and whose objective is R + 0·U, so
 // that U is computed even for a network trained on R alone. An Evaluator is
 // used by one goroutine at a time.
 type Evaluator struct {
@@ -23,8 +23,8 @@ type Evaluator struct {
 	idx    []int
 }
 
-// NewEvaluator builds an evaluator for networks of spec on data sets of up
-// to size rows. U is measured when spec.Penalty is set (whatever the spec's
+// NewEvaluator builds an evaluator for networks of spec that scores up to
+// size rows at once. U is measured when spec.Penalty is set (whatever the spec's
 // objective) and is 0 otherwise.
 func NewEvaluator(e Engine, spec Spec, size int) (*Evaluator, error) {
 	if size < 1 {
@@ -49,16 +49,16 @@ func NewEvaluator(e Engine, spec Spec, size int) (*Evaluator, error) {
 	return &Evaluator{tr: tr, params: tr.Params(), batch: b}, nil
 }
 
-// Size is the most rows Loss takes.
+// Size is the most rows the evaluator scores at once (one block).
 func (ev *Evaluator) Size() int { return ev.batch.Size }
 
 // Loss returns R and U (Objective = R) of the network whose parameter
 // tensors are params (model.Params order, as Trainer.Params gives them) on
-// every row of d.
+// every row of d. Up to Size rows are scored at once; more are scored in
+// consecutive blocks of Size rows (the last one shorter), and R and U are
+// the means over the blocks weighted by their rows (exact for R; for U, a
+// contrast that is not additive, the mean of the blocks' contrasts).
 func (ev *Evaluator) Loss(params [][]float64, d Data) (Loss, error) {
-	if d.N > ev.batch.Size {
-		return Loss{}, fmt.Errorf("evaluator: %d rows, room for %d", d.N, ev.batch.Size)
-	}
 	if len(params) != len(ev.params) {
 		return Loss{}, fmt.Errorf("evaluator: %d parameter tensors, want %d", len(params), len(ev.params))
 	}
@@ -68,11 +68,28 @@ func (ev *Evaluator) Loss(params [][]float64, d Data) (Loss, error) {
 		}
 		copy(ev.params[i], p)
 	}
-	for len(ev.idx) < d.N {
-		ev.idx = append(ev.idx, len(ev.idx))
+	size := ev.batch.Size
+	if len(ev.idx) < size {
+		ev.idx = make([]int, size)
 	}
-	ev.batch.Fill(d, ev.idx[:d.N])
-	return ev.tr.Gradient(ev.batch)
+	var sum Loss
+	for start := 0; start < d.N; start += size {
+		n := min(size, d.N-start)
+		idx := ev.idx[:n]
+		for k := range idx {
+			idx[k] = start + k
+		}
+		ev.batch.Fill(d, idx)
+		l, err := ev.tr.Gradient(ev.batch)
+		if err != nil {
+			return Loss{}, fmt.Errorf("evaluator: rows %d–%d: %w", start, start+n-1, err)
+		}
+		f := float64(n) / float64(d.N)
+		sum.R += f * l.R
+		sum.U += f * l.U
+	}
+	sum.Objective = sum.R
+	return sum, nil
 }
 
 // Holdout is a validation part kept aside from the training rows: Fit
@@ -80,7 +97,7 @@ func (ev *Evaluator) Loss(params [][]float64, d Data) (Loss, error) {
 // epoch whose network had the best validation objective.
 type Holdout struct {
 	Data Data
-	// Eval scores a network on Data (Eval.Size() ≥ Data.N).
+	// Eval scores a network on Data.
 	Eval *Evaluator
 	// Objective turns the validation R and U into the number that is
 	// minimised: the trained objective, with the standardization constants

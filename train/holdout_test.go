@@ -54,8 +54,30 @@ func TestEvaluatorMeasuresRAndUInEvaluationMode(t *testing.T) {
 	if !(got.U > 0) {
 		t.Errorf("U = %g, want the penalty measured (> 0)", got.U)
 	}
-	if _, err := ev.Loss(tr.Params(), synth(201, 5, rng)); err == nil {
-		t.Error("201 rows accepted by an evaluator for 200")
+	// In blocks: R is still the exact mean; U the row-weighted mean of the
+	// blocks' penalties.
+	small, err := train.NewEvaluator(backprop.Engine{}, spec, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := small.Loss(tr.Params(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(blocks.R-want) > 1e-12 {
+		t.Errorf("R in blocks of 50 = %.15g, want %.15g", blocks.R, want)
+	}
+	var u float64
+	for _, b := range [][2]int{{0, 50}, {50, 100}, {100, 120}} {
+		part := train.Data{N: b[1] - b[0], Dim: d.Dim, X: d.X[b[0]*d.Dim : b[1]*d.Dim], Y: d.Y[b[0]:b[1]], A: d.A[b[0]:b[1]], W: d.W[b[0]:b[1]]}
+		l, err := ev.Loss(tr.Params(), part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u += l.U * float64(part.N) / float64(d.N)
+	}
+	if math.Abs(blocks.U-u) > 1e-12 || blocks.U == got.U {
+		t.Errorf("U in blocks of 50 = %.15g, want the blocks' weighted mean %.15g (and not the all-rows %.15g)", blocks.U, u, got.U)
 	}
 }
 

@@ -82,3 +82,32 @@ func TestTrainRefusesTinyCSV(t *testing.T) {
 		t.Error("the refused sweep created its output folder")
 	}
 }
+
+// A CSV sweep keeps a validation part unless told not to; a built-in
+// dataset's does not (see TestTrainWritesResumesAndIgnoresWorkers).
+func TestTrainCSVKeepsValidationPartByDefault(t *testing.T) {
+	csv := writeGroupCSV(t, 400, false)
+	for _, tc := range []struct {
+		args []string
+		nVal int
+	}{{nil, 40}, {[]string{"--val-fraction", "0.1"}, 20}, {[]string{"--val-fraction", "0"}, 0}} {
+		out := filepath.Join(t.TempDir(), "run")
+		args := append([]string{"train", "--data", csv, "--target", "y", "--sensitive", "g", "--splits", "1",
+			"--lambdas", "0,1", "--epochs", "3", "--engine", "backprop", "--quiet", "--no-plot", "--out", out}, tc.args...)
+		if _, _, err := runFP(t, args...); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range readRecords(t, out) {
+			if r.NVal != tc.nVal || (r.ValR != nil) != (tc.nVal > 0) || r.NTrain != 200-tc.nVal {
+				t.Errorf("%v: λ = %g: n_val %d, val_r %v, n_train %d; want %d validation rows of 200", tc.args, r.Lambda, r.NVal, r.ValR, r.NTrain, tc.nVal)
+			}
+			if tc.nVal > 0 && (r.KeptEpoch < 1 || r.KeptEpoch > 3) {
+				t.Errorf("%v: kept epoch %d, want one of 1…3", tc.args, r.KeptEpoch)
+			}
+		}
+	}
+	_, _, err := runFP(t, "train", "--data", csv, "--target", "y", "--sensitive", "g", "--val-fraction", "0.7", "--out", filepath.Join(t.TempDir(), "x"))
+	if err == nil || !strings.Contains(err.Error(), "--val-fraction: ") {
+		t.Errorf("--val-fraction 0.7: err = %v, want one naming the flag", err)
+	}
+}

@@ -66,6 +66,9 @@ func TestTrainWritesResumesAndIgnoresWorkers(t *testing.T) {
 		if !r.OK() || r.Dataset != "compas" || r.Dim != 12 || r.Engine != "graph" || r.NTrain+r.NTest != 6172 {
 			t.Errorf("unexpected record %+v", r)
 		}
+		if r.NVal != 0 || r.ValR != nil || r.KeptEpoch != 0 {
+			t.Errorf("%s: a built-in dataset kept a validation part by default (n_val %d)", r.Key(), r.NVal)
+		}
 		if _, err := os.Stat(filepath.Join(d1, r.Weights)); err != nil {
 			t.Errorf("network of %s: %v", r.Key(), err)
 		}

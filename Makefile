@@ -4,7 +4,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 STATICCHECK_VERSION := v0.8.2
 PKGS    := ./...
 
-.PHONY: all build test test-short bench lint staticcheck demo clean reproduce
+.PHONY: all build test test-short bench lint staticcheck demo report-demo clean reproduce
 
 all: build
 
@@ -37,6 +37,18 @@ lint: staticcheck
 # The quick start: a Chebyshev sweep on the embedded COMPAS data, then the front.
 demo: build
 	./bin/fp train --out runs/demo
+	./bin/fp report runs/demo
+
+# The quick start's report and a 1280×800 screenshot of it (needs chromium);
+# runs the quick start first if its folder is absent.
+CHROMIUM ?= $(shell command -v chromium chromium-browser google-chrome 2>/dev/null | head -n1)
+report-demo: build
+	@test -f runs/demo/records.jsonl || ./bin/fp train --out runs/demo
+	./bin/fp report runs/demo --out runs/demo/report.html
+	@test -n "$(CHROMIUM)" || { echo "report-demo: chromium not found (apt-get install chromium)"; exit 1; }
+	"$(CHROMIUM)" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --window-size=1280,800 \
+	  --screenshot="$(CURDIR)/runs/demo/report.png" "file://$(CURDIR)/runs/demo/report.html" 2>/dev/null
+	@echo runs/demo/report.png
 
 clean:
 	rm -rf bin

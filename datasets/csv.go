@@ -168,13 +168,7 @@ func binaryColumn(t *table, c *column, rows []int, positive, role, flag string) 
 				ErrBadValue, flag, pos, role, quoteList(vals)))
 		}
 	default:
-		pos = vals[1]
-		for _, want := range []string{"1", "true", "yes"} {
-			if i := slices.IndexFunc(vals, func(v string) bool { return strings.EqualFold(v, want) }); i >= 0 {
-				pos = vals[i]
-				break
-			}
-		}
+		pos = positiveValue(vals)
 	}
 	out := make([]float64, len(rows))
 	for r, i := range rows {
@@ -183,6 +177,18 @@ func binaryColumn(t *table, c *column, rows []int, positive, role, flag string) 
 		}
 	}
 	return out, pos, nil
+}
+
+// positiveValue is the value coded 1 among the values of a binary column,
+// sorted by sortValues: "1", "true" or "yes" (in any case) when present,
+// else the last one.
+func positiveValue(sorted []string) string {
+	for _, want := range []string{"1", "true", "yes"} {
+		if i := slices.IndexFunc(sorted, func(v string) bool { return strings.EqualFold(v, want) }); i >= 0 {
+			return sorted[i]
+		}
+	}
+	return sorted[len(sorted)-1]
 }
 
 // sortValues sorts numerically when every value is a number, else as text.

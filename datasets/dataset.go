@@ -37,11 +37,12 @@ func (d *Dataset) finish(t *table, rows []int, feats []feature) (*Dataset, error
 
 // Stats are a dataset's base rates.
 type Stats struct {
-	Rows, Dim int
-	PY        float64 // P(y=1)
-	PA        float64 // P(a=1)
-	PYA0      float64 // P(y=1 | a=0)
-	PYA1      float64 // P(y=1 | a=1)
+	Rows int     `json:"rows"`
+	Dim  int     `json:"dim"`
+	PY   float64 `json:"p_y"`    // P(y=1)
+	PA   float64 `json:"p_a"`    // P(a=1)
+	PYA0 float64 `json:"p_y_a0"` // P(y=1 | a=0)
+	PYA1 float64 `json:"p_y_a1"` // P(y=1 | a=1)
 }
 
 // Stats computes the base rates over all rows. A rate over no rows is 0.

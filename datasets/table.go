@@ -42,10 +42,11 @@ func (c *column) value(i int) string { return c.levels[c.codes[i]] }
 
 // table holds the columns fp reads from one or more source files.
 type table struct {
-	files []string // names used in error messages
-	src   []uint8  // file of each row, an index into files; nil when there is one file
-	lines []int32  // 1-based line of each row in its file
-	cols  []*column
+	files  []string // names used in error messages
+	header []string // the header of a CSV file, trimmed; nil for other files
+	src    []uint8  // file of each row, an index into files; nil when there is one file
+	lines  []int32  // 1-based line of each row in its file
+	cols   []*column
 }
 
 func (t *table) rows() int { return len(t.lines) }
@@ -168,11 +169,13 @@ func readCSV(r io.Reader, file string, want []string) (*table, error) {
 	}
 	header = append([]string(nil), header...)
 	header[0] = strings.TrimPrefix(header[0], "\ufeff") // spreadsheet programs write a byte-order mark
-	t := &table{files: []string{file}}
+	for i := range header {
+		header[i] = strings.TrimSpace(header[i])
+	}
+	t := &table{files: []string{file}, header: header}
 	keep := make([]int, 0, len(header)) // header position of each kept column
 	seen := map[string]int{}
 	for i, h := range header {
-		h = strings.TrimSpace(h)
 		if want == nil {
 			if h == "" {
 				return nil, &ParseError{File: file, Line: 1, Column: i + 1, Err: errors.New("empty column name in the header")}
@@ -191,7 +194,8 @@ func readCSV(r io.Reader, file string, want []string) (*table, error) {
 	}
 	for _, w := range want {
 		if _, ok := seen[w]; !ok {
-			return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w: no column %q in the header", ErrMissingColumn, w)}
+			return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w: no column %q in the header (columns: %s)",
+				ErrMissingColumn, w, strings.Join(header, ", "))}
 		}
 	}
 	for {

@@ -200,6 +200,13 @@ func (r *Runner) propensityModel(ctx context.Context, m int, d encoded) (*propen
 	}
 	cfg := propensity.DefaultConfig()
 	cfg.Epochs = r.cfg.PropensityEpochs
+	if po, ok := r.obs.(PropensityObserver); ok {
+		cfg.OnEpoch = func(epoch, epochs int) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			po.PropensityEpoch(m, epoch, epochs)
+		}
+	}
 	pm, _, err := propensity.Fit(ctx, r.engine, d.X, d.N, d.Dim, d.A, cfg,
 		newRand(r.cfg.Seed, "propensity", m, "", 0))
 	if err != nil {

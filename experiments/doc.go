@@ -7,7 +7,9 @@
 // interruptible (a cancelled context stops it after the candidates in flight),
 // deterministic (every candidate's generator is seeded from the sweep's seed,
 // the split, the method and λ, so the records do not depend on the number of
-// workers) and shardable (shard i of n runs the splits m with m mod n = i).
+// workers) and shardable (shard i of n runs the splits m with m mod n = i;
+// ShardFromEnv finds a job-array task's shard in its Slurm or Kubernetes
+// environment).
 //
 // With Config.ValFraction (the default for a CSV) part of each training
 // split is kept aside and every network ends with its best epoch on it

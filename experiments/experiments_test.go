@@ -157,8 +157,18 @@ func TestRunnerRecordsAndPredictions(t *testing.T) {
 		if math.Abs(m.Risk-rec.Risk) > 1e-9 || m.Accuracy != rec.Accuracy || math.Abs(m.DP-rec.DP) > 1e-12 || math.Abs(m.EO-rec.EO) > 1e-12 {
 			t.Errorf("%s: recomputed %+v, recorded risk %g acc %g dp %g eo %g", rec.Key(), m, rec.Risk, rec.Accuracy, rec.DP, rec.EO)
 		}
-		if rec.Engine != "backprop" || rec.Config == "" {
-			t.Errorf("%s: engine %q config %q", rec.Key(), rec.Engine, rec.Config)
+		if rec.Engine != "backprop" || rec.Config == "" || rec.Lambdas != smallConfig().Lambdas {
+			t.Errorf("%s: engine %q config %q lambdas %q", rec.Key(), rec.Engine, rec.Config, rec.Lambdas)
+		}
+		// Every prediction on one side of 0.5 is what single_class says.
+		above := 0
+		for _, v := range p.P {
+			if v > 0.5 {
+				above++
+			}
+		}
+		if single := above == 0 || above == len(p.P); single != rec.SingleClass {
+			t.Errorf("%s: %d of %d predictions above 0.5, single_class %v", rec.Key(), above, len(p.P), rec.SingleClass)
 		}
 	}
 	// The folder belongs to its configuration.

@@ -29,6 +29,16 @@ type Observer interface {
 	Done(rec *records.Record)
 }
 
+// A PropensityObserver is an Observer that is also told how the propensity
+// fits progress: on a large data set they take a while before the first
+// candidate trains. Calls are serialised with those of the Observer.
+type PropensityObserver interface {
+	Observer
+	// PropensityEpoch is called after each epoch (1-based, of epochs) of
+	// the propensity fit of split m.
+	PropensityEpoch(m, epoch, epochs int)
+}
+
 // Summary is what a Run did.
 type Summary struct {
 	Total, Resumed, Trained, Failed int

@@ -177,7 +177,7 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 	}
 	rec := records.Record{
 		Dataset: name, Preset: preset, Sensitive: r.data.Sensitive,
-		Method: c.Method, Penalty: c.Penalty, Split: sd.m, Lambda: lambda, Seed: c.Seed,
+		Method: c.Method, Penalty: c.Penalty, Lambdas: c.Lambdas, Split: sd.m, Lambda: lambda, Seed: c.Seed,
 		Engine: r.engine.Name(), Arch: c.Arch, Batch: c.Batch, Epochs: c.Epochs,
 		Dim: sd.train.Dim, NTrain: sd.train.N, NTest: len(sd.testY), NVal: sd.val.N,
 		Status:  records.StatusOK,
@@ -286,6 +286,7 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 	}
 	rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = met.Risk, met.Accuracy, met.ATO, met.DP, met.EO, met.EOpp
 	rec.Collapsed = collapsed(z)
+	rec.SingleClass = singleClass(z)
 	for _, v := range []float64{met.Risk, met.Accuracy, met.ATO, met.DP, met.EO, met.EOpp} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			rec.Status, rec.FailReason = records.StatusFailed, "a test metric is not finite"
@@ -300,6 +301,18 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 		return err
 	}
 	return model.Save(path, f)
+}
+
+// singleClass reports a network that predicts one class for every row: all
+// logits on one side of 0 (probability 0.5).
+func singleClass(z []float64) bool {
+	pos := 0
+	for _, v := range z {
+		if v > 0 {
+			pos++
+		}
+	}
+	return pos == 0 || pos == len(z)
 }
 
 // collapsed reports a constant predictor: predicted probabilities with

@@ -14,61 +14,82 @@ type Summary struct {
 	Share        float64 `json:"share"`        // fraction of the pooled front's distinct points that the group has
 }
 
-// Compare summarises each group of candidates, sorted by group name (SPEC §8):
-// its candidate count, the number of distinct points on its own front, its
-// hypervolume after min–max normalising both axes over the union of all
-// groups (reference point Reference), and its share of the pooled front.
+// Options set how groups are compared. The zero value uses
+// DefaultTolerance.
+type Options struct {
+	// Tolerance is ε of SPEC §8 on the normalised axes: points closer than
+	// it in both are one distinct point. Zero means DefaultTolerance; a
+	// negative value merges exact duplicates only.
+	Tolerance float64
+}
+
+func (o Options) tolerance() float64 {
+	if o.Tolerance == 0 {
+		return DefaultTolerance
+	}
+	return o.Tolerance
+}
+
+// Compare is CompareWith with the default options.
+func Compare(groups map[string][]Point) []Summary { return CompareWith(groups, Options{}) }
+
+// CompareWith summarises each group of candidates, sorted by group name
+// (SPEC §8): its candidate count, the number of distinct points on its own
+// front, its hypervolume after min–max normalising both axes over the union
+// of all groups (reference point Reference), and its share of the pooled
+// front.
 //
-// The share of a group is the fraction of the distinct non-dominated points
-// of the union that the group has among its candidates. A point on the
-// pooled front that several groups reached exactly counts for each of them,
-// so shares sum to 1 when no pooled-front point is shared and to more than 1
-// otherwise. Dominance is decided on the raw coordinates, so normalisation
-// round-off cannot merge distinct points.
-func Compare(groups map[string][]Point) []Summary {
+// Points are distinct when they differ by at least opt's tolerance in one
+// normalised axis; nearer points merge transitively (see Clusters). The
+// share of a group is the fraction of the distinct points of the pooled
+// front (the front of the union) of which the group has at least one
+// candidate. A distinct point that several groups reached counts for each
+// of them, so shares sum to 1 when no pooled-front point is shared and to
+// more than 1 otherwise. Dominance is decided on the raw coordinates.
+func CompareWith(groups map[string][]Point, opt Options) []Summary {
+	tol := opt.tolerance()
 	names := make([]string, 0, len(groups))
 	var all []Point
-	for name, pts := range groups {
+	for name := range groups {
 		names = append(names, name)
-		all = append(all, pts...)
 	}
 	slices.Sort(names)
-	norm := NewNormalizer(all)
-
-	pooled := Front(all)
-	frontPts := make([]Point, len(pooled))
-	for k, i := range pooled {
-		frontPts[k] = all[i]
+	owner := []int{} // all[i] belongs to names[owner[i]]
+	for g, name := range names {
+		all = append(all, groups[name]...)
+		for range groups[name] {
+			owner = append(owner, g)
+		}
 	}
-	slices.SortFunc(frontPts, comparePoints)
-	frontPts = slices.Compact(frontPts)
-
+	norm := NewNormalizer(all)
+	pooled := Front(all)
+	normed := make([]Point, len(pooled))
+	for k, i := range pooled {
+		normed[k] = norm.Apply(all[i])
+	}
+	ids := Clusters(normed, tol)
+	clusters := 0
+	has := make([]map[int]bool, len(names)) // group → clusters it reached
+	for g := range has {
+		has[g] = map[int]bool{}
+	}
+	for k, i := range pooled {
+		clusters = max(clusters, ids[k]+1)
+		has[owner[i]][ids[k]] = true
+	}
 	out := make([]Summary, 0, len(names))
-	for _, name := range names {
+	for g, name := range names {
 		pts := groups[name]
 		s := Summary{Group: name, Candidates: len(pts)}
 		front := Front(pts)
-		s.NonDominated = CountDistinct(pts, front)
-		normed := make([]Point, len(front))
+		s.NonDominated = Distinct(pts, front, norm, tol)
+		own := make([]Point, len(front))
 		for k, i := range front {
-			normed[k] = norm.Apply(pts[i])
+			own[k] = norm.Apply(pts[i])
 		}
-		s.Hypervolume = Hypervolume(normed, Reference)
-		if len(frontPts) > 0 {
-			// A pooled-front point that the group has is necessarily on
-			// the group's own front, so searching that front suffices.
-			own := make([]Point, len(front))
-			for k, i := range front {
-				own[k] = pts[i]
-			}
-			slices.SortFunc(own, comparePoints)
-			hits := 0
-			for _, p := range frontPts {
-				if _, ok := slices.BinarySearchFunc(own, p, comparePoints); ok {
-					hits++
-				}
-			}
-			s.Share = float64(hits) / float64(len(frontPts))
+		s.Hypervolume = Hypervolume(own, Reference)
+		if clusters > 0 {
+			s.Share = float64(len(has[g])) / float64(clusters)
 		}
 		out = append(out, s)
 	}

@@ -29,6 +29,11 @@ type Config struct {
 	BatchFrac float64          // batch ≈ this share of the rows trained on (at least 1 row); 0.05
 	CalibFrac float64          // share of the rows held out to fit the temperature; 0.2
 	Adam      optim.AdamConfig // optim.DefaultAdam (lr 1e-3)
+
+	// OnEpoch, when set, is told after each training epoch (1-based) how
+	// far the fit is: on a large data set it takes a while. It only
+	// observes; the fit is the same without it.
+	OnEpoch func(epoch, epochs int)
 }
 
 // DefaultConfig is SPEC §4's propensity model.
@@ -167,6 +172,9 @@ func Fit(ctx context.Context, eng train.Engine, x []float64, n, dim int, a []flo
 		return nil, Report{}, fmt.Errorf("propensity: build %s trainer: %w", eng.Name(), err)
 	}
 	opt := train.Options{Epochs: cfg.Epochs, Adam: cfg.Adam}
+	if cfg.OnEpoch != nil {
+		opt.OnEpoch = func(st train.EpochStats) { cfg.OnEpoch(st.Epoch, cfg.Epochs) }
+	}
 	if _, err := train.Fit(ctx, trainer, tr, opt, rng); err != nil {
 		return nil, Report{}, fmt.Errorf("propensity: train: %w", err)
 	}

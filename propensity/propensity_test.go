@@ -157,6 +157,37 @@ func TestFitDeterministic(t *testing.T) {
 	}
 }
 
+// OnEpoch sees every epoch in order and changes nothing about the fit.
+func TestFitReportsEpochs(t *testing.T) {
+	const n, dim = 300, 4
+	x, a, _ := synth(rand.New(rand.NewPCG(5, 5)), n, dim, linearLogit)
+	cfg := DefaultConfig()
+	cfg.Epochs = 4
+	plain, _, err := Fit(context.Background(), testEngine, x, n, dim, a, cfg, rand.New(rand.NewPCG(3, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []int
+	cfg.OnEpoch = func(epoch, epochs int) {
+		if epochs != 4 {
+			t.Errorf("epochs = %d, want 4", epochs)
+		}
+		seen = append(seen, epoch)
+	}
+	watched, _, err := Fit(context.Background(), testEngine, x, n, dim, a, cfg, rand.New(rand.NewPCG(3, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seen, []int{1, 2, 3, 4}) {
+		t.Errorf("OnEpoch saw epochs %v, want 1 2 3 4", seen)
+	}
+	for l := range plain.Net.W {
+		if !slices.Equal(plain.Net.W[l], watched.Net.W[l]) || plain.T != watched.T {
+			t.Fatal("watching the fit changed it")
+		}
+	}
+}
+
 func TestFitErrors(t *testing.T) {
 	const n, dim = 40, 2
 	x, a, _ := synth(rand.New(rand.NewPCG(9, 9)), n, dim, linearLogit)

@@ -8,35 +8,95 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Writer appends records to a JSON Lines file. Each record is written with a
-// single write(2) of one complete line and then synced, so a crash leaves
-// either the whole line or a torn tail without its newline; Open cuts such a
-// tail off before appending. It is safe for concurrent use.
+// single write(2) of one complete line to a file opened with O_APPEND and
+// then synced, so a crash leaves either the whole line or a torn tail
+// without its newline; Open cuts such a tail off before appending.
+//
+// One process at a time writes a records file: Open takes an exclusive
+// lock on it (flock), held until Close or the process's exit, and writes
+// the process ID beside it (PATH.lock) so that a second writer is told
+// which process holds it. A Writer is safe for concurrent use by the
+// goroutines of its process.
 type Writer struct {
 	mu   sync.Mutex
-	f    *os.File
+	lock *os.File // holds the flock
+	f    *os.File // O_APPEND
 	path string
 }
 
-// Open opens path for appending, creating it if needed. A torn last line (no
-// trailing newline, left by a crash) is removed first.
+// LockedError reports a records file that another process is writing.
+type LockedError struct {
+	Path string
+	PID  int // the holder's process ID; 0 if it could not be read
+}
+
+func (e *LockedError) Error() string {
+	holder := "another process"
+	if e.PID > 0 {
+		holder = fmt.Sprintf("process %d", e.PID)
+	}
+	return fmt.Sprintf("records file %s is being written by %s: wait for it to finish, or write to another folder", e.Path, holder)
+}
+
+// Open opens path for appending, creating it if needed, and locks it
+// against other processes: if another process holds it, Open fails at once
+// with a *LockedError. A torn last line (no trailing newline, left by a
+// crash) is removed first.
 func Open(path string) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	lf, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open records: %w", err)
 	}
-	if err := cutTornTail(f); err != nil {
-		f.Close()
+	if err := unix.Flock(int(lf.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		lf.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, &LockedError{Path: path, PID: holderPID(path)}
+		}
+		return nil, fmt.Errorf("lock records %s: %w", path, err)
+	}
+	// Only the lock holder writes the PID file, so it is never torn.
+	_ = os.WriteFile(path+lockSuffix, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
+	fail := func(err error) (*Writer, error) {
+		os.Remove(path + lockSuffix)
+		lf.Close()
 		return nil, fmt.Errorf("open records %s: %w", path, err)
 	}
-	if _, err := f.Seek(0, io.SeekEnd); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("open records %s: %w", path, err)
+	if err := cutTornTail(lf); err != nil {
+		return fail(err)
 	}
-	return &Writer{f: f, path: path}, nil
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fail(err)
+	}
+	return &Writer{lock: lf, f: f, path: path}, nil
+}
+
+// lockSuffix names the file beside a records file that holds its writer's
+// process ID.
+const lockSuffix = ".lock"
+
+// holderPID reads the process ID of the writer of path, waiting briefly
+// for a writer that has just taken the lock to write it.
+func holderPID(path string) int {
+	for range 20 {
+		b, err := os.ReadFile(path + lockSuffix)
+		if err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+				return pid
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return 0
 }
 
 // cutTornTail removes whatever follows the last newline of f. A tail that is
@@ -122,8 +182,17 @@ func (w *Writer) Append(r *Record) error {
 	return nil
 }
 
-// Close closes the file.
-func (w *Writer) Close() error { return w.f.Close() }
+// Close closes the file and releases the lock.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	err := w.f.Close()
+	os.Remove(w.path + lockSuffix)
+	if lerr := w.lock.Close(); err == nil {
+		err = lerr
+	}
+	return err
+}
 
 // TornLineError reports a last line that is not a complete record: the trace
 // of a crash during an append. Read skips that line and returns the records

@@ -24,7 +24,8 @@ const Ext = ".jsonl"
 //
 // A torn last line of a file is skipped and reported among the warnings (as
 // a *TornLineError); any other problem is an error naming the file (and
-// line). Failed records are returned too; see Succeeded.
+// line). Failed records are returned too; see Succeeded. Each record's
+// Source is the path it was read through.
 func ReadAll(paths []string) (recs []Record, warnings []error, err error) {
 	if len(paths) == 0 {
 		return nil, nil, errors.New("read records: no file or directory given")
@@ -48,6 +49,9 @@ func ReadAll(paths []string) (recs []Record, warnings []error, err error) {
 				warnings = append(warnings, err)
 			} else if err != nil {
 				return nil, nil, err
+			}
+			for i := range rs {
+				rs[i].Source = p
 			}
 			recs = append(recs, rs...)
 		}

@@ -39,7 +39,13 @@ type Record struct {
 
 	TrainSeconds   float64 `json:"train_seconds"`
 	SkippedBatches int     `json:"skipped_batches"`
-	Collapsed      bool    `json:"collapsed"`
+	// Collapsed marks a constant predictor: the predicted probabilities on
+	// the test split vary by less than 1e-6 (SPEC §2).
+	Collapsed bool `json:"collapsed"`
+	// SingleClass marks a candidate that predicts one class for every test
+	// row (every predicted probability on one side of 0.5): whatever its
+	// unfairness, it is no real choice.
+	SingleClass bool `json:"single_class"`
 
 	Risk     float64 `json:"risk"`
 	Accuracy float64 `json:"accuracy"`
@@ -52,6 +58,9 @@ type Record struct {
 	// BetaScale is the adversarial baseline's β scale (β = λ·scale); 0
 	// for the other methods.
 	BetaScale float64 `json:"beta_scale,omitempty"`
+	// Lambdas is the sweep's λ grid as given (log:N, linear:N or a list);
+	// "" in records written before it was recorded.
+	Lambdas string `json:"lambdas,omitempty"`
 
 	Status     string `json:"status"`
 	FailEpoch  int    `json:"fail_epoch,omitempty"`
@@ -62,6 +71,11 @@ type Record struct {
 	Config string `json:"config"`
 	// Shard is the shard that wrote the record ("" when unsharded).
 	Shard string `json:"shard,omitempty"`
+
+	// Source is the file or folder the record was read from (set by
+	// ReadAll, never stored): groups of records that would otherwise print
+	// alike are named after it.
+	Source string `json:"-"`
 
 	// TrainR and TrainU are the risk and penalty of the candidate's network
 	// (the one stored) on the rows it was trained on, in evaluation mode
@@ -97,6 +111,10 @@ type Record struct {
 
 // HasOverlap reports whether the record carries the overlap summary.
 func (r *Record) HasOverlap() bool { return len(r.PropQ) > 0 }
+
+// Degenerate reports whether the candidate is a constant predictor or
+// predicts a single class: tables and figures mark such candidates.
+func (r *Record) Degenerate() bool { return r.Collapsed || r.SingleClass }
 
 // OK reports whether the candidate trained to the end.
 func (r *Record) OK() bool { return r.Status != StatusFailed }

@@ -19,7 +19,20 @@ import (
 type Series struct {
 	Name   string
 	Points []pareto.Point // X: test risk, Y: unfairness; both minimised
+	// Flags, when not nil, marks each point (same index) that is a
+	// degenerate candidate: such points get a marker of their own.
+	Flags []Flag
 }
+
+// Flag marks a degenerate candidate.
+type Flag uint8
+
+const (
+	// Collapsed marks a constant predictor.
+	Collapsed Flag = 1 << iota
+	// SingleClass marks a candidate that predicts one class for every row.
+	SingleClass
+)
 
 // FrontOptions set the labels and size of a front figure. Zero values take
 // the defaults noted.
@@ -35,7 +48,15 @@ type FrontOptions struct {
 	// FreeAxes gives each panel its own axis ranges. By default all panels
 	// share one range so that methods can be compared by eye.
 	FreeAxes bool
-	DPI      int // PNG resolution; default DefaultDPI
+	// LogY draws the unfairness axis on a log scale. Its floor is a power
+	// of ten at most 10⁻⁵ of the largest value; points at or below it
+	// (zero included) are drawn on it, and its label reads "≤ floor".
+	LogY bool
+	// Tolerance is ε for counting distinct non-dominated points in panel
+	// titles (pareto.DefaultTolerance if 0); the axes are normalised over
+	// every panel's points.
+	Tolerance float64
+	DPI       int // PNG resolution; default DefaultDPI
 }
 
 // The front is drawn in magenta, as in the paper.
@@ -80,18 +101,54 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 	if opt.YLabel == "" {
 		opt.YLabel = "unfairness"
 	}
+	for _, s := range panels {
+		if s.Flags != nil && len(s.Flags) != len(s.Points) {
+			return nil, fmt.Errorf("front figure: series %q has %d flags for %d points", s.Name, len(s.Flags), len(s.Points))
+		}
+	}
+	var sets [][]pareto.Point
+	maxY := 0.0
+	for _, s := range panels {
+		sets = append(sets, s.Points)
+		for _, p := range s.Points {
+			maxY = math.Max(maxY, p.Y)
+		}
+	}
+	env := panelEnv{norm: pareto.NewNormalizer(sets...), tol: opt.Tolerance}
+	if env.tol == 0 {
+		env.tol = pareto.DefaultTolerance
+	}
+	if opt.LogY {
+		if !(maxY > 0) {
+			return nil, errors.New("front figure: a log scale needs some positive unfairness, and every value is 0")
+		}
+		env.floor = math.Pow(10, math.Floor(math.Log10(maxY*1e-5)))
+	}
 	plots := make([]*plot.Plot, len(panels))
 	var all, front *plotter.Scatter
 	var stairs *plotter.Line
+	marks := map[Flag]*plotter.Scatter{}
 	for k, s := range panels {
 		var err error
-		plots[k], all, front, stairs, err = frontPanel(s, opt)
+		var m map[Flag]*plotter.Scatter
+		plots[k], all, front, stairs, m, err = frontPanel(s, opt, env)
 		if err != nil {
 			return nil, err
+		}
+		for f, sc := range m {
+			marks[f] = sc
 		}
 	}
 	if !opt.FreeAxes {
 		shareAxes(plots)
+	}
+	for _, p := range plots {
+		snapAxis(&p.X, 6)
+		if opt.LogY {
+			p.Y.Min = env.floor
+		} else {
+			snapAxis(&p.Y, 5)
+		}
 	}
 	fig := &Figure{
 		title:  opt.Title,
@@ -102,6 +159,12 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 			{"non-dominated", front},
 			{"Pareto front", stairs},
 		},
+	}
+	if m := marks[Collapsed]; m != nil {
+		fig.legend = append(fig.legend, legendEntry{"constant predictor", m})
+	}
+	if m := marks[SingleClass]; m != nil {
+		fig.legend = append(fig.legend, legendEntry{"one class predicted", m})
 	}
 	fig.width, fig.height = figureSize(fig.panels, opt.Width, opt.Height, 4*vg.Inch, 3.3*vg.Inch)
 	return fig, nil
@@ -117,24 +180,74 @@ func SaveFront(path string, panels []Series, opt FrontOptions) error {
 	return fig.Save(path)
 }
 
-// frontPanel draws one series and returns the panel and its three layers
-// (for the shared legend).
-func frontPanel(s Series, opt FrontOptions) (*plot.Plot, *plotter.Scatter, *plotter.Scatter, *plotter.Line, error) {
+// NonDominated returns, for each series, the number of distinct points of
+// its front as Front's panel titles count them: points closer than tol
+// (pareto.DefaultTolerance if 0) in both axes, normalised over every
+// series' points, are one.
+func NonDominated(panels []Series, tol float64) []int {
+	if tol == 0 {
+		tol = pareto.DefaultTolerance
+	}
+	var sets [][]pareto.Point
+	for _, s := range panels {
+		sets = append(sets, s.Points)
+	}
+	norm := pareto.NewNormalizer(sets...)
+	out := make([]int, len(panels))
+	for k, s := range panels {
+		out[k] = pareto.Distinct(s.Points, pareto.Front(s.Points), norm, tol)
+	}
+	return out
+}
+
+// panelEnv is what every panel of a figure shares.
+type panelEnv struct {
+	norm  pareto.Normalizer // of every panel's points: for distinct counts
+	tol   float64
+	floor float64 // of a log Y axis; 0 for a linear one
+}
+
+// Markers of degenerate candidates: a cross for a constant predictor, an
+// open triangle for one that predicts one class, dark enough to show on the
+// grey cloud and unlike the front's magenta.
+var flagStyles = map[Flag]draw.GlyphStyle{
+	Collapsed:   {Color: color.NRGBA{R: 200, G: 100, B: 0, A: 255}, Radius: 3 * pt, Shape: draw.CrossGlyph{}},
+	SingleClass: {Color: color.NRGBA{R: 0, G: 120, B: 140, A: 255}, Radius: 3.2 * pt, Shape: draw.TriangleGlyph{}},
+}
+
+// frontPanel draws one series and returns the panel and its layers (for
+// the shared legend).
+func frontPanel(s Series, opt FrontOptions, env panelEnv) (*plot.Plot, *plotter.Scatter, *plotter.Scatter, *plotter.Line, map[Flag]*plotter.Scatter, error) {
 	idx := pareto.Front(s.Points)
 	fp := distinctSorted(s.Points, idx)
-	title := fmt.Sprintf("%s\nn = %d, non-dominated = %d", s.Name, len(s.Points), pareto.CountDistinct(s.Points, idx))
+	title := fmt.Sprintf("%s\nn = %d, non-dominated = %d", s.Name, len(s.Points), pareto.Distinct(s.Points, idx, env.norm, env.tol))
 	p := newPanel(title, opt.XLabel, opt.YLabel)
 	p.Add(gridLines())
+	show := s.Points
+	if env.floor > 0 {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logTicks{floor: env.floor}
+		show = make([]pareto.Point, len(s.Points))
+		for i, q := range s.Points {
+			show[i] = pareto.Point{X: q.X, Y: math.Max(q.Y, env.floor)}
+		}
+		for i, q := range fp {
+			fp[i].Y = math.Max(q.Y, env.floor)
+		}
+	}
+	fail := func(err error) (*plot.Plot, *plotter.Scatter, *plotter.Scatter, *plotter.Line, map[Flag]*plotter.Scatter, error) {
+		return nil, nil, nil, nil, nil, fmt.Errorf("front figure: series %q: %w", s.Name, err)
+	}
 
-	all, err := plotter.NewScatter(xys(s.Points))
+	all, err := plotter.NewScatter(xys(show))
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("front figure: series %q: %w", s.Name, err)
+		return fail(err)
 	}
 	all.GlyphStyle = draw.GlyphStyle{Color: candidateColor(len(s.Points)), Radius: 1.6 * pt, Shape: draw.CircleGlyph{}}
 
 	stairs, err := plotter.NewLine(xys(staircase(fp)))
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("front figure: series %q: %w", s.Name, err)
+		return fail(err)
 	}
 	stairs.LineStyle = draw.LineStyle{
 		Color:  frontColor,
@@ -144,12 +257,33 @@ func frontPanel(s Series, opt FrontOptions) (*plot.Plot, *plotter.Scatter, *plot
 
 	front, err := plotter.NewScatter(xys(fp))
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("front figure: series %q: %w", s.Name, err)
+		return fail(err)
 	}
 	front.GlyphStyle = draw.GlyphStyle{Color: frontColor, Radius: 1.5 * pt, Shape: draw.CircleGlyph{}}
 
 	p.Add(all, front, stairs) // the staircase on top: it is what the eye should follow
-	return p, all, front, stairs, nil
+	marks := map[Flag]*plotter.Scatter{}
+	for _, f := range []Flag{SingleClass, Collapsed} {
+		var pts []pareto.Point
+		for i, fl := range s.Flags {
+			// A constant predictor is drawn as one even if it also
+			// predicts one class (it nearly always does).
+			if fl&f != 0 && (f == Collapsed || fl&Collapsed == 0) {
+				pts = append(pts, show[i])
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xys(pts))
+		if err != nil {
+			return fail(err)
+		}
+		sc.GlyphStyle = flagStyles[f]
+		p.Add(sc)
+		marks[f] = sc
+	}
+	return p, all, front, stairs, marks, nil
 }
 
 // distinctSorted returns the points at idx sorted by X (then Y), with exact

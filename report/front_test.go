@@ -325,3 +325,48 @@ func TestZeroFigure(t *testing.T) {
 		t.Errorf("zero figure: err = %v", err)
 	}
 }
+
+// Degenerate candidates get markers and legend entries of their own; a log
+// axis starts at a power of ten that holds the zeros.
+func TestFrontFlagsAndLog(t *testing.T) {
+	s := []Series{{Name: "cheb",
+		Points: []pareto.Point{{X: 0.6, Y: 0.03}, {X: 0.62, Y: 0.001}, {X: 0.69, Y: 0}, {X: 0.7, Y: 1e-9}},
+		Flags:  []Flag{0, 0, Collapsed | SingleClass, SingleClass},
+	}}
+	fig, err := Front(s, FrontOptions{LogY: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, e := range fig.legend {
+		labels = append(labels, e.label)
+	}
+	if got := strings.Join(labels, ", "); got != "candidate, non-dominated, Pareto front, constant predictor, one class predicted" {
+		t.Errorf("legend %q", got)
+	}
+	p := fig.panels[0][0]
+	if p.Y.Min != 1e-7 { // 10⁻⁵ of 0.03, down to a power of ten
+		t.Errorf("log axis floor %g, want 1e-7", p.Y.Min)
+	}
+	path := filepath.Join(t.TempDir(), "f.png")
+	if err := fig.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Front([]Series{{Name: "zero", Points: []pareto.Point{{X: 1, Y: 0}}}}, FrontOptions{LogY: true}); err == nil {
+		t.Error("a log axis over zeros only was accepted")
+	}
+	if _, err := Front([]Series{{Name: "x", Points: s[0].Points, Flags: []Flag{0}}}, FrontOptions{}); err == nil {
+		t.Error("flags of the wrong length accepted")
+	}
+}
+
+// Panel titles count points closer than the tolerance once.
+func TestNonDominatedTolerance(t *testing.T) {
+	s := []Series{{Name: "a", Points: []pareto.Point{{X: 0, Y: 1}, {X: 1, Y: 0}, {X: 1 - 1e-6, Y: 1e-6}}}}
+	if got := NonDominated(s, 0); got[0] != 2 {
+		t.Errorf("NonDominated = %v, want 2", got)
+	}
+	if got := NonDominated(s, 1e-7); got[0] != 3 {
+		t.Errorf("NonDominated with tol 1e-7 = %v, want 3", got)
+	}
+}

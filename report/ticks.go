@@ -18,16 +18,7 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(span > 0) || !finite(span) {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
-	// The step of 1, 2, 2.5 or 5 × 10^k whose number of intervals is
-	// closest to n−1 on a log scale.
-	want := float64(max(t.n-1, 1))
-	mag := math.Pow(10, math.Floor(math.Log10(span/want)))
-	step, best := 0.0, math.Inf(1)
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if d := math.Abs(math.Log(span / (m * mag) / want)); d < best {
-			step, best = m*mag, d
-		}
-	}
+	step := niceStep(span, t.n)
 	first := math.Ceil(lo/step-1e-9) * step
 	if first+step*1e-9 > hi {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
@@ -85,4 +76,73 @@ func formatTick(v float64, dec int) string {
 		return strconv.FormatFloat(v, 'g', 3, 64)
 	}
 	return strconv.FormatFloat(v, 'f', dec, 64)
+}
+
+// niceStep is the step of 1, 2, 2.5 or 5 × 10^k that divides span into a
+// number of intervals closest to n−1 on a log scale.
+func niceStep(span float64, n int) float64 {
+	want := float64(max(n-1, 1))
+	mag := math.Pow(10, math.Floor(math.Log10(span/want)))
+	step, best := 0.0, math.Inf(1)
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if d := math.Abs(math.Log(span / (m * mag) / want)); d < best {
+			step, best = m*mag, d
+		}
+	}
+	return step
+}
+
+// snapAxis lowers the minimum of a linear axis to the labelled tick at or
+// below it, so that the lowest value of the axis can be read off a label.
+// (The tick step changes little, since the span grows by less than one
+// step.)
+func snapAxis(a *plot.Axis, n int) {
+	span := a.Max - a.Min
+	if !(span > 0) || !finite(span) {
+		return
+	}
+	step := niceStep(span, n)
+	lo := math.Floor(a.Min/step+1e-9) * step
+	lo, _ = strconv.ParseFloat(strconv.FormatFloat(lo, 'g', 12, 64), 64) // 0.6, not 0.6000000000000001
+	if math.Abs(lo-a.Min) > step*1e-9 {
+		a.Min = lo
+	}
+}
+
+// logTicks labels the powers of ten of a log axis whose minimum is a
+// floor: the lowest label reads "≤ floor", because points at or below the
+// floor are drawn on it.
+type logTicks struct{ floor float64 }
+
+func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(lo) + 1e-9); ; e++ {
+		v := math.Pow(10, e)
+		if v > hi*(1+1e-9) {
+			break
+		}
+		if v >= lo*(1-1e-9) {
+			label := powerOfTen(int(e))
+			if math.Abs(v-t.floor) <= t.floor*1e-9 {
+				label = "≤ " + label
+			}
+			ticks = append(ticks, plot.Tick{Value: v, Label: label})
+		}
+		for m := 2.0; m < 10; m++ { // unlabelled minor ticks
+			if mv := m * v; mv > lo && mv < hi {
+				ticks = append(ticks, plot.Tick{Value: mv})
+			}
+		}
+	}
+	return ticks
+}
+
+// powerOfTen writes 10^e as "0.01", "1", "100" near 1 and as "1e-5"
+// otherwise. (The plot fonts lack a superscript minus, so 10⁻⁵ would read
+// as 10⁵.)
+func powerOfTen(e int) string {
+	if e >= -2 && e <= 2 {
+		return strconv.FormatFloat(math.Pow(10, float64(e)), 'f', max(0, -e), 64)
+	}
+	return "1e" + strconv.Itoa(e)
 }

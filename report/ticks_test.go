@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 func TestNiceTicks(t *testing.T) {
@@ -46,5 +48,45 @@ func TestNiceTicksNarrow(t *testing.T) {
 	ticks := (niceTicks{n: 5}).Ticks(1, math.Nextafter(1, 2))
 	if len(ticks) == 0 {
 		t.Fatal("no ticks")
+	}
+}
+
+func TestPowerOfTen(t *testing.T) {
+	for e, want := range map[int]string{-7: "1e-7", -3: "1e-3", -2: "0.01", 0: "1", 2: "100", 3: "1e3", 12: "1e12"} {
+		if got := powerOfTen(e); got != want {
+			t.Errorf("powerOfTen(%d) = %q, want %q", e, got, want)
+		}
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	ticks := logTicks{floor: 1e-7}.Ticks(1e-7, 0.035)
+	var labels []string
+	for _, tk := range ticks {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	want := []string{"≤ 1e-7", "1e-6", "1e-5", "1e-4", "1e-3", "0.01"}
+	if strings.Join(labels, " ") != strings.Join(want, " ") {
+		t.Errorf("labels %q, want %q", labels, want)
+	}
+}
+
+// The lowest value of a linear axis gets a label.
+func TestSnapAxis(t *testing.T) {
+	a := plot.Axis{Min: 0.6003, Max: 0.77}
+	snapAxis(&a, 6)
+	if a.Min != 0.6 {
+		t.Errorf("min %v, want 0.6", a.Min)
+	}
+	ticks := niceTicks{n: 6}.Ticks(a.Min, a.Max)
+	if math.Abs(ticks[0].Value-a.Min) > 1e-12 || ticks[0].Label == "" {
+		t.Errorf("first tick %+v, want a label at %v", ticks[0], a.Min)
+	}
+	b := plot.Axis{Min: 0.3, Max: 0.5}
+	snapAxis(&b, 6)
+	if b.Min != 0.3 {
+		t.Errorf("a minimum on a tick moved to %v", b.Min)
 	}
 }

@@ -75,8 +75,8 @@ func TestAuditHandWorked(t *testing.T) {
 		t.Errorf("coded 1: label %q, group %q; want yes, M", got.LabelPositive, got.GroupPositive)
 	}
 	want := []auditGroup{
-		{Group: "F", A: 0, Count: 3, BaseRate: 2.0 / 3, MeanScore: 0.3, Accuracy: 0, SelectionRate: 1.0 / 3},
-		{Group: "M", A: 1, Count: 3, BaseRate: 2.0 / 3, MeanScore: 1.0 / 3, Accuracy: 0, SelectionRate: 1.0 / 3},
+		{Group: "F", GroupMetrics: fairness.GroupMetrics{A: 0, Count: 3, BaseRate: 2.0 / 3, MeanScore: 0.3, Accuracy: 0, SelectionRate: 1.0 / 3}},
+		{Group: "M", GroupMetrics: fairness.GroupMetrics{A: 1, Count: 3, BaseRate: 2.0 / 3, MeanScore: 1.0 / 3, Accuracy: 0, SelectionRate: 1.0 / 3}},
 	}
 	checkAuditGroups(t, got.ByGroup, want)
 
@@ -159,7 +159,7 @@ func TestAuditMatchesFairness(t *testing.T) {
 	}
 	var want []auditGroup
 	for g := range 2 {
-		r := auditGroup{Group: strconv.Itoa(g), A: g}
+		r := auditGroup{Group: strconv.Itoa(g), GroupMetrics: fairness.GroupMetrics{A: g}}
 		var pos, sc, cor, sel float64
 		for i := range n {
 			if a[i] == float64(g) {
@@ -304,5 +304,53 @@ func TestAuditUsageErrors(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// With --logit the risk is the records' softplus form, exact where a
+// clipped probability is not: a confident mistake (z = 60, y = 0) costs 60,
+// not −log(1e-15) ≈ 34.5.
+func TestAuditLogits(t *testing.T) {
+	z := []float64{60, -2.5, 0.3, 1.25, -0.75, 4}
+	y := []float64{0, 0, 1, 1, 0, 1}
+	a := []float64{0, 1, 0, 1, 1, 0}
+	e := []float64{0.5, 0.4, 0.3, 0.6, 0.7, 0.2}
+	var b strings.Builder
+	b.WriteString("logit,label,group,e\n")
+	for i := range z {
+		fmt.Fprintf(&b, "%s,%g,%g,%g\n", strconv.FormatFloat(z[i], 'g', -1, 64), y[i], a[i], e[i])
+	}
+	path := writeAuditFile(t, "logits.csv", b.String())
+	out, _, err := runFP(t, "audit", "--data", path, "--logit", "logit", "--label", "label", "--group", "group", "--propensity", "e", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got auditResult
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	m, err := fairness.EvaluateLogits(z, y, a, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.N != len(z) || got.Risk != m.Risk || got.Accuracy != m.Accuracy || got.ATO == nil || *got.ATO != m.ATO ||
+		got.DP != m.DP || got.EO != m.EO || got.EOpp != m.EOpp {
+		t.Errorf("audit --logit %+v, fairness.EvaluateLogits %+v", got, m)
+	}
+	if m.Risk < 60.0/6 {
+		t.Errorf("risk %v: the confident mistake should cost 60/6 alone", m.Risk)
+	}
+	if got.ByGroup[0].MeanScore <= 0.5 || got.ByGroup[0].SelectionRate != 1 {
+		t.Errorf("group 0 from logits: %+v", got.ByGroup[0])
+	}
+
+	for _, args := range [][]string{
+		{"--score", "logit", "--logit", "logit"},
+		{},
+	} {
+		all := append([]string{"audit", "--data", path, "--label", "label", "--group", "group"}, args...)
+		if _, _, err := runFP(t, all...); err == nil || !strings.Contains(err.Error(), "--score or --logit") {
+			t.Errorf("%v: err = %v, want one asking for --score or --logit", args, err)
+		}
 	}
 }

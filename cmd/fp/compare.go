@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"sort"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )
@@ -16,79 +16,64 @@ func init() { register(compareCommand()) }
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "compare",
-		Usage:     "compare methods: non-dominated counts, hypervolume and shares for every metric (the paper's Table 4)",
+		Usage:     "compare runs: non-dominated counts, hypervolume and shares for every metric, pooled and split by split (the paper's Table 4)",
 		ArgsUsage: "FILE_OR_DIR...",
 		Description: "Reads the records of several sweeps (say Chebyshev, linear and adversarial) and prints, for each\n" +
-			"unfairness metric (ato, dp, eo, eopp), one row per method and penalty: candidates, distinct\n" +
-			"non-dominated points, hypervolume and share of the pooled front. For each metric both axes are\n" +
-			"min–max normalised over the candidates of all rows together and every row uses the reference\n" +
-			"point (1.1, 1.1), so the hypervolumes of one table are comparable. Failed candidates are left out.",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
-		},
+			"unfairness metric (ato, dp, eo, eopp), one row per group (default: one per run configuration):\n" +
+			"candidates, distinct non-dominated points, hypervolume, share of the pooled front, and how many\n" +
+			"of the group's non-dominated candidates are constant predictors (collapsed) or predict one class.\n" +
+			"For each metric both axes are min–max normalised over the candidates of all rows together and\n" +
+			"every row uses the reference point (1.1, 1.1). Points closer than --tolerance in both normalised\n" +
+			"axes count as one. Then, split by split, each group's hypervolume (normalised over that split's\n" +
+			"candidates) and for each pair of groups the mean paired difference with a 95% bootstrap interval\n" +
+			"and a two-sided Wilcoxon signed-rank p-value (exact up to 50 splits). --json prints every split's\n" +
+			"values. Records of different datasets are refused unless grouped by dataset. Failed candidates\n" +
+			"are left out.",
+		Flags:  comparisonFlags(),
 		Action: runCompare,
 	}
 }
 
-// compareRow is one (metric, method, penalty) row of fp compare.
-type compareRow struct {
-	Metric       string  `json:"metric"`
-	Method       string  `json:"method"`
-	Penalty      string  `json:"penalty"`
-	BetaScale    float64 `json:"beta_scale,omitempty"`
-	Candidates   int     `json:"candidates"`
-	NonDominated int     `json:"nondominated"`
-	Hypervolume  float64 `json:"hypervolume"`
-	Share        float64 `json:"share"`
+// comparisonFlags are the flags fp compare and fp front share.
+func comparisonFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "by", Value: records.DefaultGrouping, Usage: "group candidates by a comma-separated list of " +
+			strings.Join(records.GroupFields, ", ") + " (run: one group per sweep configuration)"},
+		&cli.Float64Flag{Name: "tolerance", Value: pareto.DefaultTolerance, Usage: "points closer than this in both normalised axes are one distinct point"},
+		&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
+	}
 }
 
-// compareRows computes the comparison of every metric.
-func compareRows(recs []records.Record) []compareRow {
-	type id struct {
-		method, penalty string
-		scale           float64
+// comparison reads the records of paths and compares them on metrics.
+func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, error) {
+	by, err := records.ParseGrouping(c.String("by"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: --by: %w", cmd, err)
 	}
-	ids := map[string]id{}
-	var rows []compareRow
-	for _, metric := range records.Metrics {
-		groups := map[string][]pareto.Point{}
-		for i := range recs {
-			r := &recs[i]
-			k := r.MethodLabel() + "/" + r.Penalty
-			ids[k] = id{r.Method, r.Penalty, r.BetaScale}
-			v, _ := r.Metric(metric)
-			groups[k] = append(groups[k], pareto.Point{X: r.Risk, Y: v})
-		}
-		for _, s := range pareto.Compare(groups) {
-			g := ids[s.Group]
-			rows = append(rows, compareRow{Metric: metric, Method: g.method, Penalty: g.penalty, BetaScale: g.scale,
-				Candidates: s.Candidates, NonDominated: s.NonDominated, Hypervolume: s.Hypervolume, Share: s.Share})
-		}
+	tol := c.Float64("tolerance")
+	if !(tol > 0) || tol >= 1 {
+		return nil, fmt.Errorf("%s: --tolerance %v: want a number between 0 and 1", cmd, tol)
 	}
-	order := map[string]int{"cheb": 0, "linear": 1, "adversarial": 2}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		if a.Metric != b.Metric {
-			return indexOf(records.Metrics, a.Metric) < indexOf(records.Metrics, b.Metric)
-		}
-		if order[a.Method] != order[b.Method] {
-			return order[a.Method] < order[b.Method]
-		}
-		if a.Penalty != b.Penalty {
-			return a.Penalty > b.Penalty // ato-penultimate before ato-all, as in the paper
-		}
-		return a.BetaScale < b.BetaScale
-	})
-	return rows
-}
-
-func indexOf(list []string, s string) int {
-	for i, v := range list {
-		if v == s {
-			return i
+	recs, err := readCandidates(c, cmd, paths)
+	if err != nil {
+		return nil, err
+	}
+	res, err := compare.Run(recs, compare.Options{Metrics: metrics, By: by, Tolerance: tol})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	if !by.Has("run") && !by.Has("config") && by.Has("method") {
+		// Grouping by method says "one group per sweep": two sweeps of the
+		// same method pooled into one group are most likely a mistake.
+		// Grouping by λ or split pools sweeps on purpose.
+		for _, r := range res.Pooled {
+			if r.Configs > 1 && r.Metric == metrics[0] {
+				fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s pools candidates of %d sweep configurations "+
+					"(keep them apart with --by run)\n", r.Group, r.Configs)
+			}
 		}
 	}
-	return len(list)
+	return res, nil
 }
 
 func runCompare(c *cli.Context) error {
@@ -99,44 +84,12 @@ func runCompare(c *cli.Context) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("compare: name the records files or sweep folders to compare")
 	}
-	recs, err := readCandidates(c, "compare", paths)
+	res, err := comparison(c, "compare", paths, records.Metrics)
 	if err != nil {
 		return err
 	}
-	rows := compareRows(recs)
 	if c.Bool(jsonFlag) {
-		return writeJSON(c.App.Writer, rows)
+		return writeJSON(c.App.Writer, res)
 	}
-	return printCompare(c.App.Writer, rows)
-}
-
-// printCompare prints one table per metric.
-func printCompare(w io.Writer, rows []compareRow) error {
-	for i, metric := range records.Metrics {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "risk vs %s (hypervolume: both axes min–max normalised over every row, reference (%g, %g))\n",
-			metric, pareto.Reference.X, pareto.Reference.Y)
-		t := newTable(w)
-		fmt.Fprintln(t, "method\tpenalty\tcandidates\tnondominated\thypervolume\tshare")
-		for _, r := range rows {
-			if r.Metric != metric {
-				continue
-			}
-			method := r.Method
-			if r.BetaScale > 0 && r.BetaScale != 1 {
-				method = fmt.Sprintf("%s (β×%g)", r.Method, r.BetaScale)
-			}
-			pen := r.Penalty
-			if pen == "" {
-				pen = "-"
-			}
-			fmt.Fprintf(t, "%s\t%s\t%d\t%d\t%.4f\t%.3f\n", method, pen, r.Candidates, r.NonDominated, r.Hypervolume, r.Share)
-		}
-		if err := t.Flush(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return compare.WriteText(c.App.Writer, res)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fpareto/fp/compare"
 )
 
 func TestCompareTables(t *testing.T) {
@@ -21,14 +23,16 @@ func TestCompareTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []compareRow
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+	var res compare.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	rows := res.Pooled
 	if len(rows) != 4*3 {
 		t.Fatalf("%d rows, want 4 metrics × 3 methods:\n%s", len(rows), out)
 	}
-	for _, k := range []string{`"metric"`, `"method"`, `"penalty"`, `"candidates"`, `"nondominated"`, `"hypervolume"`, `"share"`} {
+	for _, k := range []string{`"metric"`, `"method"`, `"penalty"`, `"candidates"`, `"nondominated"`, `"hypervolume"`, `"share"`,
+		`"per_split"`, `"split"`, `"paired"`, `"a"`, `"b"`, `"splits"`, `"hv_diff_mean"`, `"ci_low"`, `"ci_high"`, `"p_value"`, `"a_wins"`} {
 		if !strings.Contains(out, k) {
 			t.Errorf("JSON lacks key %s", k)
 		}
@@ -64,7 +68,12 @@ func TestCompareTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"risk vs ato", "risk vs eopp", "adversarial (β×200)", "linear"} {
+	// Every candidate is on split 0: one paired comparison per metric and
+	// pair of the three groups, over one split.
+	if len(res.PerSplit) != 4*3 || len(res.Paired) != 4*3 || res.Paired[0].Splits != 1 {
+		t.Errorf("%d per-split rows and %d pairs, want 12 and 12 over one split: %+v", len(res.PerSplit), len(res.Paired), res.Paired)
+	}
+	for _, s := range []string{"risk vs ato, pooled", "risk vs eopp, split by split", "adversarial(β×200)", "linear"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("table lacks %q:\n%s", s, text)
 		}

@@ -23,38 +23,13 @@ func init() {
 	})
 }
 
-// datasetRow is one dataset and preset as `fp datasets --json` prints it.
-type datasetRow struct {
-	Name   string  `json:"name"`
-	Preset string  `json:"preset"`
-	Rows   int     `json:"rows"`
-	Dim    int     `json:"dim"`
-	PY     float64 `json:"p_y"`
-	PA     float64 `json:"p_a"`
-	PYA0   float64 `json:"p_y_a0"`
-	PYA1   float64 `json:"p_y_a1"`
-	A1     string  `json:"a1"` // what a = 1 means, e.g. "race=African-American"
-	Y1     string  `json:"y1"` // what y = 1 means, e.g. "income=>50K"
-}
-
 func runDatasets(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("datasets takes no arguments, got %q", c.Args().First())
 	}
-	var rows []datasetRow
-	for _, name := range datasets.Names() {
-		for _, preset := range datasets.Presets(name) {
-			d, err := datasets.Load(name, datasets.Options{Preset: preset, DataDir: c.String("data-dir")})
-			if err != nil {
-				return err
-			}
-			s := d.Stats()
-			rows = append(rows, datasetRow{
-				Name: name, Preset: preset, Rows: s.Rows, Dim: s.Dim,
-				PY: s.PY, PA: s.PA, PYA0: s.PYA0, PYA1: s.PYA1,
-				A1: d.Sensitive + "=" + d.GroupPositive, Y1: d.Target + "=" + d.LabelPositive,
-			})
-		}
+	rows, err := datasets.Summaries(c.String("data-dir"))
+	if err != nil {
+		return err
 	}
 	w := c.App.Writer
 	if c.Bool(jsonFlag) {

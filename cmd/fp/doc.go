@@ -7,5 +7,6 @@
 //	fp status DIR          a sweep's progress: done, failed and missing candidates per shard
 //	fp front RECORDS…      non-dominated counts, hypervolume and shares
 //	fp plot RECORDS…       the candidates and the front as a figure
+//	fp report RUN…         one self-contained HTML page: fronts, networks, comparison
 //	fp audit               the fairness metrics of any file of predictions
 package main

@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/records"
 )
 
@@ -17,21 +17,20 @@ func init() { register(frontCommand()) }
 func frontCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "front",
-		Usage:     "non-dominated counts, hypervolume and shares of the pooled front",
+		Usage:     "non-dominated counts, hypervolume and shares of the pooled front for one metric",
 		ArgsUsage: "FILE_OR_DIR...",
 		Description: "Reads the records of one or more sweeps (a directory stands for every *.jsonl file in it and\n" +
-			"in its subdirectories) and prints, for each group of candidates (default: each method and\n" +
-			"penalty), the number of candidates, the number of distinct non-dominated (risk, metric) points,\n" +
-			"the hypervolume after min–max normalising both axes over all candidates (reference point\n" +
-			"(1.1, 1.1)) and the share of the pooled front's points that the group reached. Failed candidates\n" +
-			"are left out. To compare sweeps with different settings, name their files or folders separately:\n" +
-			"one folder must not mix configurations.",
-		Flags: []cli.Flag{
+			"in its subdirectories) and prints, for each group of candidates (default: one per run\n" +
+			"configuration), the number of candidates, the number of distinct non-dominated (risk, metric)\n" +
+			"points (points closer than --tolerance in both normalised axes count once), the hypervolume after\n" +
+			"min–max normalising both axes over all candidates (reference point (1.1, 1.1)), the share of the\n" +
+			"pooled front's points that the group reached, and how many of its non-dominated candidates are\n" +
+			"constant predictors or predict one class; then the split-by-split comparison of every pair of\n" +
+			"groups (as fp compare). Failed candidates are left out. Records of different datasets are refused\n" +
+			"unless grouped by dataset.",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
-			&cli.StringFlag{Name: "by", Value: "method,penalty", Usage: "group candidates by a comma-separated list of " +
-				strings.Join(records.GroupFields, ", ")},
-			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
-		},
+		}, comparisonFlags()...),
 		Action: runFront,
 	}
 }
@@ -48,33 +47,22 @@ func runFront(c *cli.Context) error {
 	if !slices.Contains(records.Metrics, metric) {
 		return fmt.Errorf("front: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
-	by, err := records.ParseGrouping(c.String("by"))
-	if err != nil {
-		return fmt.Errorf("front: --by: %w", err)
-	}
-	recs, err := readCandidates(c, "front", paths)
+	res, err := comparison(c, "front", paths, []string{metric})
 	if err != nil {
 		return err
 	}
-	groups, mixed := frontGroups(recs, by, metric)
-	if slices.Contains(by, "method") {
-		// Grouping by method says "one group per sweep": two sweeps of the
-		// same method (say, two engines) pooled into one group are most
-		// likely a mistake. Grouping by λ or split pools sweeps on purpose.
-		for _, g := range mixed {
-			fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s pools candidates of several sweep configurations "+
-				"(separate them with --by, e.g. --by method,penalty,engine)\n", g)
-		}
-	}
-	sums := pareto.Compare(groups)
 	if c.Bool(jsonFlag) {
-		return writeJSON(c.App.Writer, sums)
+		return writeJSON(c.App.Writer, res)
 	}
-	if err := printFront(c.App.Writer, sums, metric, len(recs)); err != nil {
+	if err := compare.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
-	if line := overlapLine(recs); line != "" {
-		fmt.Fprintln(c.App.Writer, line)
+	// The overlap of the splits behind the fronts, in one line (records
+	// written before the overlap was recorded give none).
+	if recs, _, err := readSucceeded(paths, io.Discard); err == nil {
+		if line := overlapLine(recs); line != "" {
+			fmt.Fprintln(c.App.Writer, line)
+		}
 	}
 	return nil
 }
@@ -83,14 +71,10 @@ func runFront(c *cli.Context) error {
 // reports torn lines and left-out failed candidates on stderr, and returns
 // the candidates that trained successfully; none at all is an error.
 func readCandidates(c *cli.Context, cmd string, paths []string) ([]records.Record, error) {
-	all, warnings, err := records.ReadAll(paths)
+	recs, failed, err := readSucceeded(paths, c.App.ErrWriter)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
-	}
-	recs, failed := records.Succeeded(all)
 	if failed > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
 	}
@@ -100,36 +84,19 @@ func readCandidates(c *cli.Context, cmd string, paths []string) ([]records.Recor
 	return recs, nil
 }
 
-// frontGroups turns records into (risk, metric) points per group, and lists
-// the groups whose records come from more than one configuration.
-func frontGroups(recs []records.Record, by records.Grouping, metric string) (map[string][]pareto.Point, []string) {
-	groups := map[string][]pareto.Point{}
-	configs := map[string]string{}
-	var mixed []string
-	for i := range recs {
-		r := &recs[i]
-		k := by.Key(r)
-		v, _ := r.Metric(metric) // the name was checked by the caller
-		groups[k] = append(groups[k], pareto.Point{X: r.Risk, Y: v})
-		if c, seen := configs[k]; !seen {
-			configs[k] = r.Config
-		} else if c != r.Config && !slices.Contains(mixed, k) {
-			mixed = append(mixed, k)
-		}
+// readSucceeded reads the records of paths, reports torn lines to warn, and
+// returns the candidates that trained to the end and the number of failed
+// ones.
+func readSucceeded(paths []string, warn io.Writer) ([]records.Record, int, error) {
+	all, warnings, err := records.ReadAll(paths)
+	if err != nil {
+		return nil, 0, err
 	}
-	slices.Sort(mixed)
-	return groups, mixed
-}
-
-func printFront(w io.Writer, sums []pareto.Summary, metric string, n int) error {
-	fmt.Fprintf(w, "risk vs %s over %d candidates; hypervolume with both axes min–max normalised over all of them, reference (%g, %g)\n",
-		metric, n, pareto.Reference.X, pareto.Reference.Y)
-	t := newTable(w)
-	fmt.Fprintln(t, "group\tcandidates\tnondominated\thypervolume\tshare")
-	for _, s := range sums {
-		fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.3f\n", s.Group, s.Candidates, s.NonDominated, s.Hypervolume, s.Share)
+	for _, w := range warnings {
+		fmt.Fprintf(warn, "fp: warning: %v\n", w)
 	}
-	return t.Flush()
+	ok, failed := records.Succeeded(all)
+	return ok, failed, nil
 }
 
 // argsAndFlags returns the positional arguments of c after applying the

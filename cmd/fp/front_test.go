@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )
@@ -65,10 +66,7 @@ func TestFrontHandWorked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []pareto.Summary
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out)
-	}
+	got := pooledSummaries(t, out)
 	want := []pareto.Summary{
 		{Group: "cheb/ato-penultimate", Candidates: 3, NonDominated: 2, Hypervolume: 0.21, Share: 2.0 / 3},
 		{Group: "linear/ato-penultimate", Candidates: 1, NonDominated: 1, Hypervolume: 0.36, Share: 1.0 / 3},
@@ -77,12 +75,12 @@ func TestFrontHandWorked(t *testing.T) {
 	if !strings.Contains(stderr, "1 failed candidate") {
 		t.Errorf("stderr does not mention the failed candidate: %q", stderr)
 	}
-	var keys []map[string]any
+	var keys struct{ Pooled []map[string]any }
 	if err := json.Unmarshal([]byte(out), &keys); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"group", "candidates", "nondominated", "hypervolume", "share"} {
-		if _, ok := keys[0][k]; !ok {
+	for _, k := range []string{"group", "candidates", "nondominated", "hypervolume", "share", "front_collapsed", "front_single_class"} {
+		if _, ok := keys.Pooled[0][k]; !ok {
 			t.Errorf("JSON lacks key %q", k)
 		}
 	}
@@ -98,6 +96,21 @@ func TestFrontHandWorked(t *testing.T) {
 			t.Errorf("text output lacks %q:\n%s", s, out)
 		}
 	}
+}
+
+// pooledSummaries reads the pooled rows of fp front's or fp compare's JSON.
+func pooledSummaries(t *testing.T, out string) []pareto.Summary {
+	t.Helper()
+	var res compare.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	var got []pareto.Summary
+	for _, r := range res.Pooled {
+		got = append(got, pareto.Summary{Group: r.Group, Candidates: r.Candidates, NonDominated: r.NonDominated,
+			Hypervolume: r.Hypervolume, Share: r.Share})
+	}
+	return got
 }
 
 func checkFront(t *testing.T, got, want []pareto.Summary) {
@@ -130,11 +143,7 @@ func TestFrontMetricAndGrouping(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []pareto.Summary
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		checkFront(t, got, []pareto.Summary{
+		checkFront(t, pooledSummaries(t, out), []pareto.Summary{
 			{Group: "lambda=0", Candidates: 1, NonDominated: 1, Hypervolume: 0.11, Share: 1.0 / 3},
 			{Group: "lambda=0.5", Candidates: 2, NonDominated: 2, Hypervolume: 0.36 + 0.025, Share: 1.0 / 3},
 			{Group: "lambda=1", Candidates: 1, NonDominated: 1, Hypervolume: 0.11, Share: 1.0 / 3},
@@ -157,10 +166,7 @@ func TestFrontShardsAndTornLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []pareto.Summary
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
+	got := pooledSummaries(t, out)
 	if len(got) != 1 || got[0].Candidates != 2 || got[0].NonDominated != 2 || got[0].Share != 1 {
 		t.Errorf("got %+v, want one group of 2 candidates, both non-dominated", got)
 	}
@@ -178,12 +184,21 @@ func TestFrontMixedConfigs(t *testing.T) {
 		t.Errorf("a directory mixing configurations: error %v", err)
 	}
 	oneLine(t, err.Error())
-	// Named separately they are read, with a warning that one group mixes them.
-	_, stderr, err := runFP(t, "front", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
+	// Named separately they are two runs, named after their files.
+	out, stderr, err := runFP(t, "front", "--json", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
+	if err != nil || stderr != "" {
+		t.Fatalf("error %v, stderr %q", err, stderr)
+	}
+	got := pooledSummaries(t, out)
+	if len(got) != 2 || got[0].Group != "cheb/ato-penultimate (a)" || got[1].Group != "cheb/ato-penultimate (b)" {
+		t.Errorf("groups %+v, want one per file", got)
+	}
+	// Grouped by method they pool, with a warning.
+	_, stderr, err = runFP(t, "front", "--by", "method,penalty", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "cheb/ato-penultimate pools candidates of several sweep configurations") {
+	if !strings.Contains(stderr, "cheb/ato-penultimate pools candidates of 2 sweep configurations") {
 		t.Errorf("no warning about the mixed group: %q", stderr)
 	}
 	// Grouping by λ pools sweeps on purpose: no warning.
@@ -199,6 +214,10 @@ func TestFrontErrors(t *testing.T) {
 	failed := frontRecord("cheb", "c1", 0, 1, 1, 1)
 	failed.Status = records.StatusFailed
 	writeFrontRecords(t, onlyFailed, failed)
+	adult := filepath.Join(t.TempDir(), "adult.jsonl")
+	other := frontRecord("cheb", "c9", 0, 1, 1, 1)
+	other.Dataset = "adult-sex"
+	writeFrontRecords(t, adult, other)
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	if err := os.WriteFile(bad, []byte("{}\noops\n{}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -216,6 +235,8 @@ func TestFrontErrors(t *testing.T) {
 		{"bad line", []string{bad}, bad + ":2:"},
 		{"unknown flag after a path", []string{cheb, "--colour"}, "not defined: --colour"},
 		{"flag without its value", []string{cheb, "--metric"}, "needs an argument: --metric"},
+		{"zero tolerance", []string{"--tolerance", "0", cheb}, "--tolerance 0"},
+		{"other dataset", []string{cheb, adult}, "2 datasets (adult-sex, compas)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runFP(t, append([]string{"front"}, tc.args...)...)
@@ -224,5 +245,46 @@ func TestFrontErrors(t *testing.T) {
 			}
 			oneLine(t, err.Error())
 		})
+	}
+}
+
+// Grouped by dataset, records of two datasets are compared each on its own.
+func TestFrontByDataset(t *testing.T) {
+	cheb, linear := twoSweeps(t)
+	adult := filepath.Join(t.TempDir(), "adult.jsonl")
+	a, b := frontRecord("cheb", "c9", 0, 1, 0.5, 0), frontRecord("cheb", "c9", 1, 2, 0.1, 0)
+	a.Dataset, b.Dataset = "adult-sex", "adult-sex"
+	writeFrontRecords(t, adult, a, b)
+	out, _, err := runFP(t, "front", "--json", "--by", "dataset,run", cheb, linear, adult)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// compas alone is the hand-worked case; adult's one group has both
+	// its points on its own front and the whole pooled front.
+	checkFront(t, pooledSummaries(t, out), []pareto.Summary{
+		{Group: "adult-sex/cheb/ato-penultimate", Candidates: 2, NonDominated: 2, Hypervolume: 0.21, Share: 1},
+		{Group: "compas/cheb/ato-penultimate", Candidates: 3, NonDominated: 2, Hypervolume: 0.21, Share: 2.0 / 3},
+		{Group: "compas/linear/ato-penultimate", Candidates: 1, NonDominated: 1, Hypervolume: 0.36, Share: 1.0 / 3},
+	})
+}
+
+// Near duplicates count once unless the tolerance is below their distance.
+func TestFrontTolerance(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	// X over [10, 20], Y over [0, 1]: (20, 0) and (20.0005, 0.00001) are
+	// 5e-5 and 1e-5 apart normalised.
+	writeFrontRecords(t, path, frontRecord("cheb", "c1", 0, 10, 1, 0), frontRecord("cheb", "c1", 1, 20.0005, 0, 0),
+		frontRecord("cheb", "c1", 0.9, 20, 0.00001, 0))
+	for _, tc := range []struct {
+		tol  string
+		want int
+	}{{"1e-4", 2}, {"1e-5", 3}} {
+		out, _, err := runFP(t, "front", "--json", "--tolerance", tc.tol, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pooledSummaries(t, out); got[0].NonDominated != tc.want {
+			t.Errorf("--tolerance %s: %d distinct non-dominated, want %d", tc.tol, got[0].NonDominated, tc.want)
+		}
 	}
 }

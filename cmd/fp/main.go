@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"sort"
+	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/xrash/smetrics"
 )
 
 // commands is filled by each command file's init.
@@ -18,10 +21,81 @@ func newApp() *cli.App {
 	return &cli.App{
 		Name:                 "fp",
 		Usage:                "the fairness–accuracy Pareto front of neural-network classifiers",
+		Version:              version(),
 		Commands:             commands,
 		EnableBashCompletion: true,
-		HideHelpCommand:      true,
+		Suggest:              true,
+		Action:               unknownCommand,
+		// Errors end in main, one line on stderr, never in an os.Exit
+		// inside the library.
+		ExitErrHandler: func(*cli.Context, error) {},
 	}
+}
+
+func init() {
+	// Help shows a flag's default once, and only a true one: urfave/cli
+	// appends the zero value, which for fp's flags means "not set" (the
+	// usage then says what applies) rather than 0 or false.
+	stringer := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string {
+		s := stringer(f)
+		if df, ok := f.(cli.DocGenerationFlag); ok {
+			switch d := df.GetDefaultText(); d {
+			case "0", "false":
+				s = strings.Replace(s, " (default: "+d+")", "", 1)
+			}
+		}
+		return s
+	}
+}
+
+// unknownCommand runs when the first argument names no command: it says so
+// and suggests the nearest command; with no argument it shows the help.
+func unknownCommand(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.ShowAppHelp(c)
+	}
+	name := c.Args().First()
+	best, score := "", 0.0
+	for _, cmd := range c.App.VisibleCommands() {
+		if s := smetrics.JaroWinkler(name, cmd.Name, 0.7, 4); s > score {
+			best, score = cmd.Name, s
+		}
+	}
+	if score >= 0.75 {
+		return fmt.Errorf("unknown command %q: did you mean %s? (fp help lists the commands)", name, best)
+	}
+	var names []string
+	for _, cmd := range commands {
+		names = append(names, cmd.Name)
+	}
+	return fmt.Errorf("unknown command %q: the commands are %s", name, strings.Join(names, ", "))
+}
+
+// version is fp's module version, "(devel)" for a build from a source tree,
+// with the commit it was built from when the build recorded one.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			rev = s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = ", modified"
+		}
+	}
+	if rev != "" {
+		v += " (commit " + rev + dirty + ")"
+	}
+	return v
 }
 
 func main() {

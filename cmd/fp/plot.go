@@ -1,21 +1,17 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report"
 )
@@ -46,6 +42,8 @@ func plotCommand() *cli.Command {
 			&cli.StringFlag{Name: "by", Value: plotDefaultBy, Usage: "one panel per group of these record `FIELDS`: " + strings.Join(records.GroupFields, ", ")},
 			&cli.StringFlag{Name: "out", Usage: "write the figure to `FILE` (.png, .svg or .pdf; default front-METRIC.png, or dist-split-M.png with --dist, beside the first RECORDS)"},
 			&cli.BoolFlag{Name: "free-axes", Usage: "give each panel its own axis ranges (default: one range for all, so that panels compare)"},
+			&cli.BoolFlag{Name: "log", Usage: "draw the unfairness axis on a log scale; values under its floor (a power of ten near 10⁻⁵ of the largest, labelled ≤) are drawn on it"},
+			&cli.BoolFlag{Name: "zoom", Usage: "leave out the constant predictors (collapsed candidates, typically λ = 1) so that the rest of the front fills the figure"},
 			&cli.IntFlag{Name: "cols", Usage: "panels per row (default: up to three in one row, else a near-square grid)"},
 			&cli.BoolFlag{Name: "dist", Usage: "draw the distributions of one split's predicted probabilities by label and group"},
 			&cli.IntFlag{Name: "split", Usage: "with --dist: the split `M` (default: the lowest present)"},
@@ -62,7 +60,7 @@ func plotCommand() *cli.Command {
 			}
 			var res *plotResult
 			if c.Bool("dist") {
-				for _, f := range []string{"metric", "by", "free-axes"} {
+				for _, f := range []string{"metric", "by", "free-axes", "log", "zoom"} {
 					if c.IsSet(f) {
 						return fmt.Errorf("plot: --%s does not apply to --dist", f)
 					}
@@ -82,7 +80,7 @@ func plotCommand() *cli.Command {
 				}
 				res, err = drawFront(paths, frontPlot{
 					Metric: c.String("metric"), By: c.String("by"), Out: c.String("out"),
-					FreeAxes: c.Bool("free-axes"), Cols: c.Int("cols"),
+					FreeAxes: c.Bool("free-axes"), Cols: c.Int("cols"), LogY: c.Bool("log"), Zoom: c.Bool("zoom"),
 				}, c.App.ErrWriter)
 			}
 			if err != nil {
@@ -99,20 +97,14 @@ func plotCommand() *cli.Command {
 
 // plotResult is what fp plot drew (its --json output).
 type plotResult struct {
-	Out    string      `json:"out"`
-	Metric string      `json:"metric,omitempty"`
-	Panels []plotPanel `json:"panels,omitempty"`
+	Out    string         `json:"out"`
+	Metric string         `json:"metric,omitempty"`
+	Panels []report.Panel `json:"panels,omitempty"`
 	// Split and Lambdas are those of a distribution figure.
 	Split   *int      `json:"split,omitempty"`
 	Lambdas []float64 `json:"lambdas,omitempty"`
 	// Failed counts the failed candidates left out.
 	Failed int `json:"failed"`
-}
-
-type plotPanel struct {
-	Name         string `json:"name"`
-	N            int    `json:"n"`
-	NonDominated int    `json:"non_dominated"`
 }
 
 // frontPlot says what to draw in fp plot's default mode.
@@ -122,6 +114,8 @@ type frontPlot struct {
 	Out      string // "" for front-METRIC.png beside the first records path
 	FreeAxes bool
 	Cols     int
+	LogY     bool // log-scaled unfairness axis
+	Zoom     bool // leave out collapsed candidates
 }
 
 // drawFront draws the front figure of the records at paths. Warnings (torn
@@ -140,9 +134,9 @@ func drawFront(paths []string, o frontPlot, warn io.Writer) (*plotResult, error)
 	first := map[string]int{}
 	failed := 0
 	for i, p := range paths {
-		rs, f, err := plotRecords([]string{p}, warn)
+		rs, f, err := readSucceeded([]string{p}, warn)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("plot: %w", err)
 		}
 		failed += f
 		for j := range rs {
@@ -160,12 +154,12 @@ func drawFront(paths []string, o frontPlot, warn io.Writer) (*plotResult, error)
 	if out == "" {
 		out = plotBeside(paths[0], "front-"+o.Metric+".png")
 	}
-	res, err := saveFront(out, recs, by, first, o)
+	panels, err := report.SaveRecordsFront(out, recs, report.RecordsFront{
+		Metric: o.Metric, By: by, Order: first, FreeAxes: o.FreeAxes, Cols: o.Cols, LogY: o.LogY, Zoom: o.Zoom})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("plot: %w", err)
 	}
-	res.Failed = failed
-	return res, nil
+	return &plotResult{Out: out, Metric: o.Metric, Panels: panels, Failed: failed}, nil
 }
 
 // plotRun draws the front figure of a finished run (its folder and its
@@ -175,54 +169,11 @@ func plotRun(dir string, recs []records.Record, metric string) (string, error) {
 	if len(ok) == 0 {
 		return "", fmt.Errorf("plot: no trained candidates in %s", dir)
 	}
-	by, err := records.ParseGrouping(plotDefaultBy)
-	if err != nil {
-		return "", err
-	}
 	out := filepath.Join(dir, "front-"+metric+".png")
-	if _, err := saveFront(out, ok, by, nil, frontPlot{Metric: metric}); err != nil {
-		return "", err
+	if _, err := report.SaveRecordsFront(out, ok, report.RecordsFront{Metric: metric, By: records.Grouping{"method", "penalty"}}); err != nil {
+		return "", fmt.Errorf("plot: %w", err)
 	}
 	return out, nil
-}
-
-// saveFront draws the front figure of recs (succeeded candidates) to out,
-// one panel per group of by, ordered by order (then by name).
-func saveFront(out string, recs []records.Record, by records.Grouping, order map[string]int, o frontPlot) (*plotResult, error) {
-	if !slices.Contains(records.Metrics, o.Metric) {
-		return nil, fmt.Errorf("plot: --metric %q: want one of %s", o.Metric, strings.Join(records.Metrics, ", "))
-	}
-	groups := records.GroupBy(recs, by)
-	names := plotKeys(groups)
-	slices.SortFunc(names, func(a, b string) int {
-		return cmp.Or(cmp.Compare(order[a], order[b]), cmp.Compare(a, b))
-	})
-	res := &plotResult{Out: out, Metric: o.Metric}
-	series := make([]report.Series, 0, len(names))
-	for _, name := range names {
-		s := report.Series{Name: name}
-		for i := range groups[name] {
-			r := &groups[name][i]
-			u, _ := r.Metric(o.Metric) // o.Metric was checked above
-			if !plotFinite(r.Risk) || !plotFinite(u) {
-				return nil, fmt.Errorf("plot: candidate %s (config %s): risk %v, %s %v: want finite numbers", r.Key(), r.Config, r.Risk, o.Metric, u)
-			}
-			s.Points = append(s.Points, pareto.Point{X: r.Risk, Y: u})
-		}
-		series = append(series, s)
-		res.Panels = append(res.Panels, plotPanel{
-			Name: name, N: len(s.Points), NonDominated: pareto.CountDistinct(s.Points, pareto.Front(s.Points)),
-		})
-	}
-	title := plotMetricName(o.Metric) + " against test risk"
-	if d := plotDatasetLabel(recs); d != "" {
-		title = d + ": " + title
-	}
-	opt := report.FrontOptions{Title: title, YLabel: plotMetricName(o.Metric), FreeAxes: o.FreeAxes, Cols: o.Cols}
-	if err := report.SaveFront(out, series, opt); err != nil {
-		return nil, fmt.Errorf("plot: %w", err)
-	}
-	return res, nil
 }
 
 // distPlot says what to draw with fp plot --dist.
@@ -245,55 +196,25 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 	if !st.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	recs, failed, err := plotRecords([]string{path}, warn)
+	recs, failed, err := readSucceeded([]string{path}, warn)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("plot: %w", err)
 	}
 	if err := plotCheck([]string{path}, len(recs), failed, warn); err != nil {
 		return nil, err
 	}
-	run := records.Grouping{"dataset", "sensitive", "method", "penalty"}
-	if g := records.GroupBy(recs, run); len(g) > 1 {
-		keys := make([]string, 0, len(g))
-		for k := range g {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		return nil, fmt.Errorf("plot --dist: %s holds candidates of several runs (%s): give one run's folder", path, strings.Join(keys, ", "))
+	split := -1
+	if o.SplitSet {
+		split = o.Split
 	}
-
-	splits := map[int]bool{}
-	for i := range recs {
-		splits[recs[i].Split] = true
+	choice, err := report.ChooseDist(recs, split, o.Lambdas)
+	if err != nil {
+		return nil, fmt.Errorf("plot --dist: %s: %w", path, err)
 	}
-	split := o.Split
-	if !o.SplitSet {
-		split = slices.Min(plotKeys(splits))
-	} else if !splits[split] {
-		return nil, fmt.Errorf("plot --dist: split %d has no trained candidates in %s: have splits %s", split, path, plotJoinInts(plotKeys(splits)))
-	}
-	byLambda := map[float64]*records.Record{}
-	for i := range recs {
-		if recs[i].Split != split {
-			continue
-		}
-		if _, dup := byLambda[recs[i].Lambda]; dup {
-			return nil, fmt.Errorf("plot --dist: candidate %s is recorded twice in %s", recs[i].Key(), path)
-		}
-		byLambda[recs[i].Lambda] = &recs[i]
-	}
-	present := plotKeys(byLambda)
-	slices.Sort(present)
-	lambdas := spreadLambdas(present)
-	if o.Lambdas != "" {
-		if lambdas, err = pickLambdas(o.Lambdas, present); err != nil {
-			return nil, fmt.Errorf("plot --dist: split %d of %s: %w", split, path, err)
-		}
-	}
-
-	panels := make([]report.Dist, 0, len(lambdas))
-	for _, l := range lambdas {
-		r := byLambda[l]
+	split = choice.Split
+	var panels []report.Dist
+	var lambdas []float64
+	for _, r := range choice.Candidates {
 		if r.Weights == "" {
 			return nil, fmt.Errorf("plot --dist: candidate %s in %s has no stored network", r.Key(), path)
 		}
@@ -304,48 +225,17 @@ func drawDist(path string, o distPlot, warn io.Writer) (*plotResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plot --dist: predictions of candidate %s: %w", r.Key(), err)
 		}
-		symbol := "λ"
-		if r.Method == "adversarial" {
-			symbol = "β"
-		}
-		title := fmt.Sprintf("%s = %s", symbol, plotLambda(l))
-		if r.Collapsed {
-			title += " (constant predictor)"
-		}
-		panels = append(panels, report.Dist{
-			Title: title,
-			P:     p.P, Y: p.Y, A: p.A,
-			ATO: r.ATO, EO: r.EO, EOpp: r.EOpp, DP: r.DP,
-		})
-	}
-	first := byLambda[lambdas[0]]
-	title := fmt.Sprintf("%s · split %d · test set", (records.Grouping{"method", "penalty"}).Key(first), split)
-	if d := plotDatasetLabel(recs); d != "" {
-		title = d + " · " + title
+		panels = append(panels, report.DistPanel(r, p.P, p.Y, p.A))
+		lambdas = append(lambdas, r.Lambda)
 	}
 	res := &plotResult{Out: o.Out, Split: &split, Lambdas: lambdas, Failed: failed}
 	if res.Out == "" {
 		res.Out = filepath.Join(dir, fmt.Sprintf("dist-split-%d.png", split))
 	}
-	if err := report.SaveDist(res.Out, panels, report.DistOptions{Title: title, Cols: o.Cols}); err != nil {
+	if err := report.SaveDist(res.Out, panels, report.DistOptions{Title: choice.Title, Cols: o.Cols}); err != nil {
 		return nil, fmt.Errorf("plot --dist: %w", err)
 	}
 	return res, nil
-}
-
-// plotRecords reads the records at paths, reports torn lines to warn, and
-// returns the candidates that trained to the end and the number of failed
-// ones.
-func plotRecords(paths []string, warn io.Writer) ([]records.Record, int, error) {
-	all, warnings, err := records.ReadAll(paths)
-	if err != nil {
-		return nil, 0, fmt.Errorf("plot: %w", err)
-	}
-	for _, w := range warnings {
-		fmt.Fprintf(warn, "fp: warning: %v\n", w)
-	}
-	ok, failed := records.Succeeded(all)
-	return ok, failed, nil
 }
 
 // plotCheck reports failed candidates left out to warn and refuses to draw
@@ -360,75 +250,6 @@ func plotCheck(paths []string, ok, failed int, warn io.Writer) error {
 	return nil
 }
 
-// spreadLambdas picks up to four of the sorted values present: the smallest,
-// the largest, and the two closest to 1/3 and 2/3 of the way between the
-// smallest positive value and the largest on a log scale (λ = 0 has no
-// logarithm, and the grids put their values evenly on a log scale).
-func spreadLambdas(present []float64) []float64 {
-	n := len(present)
-	if n <= 4 {
-		return slices.Clone(present)
-	}
-	lo := present[0]
-	if lo <= 0 {
-		lo = present[1]
-	}
-	hi := present[n-1]
-	chosen := []float64{present[0], hi}
-	for _, f := range []float64{1.0 / 3, 2.0 / 3} {
-		target := math.Log(lo) + f*(math.Log(hi)-math.Log(lo))
-		best, bestD := math.NaN(), math.Inf(1)
-		for _, l := range present[1 : n-1] {
-			if l <= 0 || slices.Contains(chosen, l) {
-				continue
-			}
-			if d := math.Abs(math.Log(l) - target); d < bestD {
-				best, bestD = l, d
-			}
-		}
-		if !math.IsNaN(best) {
-			chosen = append(chosen, best)
-		}
-	}
-	slices.Sort(chosen)
-	return chosen
-}
-
-// pickLambdas parses a comma-separated list of λ values and matches each to
-// a value present: equal to within rounding, or written the same with the
-// three significant digits figure headings use.
-func pickLambdas(list string, present []float64) ([]float64, error) {
-	var out []float64
-	for f := range strings.SplitSeq(list, ",") {
-		f = strings.TrimSpace(f)
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || !plotFinite(v) {
-			return nil, fmt.Errorf("--lambdas %q: %q is not a number", list, f)
-		}
-		match := math.NaN()
-		for _, l := range present {
-			if math.Abs(l-v) <= 1e-9*math.Abs(l) || plotLambda(l) == plotLambda(v) {
-				match = l
-				break
-			}
-		}
-		if math.IsNaN(match) {
-			have := make([]string, len(present))
-			for i, l := range present {
-				have[i] = plotLambda(l)
-			}
-			return nil, fmt.Errorf("--lambdas: λ = %s has no candidate; have %s", f, strings.Join(have, ", "))
-		}
-		if !slices.Contains(out, match) {
-			out = append(out, match)
-		}
-	}
-	return out, nil
-}
-
-// plotLambda writes λ with three significant digits.
-func plotLambda(l float64) string { return strconv.FormatFloat(l, 'g', 3, 64) }
-
 // plotBeside returns the path of a file named name in the records
 // folder path, or beside the records file path.
 func plotBeside(path, name string) string {
@@ -437,51 +258,3 @@ func plotBeside(path, name string) string {
 	}
 	return filepath.Join(filepath.Dir(path), name)
 }
-
-// plotMetricName is a metric's name as printed on figures.
-func plotMetricName(m string) string {
-	switch m {
-	case "ato":
-		return "ATO"
-	case "dp":
-		return "DP"
-	case "eo":
-		return "EO"
-	case "eopp":
-		return "EOpp"
-	}
-	return m
-}
-
-// plotDatasetLabel names the dataset (and sensitive attribute) of recs, or ""
-// when they come from several.
-func plotDatasetLabel(recs []records.Record) string {
-	g := records.GroupBy(recs, records.Grouping{"dataset", "sensitive"})
-	if len(g) != 1 {
-		return ""
-	}
-	r := recs[0]
-	if r.Sensitive == "" {
-		return r.Dataset
-	}
-	return fmt.Sprintf("%s (%s)", r.Dataset, r.Sensitive)
-}
-
-func plotKeys[K comparable, V any](m map[K]V) []K {
-	out := make([]K, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
-func plotJoinInts(v []int) string {
-	slices.Sort(v)
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ", ")
-}
-
-func plotFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/records"
-	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/report"
 )
 
 // writeRecords writes recs as a records file at path.
@@ -98,7 +98,7 @@ func TestPlotFrontJSON(t *testing.T) {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}
 	// Panels in name order within one file; the failed candidate left out.
-	want := []plotPanel{{"adversarial", 2, 1}, {"cheb/ato-penultimate", 5, 3}}
+	want := []report.Panel{{Name: "adversarial", N: 2, NonDominated: 1}, {Name: "cheb/ato-penultimate", N: 5, NonDominated: 3}}
 	if res.Out != out || res.Metric != "dp" || res.Failed != 1 || len(res.Panels) != len(want) {
 		t.Fatalf("result = %+v", res)
 	}
@@ -179,7 +179,7 @@ func TestPlotErrors(t *testing.T) {
 		{"split without dist", []string{"plot", "--split", "1", path}, "--split applies only to --dist"},
 		{"metric with dist", []string{"plot", "--dist", "--metric", "dp", path}, "--metric does not apply to --dist"},
 		{"dist of two", []string{"plot", "--dist", path, path}, "give one run folder or records file, not 2"},
-		{"dist duplicate", []string{"plot", "--dist", dup}, "is recorded twice in " + dup},
+		{"dist duplicate", []string{"plot", "--dist", dup}, dup + ": candidate cheb/ato-penultimate/split=0/lambda=0.1"},
 		{"dist mixes runs", []string{"plot", "--dist", path}, "several runs (compas/race/adversarial, compas/race/cheb/ato-penultimate)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -289,43 +289,6 @@ func sameFloats(a, b []float64) bool {
 	return true
 }
 
-func TestSpreadLambdas(t *testing.T) {
-	grid, err := scalarize.ParseGrid(scalarize.DefaultGrid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The default grid's values nearest 10^-2 and 10^-1 are 10^(-3+3·4/13)
-	// and 10^(-3+3·9/13).
-	want := []float64{0, math.Pow(10, -3+12.0/13), math.Pow(10, -3+27.0/13), 1}
-	for _, tc := range []struct {
-		name    string
-		present []float64
-		want    []float64
-	}{
-		{"default grid", grid, want},
-		{"four", []float64{0, 0.2, 0.5, 1}, []float64{0, 0.2, 0.5, 1}},
-		{"one", []float64{0.3}, []float64{0.3}},
-		{"no zero", []float64{0.001, 0.01, 0.1, 0.3, 1}, []float64{0.001, 0.01, 0.1, 1}},
-		{"linear", []float64{0, 0.25, 0.5, 0.75, 1}, []float64{0, 0.5, 0.75, 1}},
-	} {
-		got := spreadLambdas(tc.present)
-		if !sameFloats(got, tc.want) {
-			t.Errorf("%s: spreadLambdas = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
-func TestPickLambdas(t *testing.T) {
-	present := []float64{0, math.Pow(10, -3+12.0/13), 0.1, 1}
-	got, err := pickLambdas("1, 0.00838,0,1", present)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sameFloats(got, []float64{1, present[1], 0}) {
-		t.Errorf("pickLambdas = %v", got)
-	}
-}
-
 func TestPlotRun(t *testing.T) {
 	dir := t.TempDir()
 	path, err := plotRun(dir, syntheticRecords(), "eo")
@@ -343,5 +306,43 @@ func TestPlotRun(t *testing.T) {
 	}
 	if _, err := plotRun(dir, syntheticRecords(), "auc"); err == nil || !strings.Contains(err.Error(), `"auc"`) {
 		t.Errorf("unknown metric: err = %v", err)
+	}
+}
+
+// --zoom leaves out the constant predictors, --log draws the unfairness
+// axis on a log scale; degenerate candidates are marked.
+func TestPlotZoomAndLog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "records.jsonl")
+	recs := syntheticRecords()
+	recs[4].Collapsed, recs[4].SingleClass = true, true // cheb (0.55, 0.02)
+	recs[3].SingleClass = true                          // cheb (0.50, 0.01)
+	writeRecords(t, path, recs)
+	out := filepath.Join(dir, "fig.svg")
+	stdout, _, err := runFP(t, "plot", "--json", "--zoom", "--log", "--out", out, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res plotResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if len(res.Panels) != 2 || res.Panels[1].N != 4 {
+		t.Fatalf("panels %+v, want cheb with 4 candidates once the constant predictor is left out", res.Panels)
+	}
+	svg, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"constant predictors left out", "one class predicted", "≤ "} {
+		if !strings.Contains(string(svg), s) {
+			t.Errorf("figure lacks %q", s)
+		}
+	}
+	if strings.Contains(string(svg), ">constant predictor<") {
+		t.Error("the zoomed figure still has a constant predictor in its legend")
+	}
+	if _, _, err := runFP(t, "plot", "--dist", "--log", path); err == nil || !strings.Contains(err.Error(), "--log does not apply") {
+		t.Errorf("--dist --log: %v", err)
 	}
 }

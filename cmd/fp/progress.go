@@ -10,6 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 )
 
@@ -33,6 +34,8 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+var _ experiments.PropensityObserver = (*progress)(nil)
 
 func (p *progress) Start(total, done int) {
 	p.total, p.done = total, done
@@ -76,5 +79,18 @@ func (p *progress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		fmt.Fprintln(p.w)
+	}
+}
+
+// PropensityEpoch shows the propensity fit of a split, which on a large
+// file takes a while before the first candidate trains: in the bar's
+// description on a terminal, else a line at every tenth of the epochs.
+func (p *progress) PropensityEpoch(m, epoch, epochs int) {
+	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("propensity model of split %d: epoch %d/%d", m, epoch, epochs))
+		return
+	}
+	if step := max(1, epochs/10); epoch%step == 0 || epoch == epochs {
+		fmt.Fprintf(p.w, "propensity model of split %d: epoch %d/%d\n", m, epoch, epochs)
 	}
 }

@@ -11,6 +11,16 @@ import (
 	"github.com/fpareto/fp/experiments"
 )
 
+// The variables of a Slurm array task and of a Kubernetes Indexed Job.
+const (
+	envSlurmTaskID    = experiments.EnvSlurmTaskID
+	envSlurmTaskMin   = experiments.EnvSlurmTaskMin
+	envSlurmTaskMax   = experiments.EnvSlurmTaskMax
+	envSlurmTaskStep  = experiments.EnvSlurmTaskStep
+	envSlurmTaskCount = experiments.EnvSlurmTaskCount
+	envJobIndex       = experiments.EnvJobIndex
+)
+
 // shardEnvNames are every variable resolveShard reads; each test case sets
 // all of them (unset ones to "") so that the caller's environment — say, a
 // test run inside a Slurm job — cannot leak in.
@@ -63,13 +73,13 @@ var shardCases = []shardCase{
 	{name: "slurm below MIN", env: slurmEnv("0", "1", "", "1", "4"),
 		wantErr: []string{envSlurmTaskID + "=0", envSlurmTaskMin}},
 	{name: "slurm index not below count", env: slurmEnv("9", "0", "", "1", "4"),
-		wantErr: []string{envSlurmTaskID + "=9", envSlurmTaskCount + "=4", "--shards N"}},
+		wantErr: []string{envSlurmTaskID + "=9", envSlurmTaskCount + "=4", "give the number of shards"}},
 	{name: "slurm array starting at 1 without MIN", env: slurmEnv("1", "", "", "", "4"),
 		wantErr: []string{envSlurmTaskID + "=1", envSlurmTaskMin + " is not"}},
 	{name: "slurm without COUNT", env: slurmEnv("1", "0", "", "", ""),
 		wantErr: []string{envSlurmTaskCount + " is not"}},
 	{name: "slurm list", env: slurmEnv("3", "3", "7", "1", "2"),
-		wantErr: []string{"not a range", envSlurmTaskMax + "=7", "--array=3,7", "--shards N"}},
+		wantErr: []string{"not a range", envSlurmTaskMax + "=7", "--array=3,7", "give the number of shards"}},
 	{name: "slurm ID not a number", env: slurmEnv("x", "0", "", "", "4"), wantErr: []string{envSlurmTaskID + `="x"`}},
 	{name: "slurm zero step", env: slurmEnv("1", "0", "", "0", "4"), wantErr: []string{envSlurmTaskStep + `="0"`}},
 	// With --shards N the task ID is the index: resubmitting --array=1 of
@@ -77,14 +87,14 @@ var shardCases = []shardCase{
 	{name: "slurm resubmission with shards", shards: 3, env: slurmEnv("1", "1", "1", "1", "1"),
 		want: experiments.Shard{Index: 1, Count: 3}},
 	{name: "slurm ID beyond shards", shards: 3, env: slurmEnv("3", "0", "3", "1", "4"),
-		wantErr: []string{envSlurmTaskID + "=3", "--shards 3", "0…2"}},
+		wantErr: []string{envSlurmTaskID + "=3", "3 shards", "0…2"}},
 
 	// Kubernetes Indexed Job.
 	{name: "indexed job", shards: 4, env: map[string]string{envJobIndex: "3"}, want: experiments.Shard{Index: 3, Count: 4}},
 	{name: "indexed job without shards", env: map[string]string{envJobIndex: "0"},
-		wantErr: []string{envJobIndex + "=0", "--shards N"}},
+		wantErr: []string{envJobIndex + "=0", "the number of shards is not"}},
 	{name: "indexed job index too large", shards: 4, env: map[string]string{envJobIndex: "4"},
-		wantErr: []string{envJobIndex + "=4", "--shards 4"}},
+		wantErr: []string{envJobIndex + "=4", "4 shards"}},
 	{name: "indexed job negative", shards: 4, env: map[string]string{envJobIndex: "-1"},
 		wantErr: []string{envJobIndex + `="-1"`}},
 	{name: "shards without an index", shards: 4, wantErr: []string{"--shards 4", envSlurmTaskID, envJobIndex}},

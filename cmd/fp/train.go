@@ -4,13 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -18,8 +14,6 @@ import (
 	"github.com/urfave/cli/v2/altsrc"
 
 	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/pareto"
-	"github.com/fpareto/fp/records"
 )
 
 func init() { register(trainCommand()) }
@@ -29,7 +23,7 @@ func trainCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "read settings from a YAML (.yaml, .yml) or TOML (.toml) `FILE`; flags given on the command line win"},
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "built-in dataset: compas, adult-sex or adult-race (see fp datasets)"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "preset", Usage: "adult preset: paper (default) or full"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "preset", Usage: "adult preset: paper or full", DefaultText: "paper"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "data", Usage: "train on a CSV `FILE` instead of a built-in dataset (with --target and --sensitive)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "target", Usage: "CSV: the label column (two values)"}),
@@ -42,13 +36,13 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "splits", Value: d.Splits, Usage: "number of train/test splits M"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambdas", Value: d.Lambdas, Usage: "λ grid: log:N, linear:N or a list such as 0,0.01,0.1,1 (0 and 1 are always added)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: "training epochs per candidate (the paper uses 500)"}),
-		altsrc.NewIntFlag(&cli.IntFlag{Name: "batch", Usage: "mini-batch size (default: 150 for compas, 1000 for adult, ≈5% of the training rows for a CSV)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "batch", Usage: "mini-batch size", DefaultText: "automatic: 150 for compas, 1000 for adult, ≈5% of the training rows for a CSV"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "arch", Usage: "architecture LxH: L linear layers, H hidden units (default: 4x4 compas, 10x32 adult, 4x16 CSV)"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "dropout", Value: d.Dropout, Usage: "dropout probability after every hidden layer"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "lr", Value: d.LR, Usage: "Adam's initial learning rate"}),
-		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "train-fraction", Usage: "share of the rows in each training split (default 0.5)"}),
+		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "train-fraction", Usage: "share of the rows in each training split", DefaultText: "0.5"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "train-size", Usage: "rows in each training split (instead of --train-fraction)"}),
-		altsrc.NewIntFlag(&cli.IntFlag{Name: "test-size", Usage: "rows in each test split"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "test-size", Usage: "rows in each test split", DefaultText: "the rows not in the training split"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "val-fraction", Value: d.ValFraction, DefaultText: "0.2 for --data, 0 for built-in datasets", Usage: "keep this share `F` of each training split aside and keep each network's epoch with the best validation objective (0: train on all of it for every epoch, the paper's protocol)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "propensity-epochs", Value: d.PropensityEpochs, Usage: "training epochs of the propensity network"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "beta-scale", Value: d.AdvBetaScale, Usage: "adversarial: β = λ × this scale (the paper's β lie in [0, 1]; the code its adversary came from used 30 to 200)"}),
@@ -57,13 +51,14 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-pretrain-adv", Value: d.AdvPretrainAdv, Usage: "adversarial: adversary pre-training epochs"}),
 		altsrc.NewUint64Flag(&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "the sweep's seed: splits, weights, dropout masks and batch order derive from it"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "engine", Value: d.Engine, Usage: "graph (Gorgonia, extensible) or backprop (handwritten, fast, built-in objectives only)"}),
-		altsrc.NewIntFlag(&cli.IntFlag{Name: "workers", Usage: "candidates trained at once (default: the number of CPUs); does not change results"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "workers", Usage: "candidates trained at once; does not change results", DefaultText: "automatic: the number of CPUs"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "shard", Usage: "run shard `i/n` only: the splits m with m mod n = i (default: from a Slurm array task, SLURM_ARRAY_TASK_*)"}),
-		altsrc.NewIntFlag(&cli.IntFlag{Name: "shards", Usage: "the sweep has `N` shards; this run's index is JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array 0…N−1 or a resubmission of some of its IDs)"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "out", Usage: "output folder (default runs/DATASET-METHOD-PENALTY); rerun the same command to resume"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "shards", Usage: "the sweep has `N` shards; this run's index is JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array 0…N−1 or a resubmission of some of its IDs)", DefaultText: "automatic: from a Slurm array, else not sharded"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "out", Usage: "output folder; rerun the same command to resume", DefaultText: "runs/DATASET-METHOD-PENALTY"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric of the front shown at the end: ato, dp, eo or eopp"}),
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output"},
 		&cli.BoolFlag{Name: "no-plot", Usage: "do not draw the front figure at the end"},
+		&cli.BoolFlag{Name: jsonFlag, Usage: "print the summary and the front at the end as JSON"},
 	}
 	return &cli.Command{
 		Name:  "train",
@@ -130,21 +125,6 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	return cfg, nil
 }
 
-func defaultOut(cfg experiments.Config) string {
-	name := cfg.Dataset
-	if cfg.CSV != "" {
-		name = strings.TrimSuffix(filepath.Base(cfg.CSV), filepath.Ext(cfg.CSV))
-	}
-	parts := []string{name, cfg.Method}
-	switch {
-	case cfg.Method == experiments.MethodAdversarial && cfg.AdvBetaScale != 1:
-		parts = append(parts, "beta"+strconv.FormatFloat(cfg.AdvBetaScale, 'g', -1, 64))
-	case cfg.Method != experiments.MethodAdversarial && cfg.Penalty != "":
-		parts = append(parts, cfg.Penalty)
-	}
-	return filepath.Join("runs", strings.Join(parts, "-"))
-}
-
 // configFlags maps the Config fields whose flag is not the JSON key with
 // dashes for underscores.
 var configFlags = map[string]string{
@@ -174,9 +154,8 @@ func runTrain(c *cli.Context) error {
 	}
 	out := c.String("out")
 	if out == "" {
-		out = defaultOut(cfg)
+		out = experiments.DefaultOut(cfg)
 	}
-	w := c.App.Writer
 	var obs experiments.Observer = warnings{c.App.ErrWriter}
 	if !c.Bool("quiet") {
 		obs = newProgress(c.App.ErrWriter)
@@ -205,53 +184,5 @@ func runTrain(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%d candidates in %s (%d trained now in %s, %d already recorded, %d failed)\n",
-		sum.Total, out, sum.Trained, sum.Elapsed.Round(1e8), sum.Resumed, sum.Failed)
-	return showFront(c, w, out, c.String("metric"), !c.Bool("no-plot"))
-}
-
-// showFront prints the front table of a finished run, lists the
-// non-dominated candidates (the networks an auditor chooses from) and draws
-// the figure.
-func showFront(c *cli.Context, w io.Writer, out, metric string, plot bool) error {
-	if !slices.Contains(records.Metrics, metric) {
-		return fmt.Errorf("--metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
-	}
-	recs, err := readCandidates(c, "train", []string{out})
-	if err != nil {
-		return err
-	}
-	by, _ := records.ParseGrouping("method,penalty")
-	groups, _ := frontGroups(recs, by, metric)
-	fmt.Fprintln(w)
-	if err := printFront(w, pareto.Compare(groups), metric, len(recs)); err != nil {
-		return err
-	}
-	pts := make([]pareto.Point, len(recs))
-	for i := range recs {
-		v, _ := recs[i].Metric(metric)
-		pts[i] = pareto.Point{X: recs[i].Risk, Y: v}
-	}
-	front := pareto.Front(pts)
-	sort.Slice(front, func(i, j int) bool { return pts[front[i]].X < pts[front[j]].X })
-	fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(front))
-	t := newTable(w)
-	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\n")
-	for _, i := range front {
-		r := &recs[i]
-		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
-			r.ATO, r.DP, r.EO, r.EOpp, filepath.Join(out, r.Weights))
-	}
-	if err := t.Flush(); err != nil {
-		return err
-	}
-	if !plot {
-		return nil
-	}
-	path, err := plotRun(out, recs, metric)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\nfigure: %s\n", path)
-	return nil
+	return showTrained(c, sum, out)
 }

@@ -2,13 +2,10 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fpareto/fp/records"
 )
@@ -33,125 +30,8 @@ func readRecords(t *testing.T, dir string) []records.Record {
 	return all
 }
 
-func TestTrainWritesResumesAndIgnoresWorkers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains 20 networks; run without -short")
-	}
-	base := []string{"train", "--dataset", "compas", "--splits", "2", "--lambdas", "log:5", "--epochs", "20", "--quiet", "--no-plot"}
-	d1, d2 := filepath.Join(t.TempDir(), "w1"), filepath.Join(t.TempDir(), "w2")
-	if _, _, err := runFP(t, append(base, "--out", d1, "--workers", "1")...); err != nil {
-		t.Fatal(err)
-	}
-	recs := readRecords(t, d1)
-	if len(recs) != 10 {
-		t.Fatalf("got %d records, want 2 splits × 5 λ = 10", len(recs))
-	}
-	// Every SPEC §9 key is present in every line.
-	raw, err := os.ReadFile(filepath.Join(d1, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := []string{"dataset", "preset", "sensitive", "method", "penalty", "split", "lambda", "seed", "engine",
-		"epochs", "dim", "n_train", "n_test", "r_min", "r_max", "u_min", "u_max", "train_seconds",
-		"skipped_batches", "collapsed", "risk", "accuracy", "ato", "dp", "eo", "eopp", "weights",
-		"train_r", "train_u", "prop_temperature", "prop_q", "prop_extreme", "ess1", "ess0"}
-	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		for _, k := range keys {
-			if !strings.Contains(line, `"`+k+`":`) {
-				t.Errorf("record %d lacks key %q", i+1, k)
-			}
-		}
-	}
-	for _, r := range recs {
-		if !r.OK() || r.Dataset != "compas" || r.Dim != 12 || r.Engine != "graph" || r.NTrain+r.NTest != 6172 {
-			t.Errorf("unexpected record %+v", r)
-		}
-		if r.NVal != 0 || r.ValR != nil || r.KeptEpoch != 0 {
-			t.Errorf("%s: a built-in dataset kept a validation part by default (n_val %d)", r.Key(), r.NVal)
-		}
-		if _, err := os.Stat(filepath.Join(d1, r.Weights)); err != nil {
-			t.Errorf("network of %s: %v", r.Key(), err)
-		}
-		if !(r.RMax > r.RMin && r.UMax > r.UMin) {
-			t.Errorf("%s: standardization constants %v %v %v %v", r.Key(), r.RMin, r.RMax, r.UMin, r.UMax)
-		}
-	}
-
-	// Rerunning the same command writes nothing new.
-	before, _ := os.ReadFile(filepath.Join(d1, "records.jsonl"))
-	if _, _, err := runFP(t, append(base, "--out", d1, "--workers", "1")...); err != nil {
-		t.Fatal(err)
-	}
-	after, _ := os.ReadFile(filepath.Join(d1, "records.jsonl"))
-	if string(before) != string(after) {
-		t.Errorf("rerun changed the records file")
-	}
-
-	// The number of workers does not change any result.
-	if _, _, err := runFP(t, append(base, "--out", d2, "--workers", "2")...); err != nil {
-		t.Fatal(err)
-	}
-	if got := readRecords(t, d2); !reflect.DeepEqual(got, recs) {
-		t.Errorf("--workers 2 gave different records than --workers 1")
-	}
-
-	// A changed configuration is refused for an existing folder.
-	_, _, err = runFP(t, "train", "--dataset", "compas", "--splits", "2", "--lambdas", "log:5", "--epochs", "21",
-		"--quiet", "--no-plot", "--out", d1)
-	if err == nil || !strings.Contains(err.Error(), "epochs") {
-		t.Errorf("changed epochs under the same --out: err = %v, want a refusal naming epochs", err)
-	}
-}
-
-func TestTrainSurvivesSIGKILL(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains two sweeps; run without -short")
-	}
-	args := []string{"train", "--dataset", "compas", "--splits", "2", "--lambdas", "log:6", "--epochs", "30",
-		"--engine", "backprop", "--workers", "2", "--quiet", "--no-plot"}
-	ref := filepath.Join(t.TempDir(), "ref")
-	if _, _, err := runFP(t, append(args, "--out", ref)...); err != nil {
-		t.Fatal(err)
-	}
-	want := readRecords(t, ref)
-
-	dir := filepath.Join(t.TempDir(), "killed")
-	cmd := exec.Command(os.Args[0], append(args, "--out", dir)...)
-	cmd.Env = append(os.Environ(), "FP_TEST_RUN_MAIN=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Kill it once some, but not all, candidates are recorded.
-	deadline := time.Now().Add(2 * time.Minute)
-	for time.Now().Before(deadline) {
-		b, _ := os.ReadFile(filepath.Join(dir, "records.jsonl"))
-		if n := strings.Count(string(b), "\n"); n >= 3 {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	partial := readRecords(t, dir)
-	if len(partial) >= len(want) {
-		t.Fatalf("the sweep finished (%d records) before it could be killed", len(partial))
-	}
-	if _, _, err := runFP(t, append(args, "--out", dir)...); err != nil {
-		t.Fatal(err)
-	}
-	got := readRecords(t, dir)
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("after SIGKILL and resume: %d records, want %d equal to an uninterrupted run's", len(got), len(want))
-		for i := range min(len(got), len(want)) {
-			if !reflect.DeepEqual(got[i], want[i]) {
-				t.Errorf("first difference:\n got %+v\nwant %+v", got[i], want[i])
-				break
-			}
-		}
-	}
-}
+// The runner's own behaviour (resuming, the worker count, surviving SIGKILL)
+// is tested in package experiments.
 
 func TestTrainReadsConfigFiles(t *testing.T) {
 	dir := t.TempDir()

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/report/htmlreport"
+)
+
+func init() { register(reportCommand()) }
+
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "write one self-contained HTML page with the fronts, the non-dominated networks and the comparison of one or more runs",
+		ArgsUsage: "RUN...",
+		Description: "RUN is a run folder written by fp train (or a records file inside one); give several to show\n" +
+			"methods side by side. The page opens from disk and loads nothing from the network: it shows a\n" +
+			"summary with the command that reproduces each run, the front of every unfairness metric (hover a\n" +
+			"point for its values, click it for its network, the command that applies it and, when the run's\n" +
+			"networks are present, its score distributions), the table of non-dominated candidates, the method\n" +
+			"comparison and the standardization constants of every split. Prints the path of the page.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "write the page to `FILE` (default report.html in the first RUN folder)"},
+			&cli.StringFlag{Name: "title", Usage: "the page's title (default: fp report: DATASETS)"},
+			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was written as JSON"},
+		},
+		Action: runReport,
+	}
+}
+
+// reportResult is fp report's --json output.
+type reportResult struct {
+	Out        string `json:"out"`
+	Bytes      int    `json:"bytes"`
+	Candidates int    `json:"candidates"`
+	Failed     int    `json:"failed"`
+}
+
+func runReport(c *cli.Context) error {
+	paths, err := argsAndFlags(c)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if len(paths) == 0 {
+		return errors.New("report: give one or more run folders (as written by fp train)")
+	}
+	opt := htmlreport.Options{Title: c.String("title"), Predict: predictCommand()}
+	p, err := htmlreport.Build(paths, opt)
+	if err != nil {
+		return err
+	}
+	if opt.Title == "" {
+		p.Title = "fp report: " + strings.Join(p.Summary.Datasets, ", ")
+	}
+	for _, w := range p.Warnings {
+		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %s\n", w)
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.Render(&buf, p); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	out := c.String("out")
+	if out == "" {
+		out = plotBeside(paths[0], "report.html")
+	}
+	if dir := filepath.Dir(out); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+	}
+	if err := model.WriteFileAtomic(out, buf.Bytes()); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if c.Bool(jsonFlag) {
+		return writeJSON(c.App.Writer, reportResult{Out: out, Bytes: buf.Len(), Candidates: p.Summary.Done, Failed: p.Summary.Failed})
+	}
+	_, err = fmt.Fprintln(c.App.Writer, out)
+	return err
+}
+
+// predictCommand returns how the page names the command applying a network
+// to new data, or nil when this fp has no predict command.
+func predictCommand() func(string, *experiments.Config) string {
+	for _, cmd := range commands {
+		if cmd.Name == "predict" {
+			return func(network string, cfg *experiments.Config) string {
+				data := "DATA.csv"
+				if cfg != nil && cfg.CSV != "" {
+					data = cfg.CSV
+				}
+				return "fp predict --model " + shellArg(network) + " --data " + shellArg(data)
+			}
+		}
+	}
+	return nil
+}
+
+// shellArg quotes s for a POSIX shell when it holds anything but plain
+// characters.
+func shellArg(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,=+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

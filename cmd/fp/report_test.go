@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/report/htmlreport"
+)
+
+// TestReportCommandResumesTheRun writes the report of a small run and runs
+// the command the page gives to reproduce it: it must name the same
+// configuration, so fp train resumes instead of refusing the folder.
+func TestReportCommandResumesTheRun(t *testing.T) {
+	run := filepath.Join(t.TempDir(), "run")
+	if _, _, err := runFP(t, "train", "--splits", "2", "--lambdas", "0,1", "--epochs", "1", "--propensity-epochs", "1",
+		"--engine", "backprop", "--seed", "7", "--dropout", "0.1", "--workers", "1", "--quiet", "--no-plot", "--out", run); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runFP(t, "report", run, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res reportResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if res.Out != filepath.Join(run, "report.html") || res.Candidates != 4 || res.Failed != 0 {
+		t.Errorf("fp report --json = %+v, want report.html in the run with 4 candidates", res)
+	}
+	b, err := os.ReadFile(res.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != res.Bytes {
+		t.Errorf("page has %d bytes, --json says %d", len(b), res.Bytes)
+	}
+	m := regexp.MustCompile(`Reproduce: <code>([^<]*)</code>`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("the page shows no command that reproduces the run")
+	}
+	cmd := html.UnescapeString(string(m[1]))
+	for _, want := range []string{"--seed 7", "--dropout 0.1", "--epochs 1", "--engine backprop", "--lambdas 0,1"} {
+		if !strings.Contains(cmd, want) {
+			t.Errorf("command %q lacks %s", cmd, want)
+		}
+	}
+	args := strings.Fields(cmd)
+	if args[0] != "fp" {
+		t.Fatalf("command %q does not start with fp", cmd)
+	}
+	out, _, err := runFP(t, append(args[1:], "--quiet", "--no-plot")...)
+	if err != nil {
+		t.Fatalf("%s: %v", cmd, err)
+	}
+	if !strings.Contains(out, "0 trained now") || !strings.Contains(out, "4 already recorded") {
+		t.Errorf("%s did not resume the run: %s", cmd, out)
+	}
+}
+
+// TestTrainCommandRoundTrips parses the reproducing command of several
+// configurations with fp train's flags and checks it gives the same
+// configuration.
+func TestTrainCommandRoundTrips(t *testing.T) {
+	adv := experiments.DefaultConfig()
+	adv.Method, adv.Penalty, adv.AdvBetaScale, adv.AdvEpochs, adv.Lambdas = "adversarial", "", 200, 50, "linear:5"
+	csv := experiments.DefaultConfig()
+	csv.Dataset, csv.CSV, csv.Target, csv.Sensitive, csv.Positive, csv.DropMissing = "", "data/loans.csv", "default", "group", "yes", true
+	csv.Batch, csv.Arch, csv.TrainSize, csv.TestSize = 37, "3x8", 500, 200
+	adult := experiments.DefaultConfig()
+	adult.Dataset, adult.Preset, adult.Splits, adult.Seed, adult.Penalty, adult.LR = "adult-sex", "full", 10, 18446744073709551615, "ato-all", 3e-4
+	for name, c := range map[string]experiments.Config{"default": experiments.DefaultConfig(), "adversarial": adv, "csv": csv, "adult": adult} {
+		t.Run(name, func(t *testing.T) {
+			line := htmlreport.TrainCommand(c, "runs/x")
+			var got experiments.Config
+			cmd := trainCommand()
+			cmd.Action = func(ctx *cli.Context) error {
+				var err error
+				got, err = configFromFlags(ctx)
+				return err
+			}
+			app := &cli.App{Name: "fp", Commands: []*cli.Command{cmd}}
+			if err := app.Run(strings.Fields(line)); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			want, err := c.Resolved(1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			have, err := got.Resolved(1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := want.Diff(have); len(d) > 0 || want.Digest() != have.Digest() {
+				t.Errorf("%s gives another configuration: %s", line, strings.Join(d, "; "))
+			}
+		})
+	}
+}
+
+func TestReportRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "records.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"split\": \"one\"}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no run", []string{"report"}, "give one or more run folders"},
+		{"missing folder", []string{"report", filepath.Join(dir, "nothing")}, "nothing"},
+		{"bad records", []string{"report", bad}, "records.jsonl"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runFP(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one naming %q", err, tc.want)
+			}
+			oneLine(t, err.Error())
+		})
+	}
+}

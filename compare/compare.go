@@ -1,0 +1,214 @@
+package compare
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
+)
+
+// Options set a comparison. Zero values take the defaults noted.
+type Options struct {
+	Metrics   []string         // default records.Metrics
+	By        records.Grouping // default records.DefaultGrouping: one group per run
+	Tolerance float64          // distinct-point ε; default pareto.DefaultTolerance
+	Resamples int              // bootstrap resamples; default 10,000
+	Seed      uint64           // bootstrap seed, with the metric and the pair; default 1
+}
+
+// Result is a comparison of groups of candidates.
+type Result struct {
+	Tolerance float64 `json:"tolerance"`
+	// Reference is the hypervolume reference point in normalised space.
+	Reference [2]float64  `json:"reference"`
+	Pooled    []Pooled    `json:"pooled"`
+	PerSplit  []SplitRow  `json:"per_split"`
+	Paired    []PairedRow `json:"paired"`
+	// Datasets lists the datasets compared (separately when grouped by
+	// dataset).
+	Datasets []string `json:"datasets"`
+}
+
+// Pooled is one group's row of the pooled table of one metric: all its
+// candidates over every split, normalised over every group's candidates.
+type Pooled struct {
+	Metric       string  `json:"metric"`
+	Dataset      string  `json:"dataset,omitempty"` // when grouped by dataset
+	Group        string  `json:"group"`
+	Method       string  `json:"method,omitempty"`
+	Penalty      string  `json:"penalty,omitempty"`
+	BetaScale    float64 `json:"beta_scale,omitempty"`
+	Candidates   int     `json:"candidates"`
+	NonDominated int     `json:"nondominated"` // distinct points of the group's own front
+	Hypervolume  float64 `json:"hypervolume"`
+	Share        float64 `json:"share"`
+	// FrontCollapsed and FrontSingleClass count the candidates on the
+	// group's own front that are constant predictors or predict one class.
+	FrontCollapsed   int `json:"front_collapsed"`
+	FrontSingleClass int `json:"front_single_class"`
+	// Configs counts the sweep configurations pooled in the group: more
+	// than one when a grouping without "run" merges sweeps.
+	Configs int `json:"configs"`
+}
+
+// SplitRow is one group's hypervolume on one split of one metric.
+type SplitRow struct {
+	Metric  string `json:"metric"`
+	Dataset string `json:"dataset,omitempty"`
+	pareto.SplitHypervolume
+}
+
+// PairedRow compares groups A and B on one metric split by split.
+type PairedRow struct {
+	Metric  string `json:"metric"`
+	Dataset string `json:"dataset,omitempty"`
+	pareto.Paired
+}
+
+// Run compares the groups of recs (successful candidates). Records of
+// several datasets are refused unless the grouping includes the dataset;
+// then each dataset is compared on its own.
+func Run(recs []records.Record, opt Options) (*Result, error) {
+	if len(recs) == 0 {
+		return nil, errors.New("compare: no candidates")
+	}
+	if len(opt.Metrics) == 0 {
+		opt.Metrics = records.Metrics
+	}
+	for _, m := range opt.Metrics {
+		if !slices.Contains(records.Metrics, m) {
+			return nil, fmt.Errorf("compare: metric %q: want one of %s", m, strings.Join(records.Metrics, ", "))
+		}
+	}
+	if len(opt.By) == 0 {
+		opt.By = records.Grouping{records.DefaultGrouping}
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	tol := opt.Tolerance
+	if tol == 0 {
+		tol = pareto.DefaultTolerance
+	}
+	byDataset := map[string][]records.Record{}
+	for i := range recs {
+		byDataset[recs[i].Dataset] = append(byDataset[recs[i].Dataset], recs[i])
+	}
+	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}}
+	for d := range byDataset {
+		res.Datasets = append(res.Datasets, d)
+	}
+	slices.Sort(res.Datasets)
+	if len(byDataset) > 1 && !opt.By.Has("dataset") {
+		return nil, fmt.Errorf("compare: the records are of %d datasets (%s): compare each dataset's records "+
+			"on their own, or group by dataset (--by dataset,%s)", len(byDataset), strings.Join(res.Datasets, ", "), records.DefaultGrouping)
+	}
+	for _, metric := range opt.Metrics {
+		for _, d := range res.Datasets {
+			label := ""
+			if len(res.Datasets) > 1 {
+				label = d
+			}
+			res.add(metric, label, byDataset[d], opt, tol)
+		}
+	}
+	return res, nil
+}
+
+// add compares the records of one dataset on one metric.
+func (res *Result) add(metric, dataset string, recs []records.Record, opt Options, tol float64) {
+	groups := records.Groups(recs, opt.By)
+	names := make([]string, 0, len(groups))
+	for name := range groups {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int { return rowOrder(a, groups[a], b, groups[b]) })
+
+	points := map[string][]pareto.Point{}
+	splits := map[int]map[string][]pareto.Point{}
+	for _, name := range names {
+		for i := range groups[name] {
+			r := &groups[name][i]
+			v, _ := r.Metric(metric) // checked by Run
+			p := pareto.Point{X: r.Risk, Y: v}
+			points[name] = append(points[name], p)
+			if splits[r.Split] == nil {
+				splits[r.Split] = map[string][]pareto.Point{}
+			}
+			splits[r.Split][name] = append(splits[r.Split][name], p)
+		}
+	}
+	sums := map[string]pareto.Summary{}
+	for _, s := range pareto.CompareWith(points, pareto.Options{Tolerance: tol}) {
+		sums[s.Group] = s
+	}
+	for _, name := range names {
+		s, first := sums[name], &groups[name][0]
+		row := Pooled{Metric: metric, Dataset: dataset, Group: name, Candidates: s.Candidates,
+			NonDominated: s.NonDominated, Hypervolume: s.Hypervolume, Share: s.Share}
+		if uniform(groups[name], func(r *records.Record) string { return r.MethodLabel() + "\x00" + r.Penalty }) {
+			row.Method, row.Penalty, row.BetaScale = first.Method, first.Penalty, first.BetaScale
+		}
+		configs := map[string]bool{}
+		for i := range groups[name] {
+			configs[groups[name][i].Config] = true
+		}
+		row.Configs = len(configs)
+		for _, i := range pareto.Front(points[name]) {
+			if groups[name][i].Collapsed {
+				row.FrontCollapsed++
+			}
+			if groups[name][i].SingleClass {
+				row.FrontSingleClass++
+			}
+		}
+		res.Pooled = append(res.Pooled, row)
+	}
+	for _, h := range pareto.PerSplit(splits) {
+		res.PerSplit = append(res.PerSplit, SplitRow{Metric: metric, Dataset: dataset, SplitHypervolume: h})
+	}
+	hash := fnv.New64a()
+	hash.Write([]byte(metric + "\x00" + dataset))
+	pairs := pareto.ComparePairs(pareto.PerSplit(splits), pareto.PairedOptions{
+		Resamples: opt.Resamples, Seed: opt.Seed ^ hash.Sum64(), Order: names})
+	for _, p := range pairs {
+		if p.Splits == 0 {
+			continue // no split in common: nothing to pair
+		}
+		res.Paired = append(res.Paired, PairedRow{Metric: metric, Dataset: dataset, Paired: p})
+	}
+}
+
+// uniform reports whether f gives one value for every record.
+func uniform(recs []records.Record, f func(*records.Record) string) bool {
+	for i := 1; i < len(recs); i++ {
+		if f(&recs[i]) != f(&recs[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// methodOrder is the paper's order of methods in its tables.
+var methodOrder = map[string]int{"cheb": 0, "linear": 1, "adversarial": 2}
+
+// rowOrder orders groups as the paper's tables do when each group is one
+// method: Chebyshev, linear, adversarial; penultimate-layer ATO before ATO
+// on all layers; smaller β scale first. Other groups follow by name.
+func rowOrder(a string, ra []records.Record, b string, rb []records.Record) int {
+	x, y := &ra[0], &rb[0]
+	ox, okx := methodOrder[x.Method]
+	oy, oky := methodOrder[y.Method]
+	if !okx {
+		ox = len(methodOrder)
+	}
+	if !oky {
+		oy = len(methodOrder)
+	}
+	return cmp.Or(cmp.Compare(ox, oy), -cmp.Compare(x.Penalty, y.Penalty), cmp.Compare(x.BetaScale, y.BetaScale), cmp.Compare(a, b))
+}

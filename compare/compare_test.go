@@ -1,0 +1,100 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fpareto/fp/records"
+)
+
+func rec(method, config string, split int, risk, ato float64) records.Record {
+	return records.Record{Dataset: "compas", Method: method, Penalty: "ato-penultimate", Split: split,
+		Risk: risk, ATO: ato, Config: config, Status: records.StatusOK}
+}
+
+// Two runs on two splits. On each split the points normalise as in
+// pareto's hand-worked case: linear's (0.5, 0.5) has hypervolume 0.36 and
+// cheb's two extremes 0.21, so linear − cheb = 0.15 on both splits, and
+// cheb comes first in the paper's order.
+func TestRunHandWorked(t *testing.T) {
+	recs := []records.Record{
+		rec("linear", "c2", 0, 15, 0.2), rec("cheb", "c1", 0, 10, 0.3), rec("cheb", "c1", 0, 20, 0.1),
+		rec("linear", "c2", 1, 1.5, 0.02), rec("cheb", "c1", 1, 1, 0.03), rec("cheb", "c1", 1, 2, 0.01),
+	}
+	// Pooled over the splits, cheb's front is split 1's two points; its
+	// collapsed candidate of split 0 is dominated and not counted.
+	recs[2].Collapsed = true
+	recs[4].Collapsed, recs[4].SingleClass = true, true
+	recs[5].SingleClass = true
+	res, err := Run(recs, Options{Metrics: []string{"ato"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pooled) != 2 || res.Pooled[0].Group != "cheb/ato-penultimate" || res.Pooled[1].Group != "linear/ato-penultimate" {
+		t.Fatalf("pooled %+v", res.Pooled)
+	}
+	if c := res.Pooled[0]; c.FrontCollapsed != 1 || c.FrontSingleClass != 2 || c.Configs != 1 || c.Method != "cheb" {
+		t.Errorf("cheb row %+v: want 1 collapsed and 2 single-class on its front", c)
+	}
+	if len(res.PerSplit) != 4 {
+		t.Fatalf("per split %+v", res.PerSplit)
+	}
+	for _, h := range res.PerSplit {
+		want := 0.21
+		if h.Group == "linear/ato-penultimate" {
+			want = 0.36
+		}
+		if math.Abs(h.Hypervolume-want) > 1e-12 {
+			t.Errorf("%+v, want hypervolume %g", h, want)
+		}
+	}
+	p := res.Paired[0]
+	if len(res.Paired) != 1 || p.A != "cheb/ato-penultimate" || p.Splits != 2 || p.AWins != 0 ||
+		math.Abs(p.Mean+0.15) > 1e-12 || math.Abs(p.CILow+0.15) > 1e-12 || math.Abs(p.CIHigh+0.15) > 1e-12 || p.PValue != 0.5 {
+		t.Errorf("paired %+v, want cheb − linear = −0.15 on both splits, p = 0.5", p)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"risk vs ato, pooled over all splits", "risk vs ato, split by split", "-0.1500", "front collapsed"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("text lacks %q:\n%s", s, b.String())
+		}
+	}
+}
+
+func TestRunRefusesMixedDatasets(t *testing.T) {
+	a, b := rec("cheb", "c1", 0, 1, 1), rec("cheb", "c2", 0, 1, 1)
+	b.Dataset = "adult-sex"
+	_, err := Run([]records.Record{a, b}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "--by dataset,run") {
+		t.Errorf("err = %v, want a refusal suggesting --by dataset,run", err)
+	}
+	by, _ := records.ParseGrouping("dataset,run")
+	res, err := Run([]records.Record{a, b}, Options{By: by, Metrics: []string{"dp"}})
+	if err != nil || len(res.Pooled) != 2 || res.Pooled[0].Dataset != "adult-sex" {
+		t.Errorf("grouped by dataset: %v %+v", err, res)
+	}
+	if _, err := Run([]records.Record{a}, Options{Metrics: []string{"auc"}}); err == nil {
+		t.Error("metric auc accepted")
+	}
+}
+
+// Groups without a split in common are not paired, and the JSON form has
+// no NaN.
+func TestRunNoCommonSplit(t *testing.T) {
+	res, err := Run([]records.Record{rec("cheb", "c1", 0, 1, 1), rec("linear", "c2", 1, 2, 0)}, Options{Metrics: []string{"ato"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Paired) != 0 || len(res.PerSplit) != 2 {
+		t.Errorf("paired %+v, per split %+v", res.Paired, res.PerSplit)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,74 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteText prints res as plain-text tables: for each metric (and dataset)
+// the pooled table, each group's hypervolume over the splits, and the
+// paired comparisons. The per-split values themselves are in the JSON form.
+func WriteText(w io.Writer, res *Result) error {
+	type section struct{ metric, dataset string }
+	var order []section
+	seen := map[section]bool{}
+	for _, r := range res.Pooled {
+		s := section{r.Metric, r.Dataset}
+		if !seen[s] {
+			seen[s] = true
+			order = append(order, s)
+		}
+	}
+	fmt.Fprintf(w, "nondominated: distinct points (closer than %g in both normalised axes count once). hypervolume: both axes\n"+
+		"min–max normalised over the candidates of every group, reference (%g, %g). front collapsed / single-class:\n"+
+		"non-dominated candidates that are constant predictors / predict one class for every test row.\n",
+		res.Tolerance, res.Reference[0], res.Reference[1])
+	if len(res.Paired) > 0 {
+		fmt.Fprint(w, "split by split: each split normalised over its own candidates; A − B is the mean paired difference of\n"+
+			"hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value (* p < 0.05).\n")
+	}
+	for _, s := range order {
+		fmt.Fprintln(w)
+		head := "risk vs " + s.metric
+		if s.dataset != "" {
+			head = s.dataset + ": " + head
+		}
+		fmt.Fprintf(w, "%s, pooled over all splits\n", head)
+		t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(t, "group\tcandidates\tnondominated\thypervolume\tshare\tfront collapsed\tfront single-class")
+		for _, r := range res.Pooled {
+			if r.Metric == s.metric && r.Dataset == s.dataset {
+				fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.3f\t%d\t%d\n", r.Group, r.Candidates, r.NonDominated,
+					r.Hypervolume, r.Share, r.FrontCollapsed, r.FrontSingleClass)
+			}
+		}
+		if err := t.Flush(); err != nil {
+			return err
+		}
+		var pairs []PairedRow
+		for _, p := range res.Paired {
+			if p.Metric == s.metric && p.Dataset == s.dataset {
+				pairs = append(pairs, p)
+			}
+		}
+		if len(pairs) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s, split by split\n", head)
+		t = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(t, "A\tB\tsplits\tA wins\tmean A − B\t95% interval\tp")
+		for _, p := range pairs {
+			mark := ""
+			if p.PValue < 0.05 {
+				mark = " *"
+			}
+			fmt.Fprintf(t, "%s\t%s\t%d\t%d\t%+.4f\t[%+.4f, %+.4f]\t%.2g%s\n", p.A, p.B, p.Splits, p.AWins, p.Mean,
+				p.CILow, p.CIHigh, p.PValue, mark)
+		}
+		if err := t.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

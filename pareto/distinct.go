@@ -1,0 +1,84 @@
+package pareto
+
+import (
+	"math"
+	"slices"
+)
+
+// DefaultTolerance is the default ε of SPEC §8: two points whose normalised
+// coordinates differ by less than it in both axes are one point.
+const DefaultTolerance = 1e-4
+
+// Clusters assigns each point of pts a cluster number (0, 1, …, in order of
+// first appearance) by single linkage: two points whose coordinates differ
+// by less than tol in both axes are in one cluster, and clusters sharing a
+// point merge (so a chain of near points is one cluster however long it
+// is). pts are expected already normalised. tol ≤ 0 merges exact
+// duplicates only. Points with NaN are each their own cluster. O(n log n)
+// plus the pairs within tol in X.
+func Clusters(pts []Point, tol float64) []int {
+	parent := make([]int, len(pts))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	order := make([]int, 0, len(pts))
+	for i, p := range pts {
+		if !math.IsNaN(p.X) && !math.IsNaN(p.Y) {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return comparePoints(pts[a], pts[b]) })
+	near := func(p, q Point) bool {
+		if tol <= 0 {
+			return p == q
+		}
+		return math.Abs(p.X-q.X) < tol && math.Abs(p.Y-q.Y) < tol
+	}
+	for k, i := range order {
+		for _, j := range order[k+1:] {
+			if pts[j].X-pts[i].X >= max(tol, 0) && pts[j].X != pts[i].X {
+				break // sorted by X: every later point is too far
+			}
+			if near(pts[i], pts[j]) {
+				if ri, rj := find(i), find(j); ri != rj {
+					parent[max(ri, rj)] = min(ri, rj)
+				}
+			}
+		}
+	}
+	ids := make([]int, len(pts))
+	num := map[int]int{}
+	for i := range pts {
+		r := find(i)
+		id, ok := num[r]
+		if !ok {
+			id = len(num)
+			num[r] = id
+		}
+		ids[i] = id
+	}
+	return ids
+}
+
+// Distinct returns the number of distinct points among pts[idx] after
+// normalising them with norm: the non-dominated count of SPEC §8 when idx
+// is a front. Points within tol of each other in both normalised axes,
+// directly or through a chain of such points, count once.
+func Distinct(pts []Point, idx []int, norm Normalizer, tol float64) int {
+	sel := make([]Point, len(idx))
+	for k, i := range idx {
+		sel[k] = norm.Apply(pts[i])
+	}
+	n := 0
+	for _, id := range Clusters(sel, tol) {
+		n = max(n, id+1)
+	}
+	return n
+}

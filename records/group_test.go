@@ -1,0 +1,62 @@
+package records
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestGroupsByRun(t *testing.T) {
+	rec := func(method, penalty, lambdas, engine, source, config string) Record {
+		return Record{Method: method, Penalty: penalty, Lambdas: lambdas, Engine: engine, Source: source, Config: config}
+	}
+	for _, tc := range []struct {
+		name string
+		recs []Record
+		want []string
+	}{
+		{"distinct methods", []Record{
+			rec("cheb", "ato-all", "log:100", "graph", "a.jsonl", "c1"),
+			rec("cheb", "ato-all", "log:100", "graph", "a.jsonl", "c1"),
+			rec("linear", "ato-all", "log:100", "graph", "b.jsonl", "c2"),
+		}, []string{"cheb/ato-all", "linear/ato-all"}},
+		{"grids differ", []Record{
+			rec("cheb", "ato-all", "log:100", "graph", "a.jsonl", "c1"),
+			rec("cheb", "ato-all", "log:10", "graph", "b.jsonl", "c2"),
+		}, []string{"cheb/ato-all (lambdas=log:10)", "cheb/ato-all (lambdas=log:100)"}},
+		{"engines differ", []Record{
+			rec("cheb", "ato-all", "log:100", "graph", "a.jsonl", "c1"),
+			rec("cheb", "ato-all", "log:100", "backprop", "b.jsonl", "c2"),
+		}, []string{"cheb/ato-all (backprop)", "cheb/ato-all (graph)"}},
+		{"only the files differ", []Record{
+			rec("cheb", "ato-all", "log:100", "graph", "runs/epochs-100", "c1"),
+			rec("cheb", "ato-all", "log:100", "graph", "runs/epochs-500/records.jsonl", "c2"),
+		}, []string{"cheb/ato-all (epochs-100)", "cheb/ato-all (records)"}},
+		{"nothing but the digest", []Record{
+			rec("cheb", "ato-all", "log:100", "graph", "a.jsonl", "c1"),
+			rec("cheb", "ato-all", "log:100", "graph", "a.jsonl", "c2"),
+		}, []string{"cheb/ato-all (config=c1)", "cheb/ato-all (config=c2)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := ParseGrouping(DefaultGrouping)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Groups(tc.recs, g)
+			var names []string
+			n := 0
+			for k, rs := range got {
+				names = append(names, k)
+				n += len(rs)
+			}
+			slices.Sort(names)
+			if !slices.Equal(names, tc.want) || n != len(tc.recs) {
+				t.Errorf("groups %v holding %d records, want %v holding %d", names, n, tc.want, len(tc.recs))
+			}
+		})
+	}
+	// Grouped by method alone, two configurations pool.
+	g, _ := ParseGrouping("method")
+	if got := Groups([]Record{rec("cheb", "a", "", "", "", "c1"), rec("cheb", "b", "", "", "", "c2")}, g); len(got) != 1 {
+		t.Errorf("by method: %v", got)
+	}
+}

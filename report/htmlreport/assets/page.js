@@ -1,0 +1,418 @@
+// Draws the fronts, the table of non-dominated candidates and the selected
+// candidate's details from the JSON document embedded in the page.
+(function () {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  var D = JSON.parse(document.getElementById("fp-data").textContent);
+  var W = 460, H = 300, M = { l: 58, r: 12, t: 22, b: 40 };
+  var state = { scale: "linear", zoom: {}, selected: -1, sortKey: "risk", sortDesc: false, fit: true, hidden: {} };
+  var nCollapsed = D.candidates.filter(function (c) { return c.collapsed; }).length;
+  // Constant predictors sit far from the others and squash them into a
+  // corner: by default the axes fit the other candidates.
+  var canFit = nCollapsed > 0 && nCollapsed < D.candidates.length;
+  var byId = {}; // candidate id → its circles
+  D.candidates.forEach(function (c) { byId[c.id] = []; });
+
+  function el(name, attrs, parent) {
+    var e = document.createElementNS(NS, name);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  // fmt writes v with d significant digits (default 4).
+  function fmt(v, d) {
+    if (v === null || v === undefined) return "–";
+    if (v === 0) return "0";
+    d = d || 4;
+    var a = Math.abs(v);
+    if (a >= 1e-4 && a < 1e6) return String(Number(v.toPrecision(d)));
+    return v.toExponential(Math.max(d - 1, 1));
+  }
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (ch) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch];
+    });
+  }
+  function lambdaText(c) { return (c.sym || "λ") + " = " + fmt(c.lambda, 6); }
+  function metricIndex(m) { return D.metrics.indexOf(m); }
+
+  // Nice linear ticks over [lo, hi].
+  function linTicks(lo, hi, n) {
+    var span = hi - lo, step = Math.pow(10, Math.floor(Math.log10(span / n)));
+    var err = span / n / step;
+    if (err >= 7.5) step *= 10; else if (err >= 3.5) step *= 5; else if (err >= 1.5) step *= 2;
+    var out = [];
+    for (var v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    return out;
+  }
+  // tickLabel writes a linear tick with the fewest decimals that tell the
+  // ticks apart exactly.
+  function tickLabel(v, ticks) {
+    var step = ticks.length > 1 ? ticks[1] - ticks[0] : 0;
+    if (!(step > 0) || step < 1e-4) return fmt(v, 3);
+    for (var d = 0; d < 8; d++) {
+      if (ticks.every(function (t) { return Math.abs(Number(t.toFixed(d)) - t) < step * 1e-6; })) break;
+    }
+    return String(Number(v.toFixed(d)));
+  }
+  // Powers of ten over [lo, hi], and multiples of them over narrower ranges.
+  function logTicks(lo, hi) {
+    var dec = Math.log10(hi / lo);
+    var mult = dec < 1.2 ? [1, 2, 3, 4, 5, 6, 7, 8, 9] : dec < 3 ? [1, 2, 5] : [1];
+    var out = [];
+    for (var e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+      mult.forEach(function (k) {
+        var v = k * Math.pow(10, e);
+        if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push(v);
+      });
+    }
+    if (out.length < 2) return linTicks(lo, hi, 3).filter(function (v) { return v > 0; });
+    return out;
+  }
+
+  // The x (risk) range of a metric's panel: every candidate, padded.
+  function pad(lo, hi) {
+    if (!(hi > lo)) { var d = Math.abs(lo) * 0.05 || 0.01; return [lo - d, hi + d]; }
+    var p = (hi - lo) * 0.04;
+    return [lo - p, hi + p];
+  }
+
+  function drawPanel(svg) {
+    var metric = svg.getAttribute("data-metric"), mi = metricIndex(metric);
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g]; });
+    if (!cs.length) {
+      el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "class": "title" }, svg).textContent =
+        D.candidates.length ? "Every method is hidden: click one in the legend." : "No candidate trained successfully.";
+      svg.onpointerdown = svg.onpointermove = svg.onpointerup = svg.onpointerleave = svg.ondblclick = null;
+      return;
+    }
+    var fitted = state.fit && canFit ? cs.filter(function (c) { return !c.collapsed; }) : cs;
+    var xs = fitted.map(function (c) { return c.risk; }), ys = fitted.map(function (c) { return c.m[mi]; });
+    var xr = pad(Math.min.apply(null, xs), Math.max.apply(null, xs));
+    var log = state.scale === "log";
+    var floor = 0;
+    if (log) {
+      var pos = ys.filter(function (v) { return v > 0; });
+      floor = pos.length ? Math.min.apply(null, pos) / 2 : 1e-6;
+    }
+    var yv = function (v) { return log ? Math.max(v, floor) : v; };
+    if (log) ys = ys.map(yv);
+    var yr = state.zoom[metric];
+    if (!yr) {
+      var lo = Math.min.apply(null, ys), hi = Math.max.apply(null, ys);
+      if (log) yr = [lo / 1.3, hi * 1.3]; else yr = pad(lo, hi);
+      if (!log && yr[0] < 0 && lo >= 0) yr[0] = Math.min(0, lo - (hi - lo) * 0.04);
+    } else if (log) {
+      yr = [Math.max(yr[0], floor / 1.3), Math.max(yr[1], floor)];
+    }
+    var px = function (x) { return M.l + (x - xr[0]) / (xr[1] - xr[0]) * (W - M.l - M.r); };
+    var py = log
+      ? function (y) { return H - M.b - (Math.log(yv(y)) - Math.log(yr[0])) / (Math.log(yr[1]) - Math.log(yr[0])) * (H - M.t - M.b); }
+      : function (y) { return H - M.b - (y - yr[0]) / (yr[1] - yr[0]) * (H - M.t - M.b); };
+    var clipId = "clip-" + metric;
+    var defs = el("defs", {}, svg);
+    el("rect", { x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b }, el("clipPath", { id: clipId }, defs));
+
+    // Axes and grid.
+    var xt = linTicks(xr[0], xr[1], 5);
+    xt.forEach(function (v) {
+      var x = px(v);
+      el("line", { x1: x, x2: x, y1: M.t, y2: H - M.b, "class": "grid" }, svg);
+      el("text", { x: x, y: H - M.b + 14, "text-anchor": "middle" }, svg).textContent = tickLabel(v, xt);
+    });
+    var yt = log ? logTicks(yr[0], yr[1]) : linTicks(yr[0], yr[1], 5);
+    // Where log ticks crowd, label only 1, 2 and 5 times a power of ten;
+    // labels stay at least 13 px apart.
+    var crowded = log && yt.some(function (v, i) { return i > 0 && py(yt[i - 1]) - py(v) < 16; });
+    var lastY = Infinity;
+    yt.forEach(function (v) {
+      var y = py(v);
+      el("line", { x1: M.l, x2: W - M.r, y1: y, y2: y, "class": "grid" }, svg);
+      var mant = Math.round(v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9)));
+      if (lastY - y < 13 || (crowded && [1, 2, 5].indexOf(mant) < 0)) return;
+      lastY = y;
+      el("text", { x: M.l - 5, y: y + 4, "text-anchor": "end" }, svg).textContent = log ? fmt(v, 3) : tickLabel(v, yt);
+    });
+    el("line", { x1: M.l, x2: W - M.r, y1: H - M.b, y2: H - M.b, "class": "axis" }, svg);
+    el("line", { x1: M.l, x2: M.l, y1: M.t, y2: H - M.b, "class": "axis" }, svg);
+    el("text", { x: (M.l + W - M.r) / 2, y: H - 6, "text-anchor": "middle" }, svg).textContent = "test risk (cross-entropy)";
+    var yl = el("text", { x: 0, y: 0, "text-anchor": "middle", transform: "translate(13," + (M.t + H - M.b) / 2 + ") rotate(-90)" }, svg);
+    yl.textContent = D.metric_names[metric] + (log ? " (log scale)" : "");
+    var title = el("text", { x: M.l, y: 15, "class": "title" }, svg);
+    title.textContent = D.metric_names[metric] + " against test risk";
+    var offs = cs.filter(function (c) {
+      var x = px(c.risk), y = py(c.m[mi]);
+      return x < M.l - 1 || x > W - M.r + 1 || y < M.t - 1 || y > H - M.b + 1;
+    });
+    var off = offs.length, offConst = offs.filter(function (c) { return c.collapsed; }).length;
+    var notes = [];
+    if (state.zoom[metric]) notes.push("zoomed · double-click to reset");
+    if (log && cs.some(function (c) { return c.m[mi] <= 0 && py(c.m[mi]) <= H - M.b + 1; })) notes.push("0 drawn at " + fmt(floor, 2));
+    if (off) notes.push(off + (offConst === off ? " constant predictor" + (off > 1 ? "s" : "") : "") + " off the axes");
+    if (notes.length) el("text", { x: W - M.r, y: 15, "text-anchor": "end", "class": "note" }, svg).textContent = notes.join(" · ");
+
+    var plot = el("g", { "clip-path": "url(#" + clipId + ")" }, svg);
+    var hit = el("rect", { x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b, "class": "hit" }, plot);
+
+    // The non-dominated staircase of each dataset.
+    D.datasets.forEach(function (_, di) {
+      var f = cs.filter(function (c) { return c.d === di && c.nd && c.nd.indexOf(mi) >= 0; })
+        .sort(function (a, b) { return a.risk - b.risk || b.m[mi] - a.m[mi]; });
+      if (!f.length) return;
+      var d = "M" + px(f[0].risk) + "," + py(f[0].m[mi]);
+      for (var k = 1; k < f.length; k++) d += "H" + px(f[k].risk) + "V" + py(f[k].m[mi]);
+      el("path", { d: d, "class": "stair" }, plot);
+    });
+
+    // Every candidate; those on the front last, so they sit on top.
+    var order = cs.slice().sort(function (a, b) {
+      return (a.nd && a.nd.indexOf(mi) >= 0 ? 1 : 0) - (b.nd && b.nd.indexOf(mi) >= 0 ? 1 : 0);
+    });
+    order.forEach(function (c) {
+      var nd = c.nd && c.nd.indexOf(mi) >= 0;
+      var cl = "pt" + (nd ? " nd" : "") + (c.collapsed ? " collapsed" : "") + (c.id === state.selected ? " selected" : "");
+      var r = nd ? 4.5 : 3.2;
+      var e = el("circle", { cx: px(c.risk).toFixed(2), cy: py(c.m[mi]).toFixed(2), r: c.id === state.selected ? 7 : r, "data-r": r, fill: D.groups[c.g].color, "class": cl, "data-id": c.id }, plot);
+      byId[c.id].push(e);
+    });
+
+    // Drag vertically to zoom the unfairness axis.
+    var brush = null, y0 = 0;
+    function svgY(ev) {
+      var r = svg.getBoundingClientRect();
+      return (ev.clientY - r.top) * H / r.height;
+    }
+    function inv(y) {
+      var t = (H - M.b - y) / (H - M.t - M.b);
+      return log ? Math.exp(Math.log(yr[0]) + t * (Math.log(yr[1]) - Math.log(yr[0]))) : yr[0] + t * (yr[1] - yr[0]);
+    }
+    svg.onpointerdown = function (ev) {
+      if (ev.button !== 0) return;
+      y0 = Math.min(Math.max(svgY(ev), M.t), H - M.b);
+      brush = el("rect", { x: M.l, y: y0, width: W - M.l - M.r, height: 0, "class": "brush" }, svg);
+    };
+    svg.onpointermove = function (ev) {
+      if (!brush) return;
+      var y = Math.min(Math.max(svgY(ev), M.t), H - M.b);
+      brush.setAttribute("y", Math.min(y, y0));
+      brush.setAttribute("height", Math.abs(y - y0));
+    };
+    svg.onpointerup = svg.onpointerleave = function (ev) {
+      if (!brush) return;
+      var y = Math.min(Math.max(svgY(ev), M.t), H - M.b);
+      svg.removeChild(brush);
+      brush = null;
+      if (Math.abs(y - y0) < 6) return; // a click, not a drag
+      state.zoom[metric] = [inv(Math.max(y, y0)), inv(Math.min(y, y0))];
+      redraw();
+    };
+    svg.ondblclick = function () { delete state.zoom[metric]; redraw(); };
+    void hit;
+  }
+
+  function drawLegend() {
+    var lg = document.getElementById("legend"), h = "";
+    D.groups.forEach(function (g, i) {
+      h += '<button type="button" class="lg' + (state.hidden[i] ? " off" : "") + '" data-g="' + i + '" title="show or hide this method">' +
+        '<span class="key" style="background:' + esc(g.color) + '"></span>' + esc(g.label) + "</button>";
+    });
+    h += '<span><span class="front-key"></span>non-dominated staircase (outlined points)</span>';
+    h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
+    lg.innerHTML = h;
+  }
+
+  // Tooltip on hover, selection on click (delegated to the panels).
+  var tip = document.getElementById("tooltip");
+  function candidateAt(ev) {
+    var t = ev.target;
+    if (!t || !t.classList || !t.classList.contains("pt")) return null;
+    return D.candidates[+t.getAttribute("data-id")];
+  }
+  function tipText(c) {
+    var s = "<b>" + esc(D.groups[c.g].label) + "</b> · split " + c.split + " · " + esc(lambdaText(c)) + "<br>risk " + fmt(c.risk) + " · accuracy " + fmt(c.acc, 3);
+    D.metrics.forEach(function (m, i) { s += (i % 2 === 0 ? "<br>" : " · ") + D.metric_names[m] + " " + fmt(c.m[i]); });
+    if (c.collapsed) s += "<br><i>collapsed (constant predictor)</i>";
+    return s;
+  }
+  document.querySelectorAll(".panel svg").forEach(function (svg) {
+    svg.addEventListener("mouseover", function (ev) {
+      var c = candidateAt(ev);
+      if (!c) return;
+      tip.innerHTML = tipText(c);
+      tip.hidden = false;
+    });
+    svg.addEventListener("mousemove", function (ev) {
+      if (tip.hidden) return;
+      var x = ev.clientX + 14, y = ev.clientY + 12;
+      if (x + tip.offsetWidth > window.innerWidth - 4) x = ev.clientX - tip.offsetWidth - 10;
+      if (y + tip.offsetHeight > window.innerHeight - 4) y = ev.clientY - tip.offsetHeight - 10;
+      tip.style.left = x + "px";
+      tip.style.top = y + "px";
+    });
+    svg.addEventListener("mouseout", function (ev) { if (candidateAt(ev)) tip.hidden = true; });
+    svg.addEventListener("click", function (ev) {
+      var c = candidateAt(ev);
+      if (c) select(c.id);
+    });
+  });
+
+  function histSVG(c) {
+    var hw = 300, hh = 150, m = { l: 30, r: 6, t: 6, b: 30 };
+    var colors = ["#0072B2", "#56B4E9", "#D55E00", "#E69F00"], dash = ["", "4 2", "", "4 2"];
+    var top = 0;
+    c.dist.forEach(function (h) { h.p.forEach(function (v) { top = Math.max(top, v); }); });
+    top = top || 1;
+    var s = '<svg viewBox="0 0 ' + hw + " " + hh + '" xmlns="' + NS + '">';
+    var bx = function (b) { return m.l + b / D.bins * (hw - m.l - m.r); };
+    var by = function (v) { return hh - m.b - v / top * (hh - m.t - m.b); };
+    s += '<line class="axis" x1="' + m.l + '" x2="' + (hw - m.r) + '" y1="' + (hh - m.b) + '" y2="' + (hh - m.b) + '"/>';
+    s += '<line class="axis" x1="' + m.l + '" x2="' + m.l + '" y1="' + m.t + '" y2="' + (hh - m.b) + '"/>';
+    [0, 0.5, 1].forEach(function (v) { s += '<text x="' + bx(v * D.bins) + '" y="' + (hh - m.b + 12) + '" text-anchor="middle">' + v + "</text>"; });
+    s += '<text x="' + m.l + '" y="' + (m.t + 8) + '" text-anchor="end" dx="-3">' + fmt(top, 2) + "</text>";
+    s += '<text x="' + (m.l + hw - m.r) / 2 + '" y="' + (hh - 4) + '" text-anchor="middle">predicted probability (density)</text>';
+    c.dist.forEach(function (h, k) {
+      var d = "M" + bx(0) + "," + by(0);
+      h.p.forEach(function (v, b) { d += "V" + by(v) + "H" + bx(b + 1); });
+      d += "V" + by(0);
+      s += '<path d="' + d + '" fill="none" stroke="' + colors[k] + '" stroke-width="1.6"' + (dash[k] ? ' stroke-dasharray="' + dash[k] + '"' : "") + "/>";
+    });
+    s += "</svg>";
+    var keys = c.dist.map(function (h, k) {
+      return '<span style="color:' + colors[k] + '">' + (dash[k] ? "╌╌" : "──") + "</span> y=" + h.y + ", a=" + h.a + " (n=" + h.n + ")";
+    });
+    return '<div class="hist">' + s + '<div class="muted">' + keys.join(" &nbsp; ") + "</div></div>";
+  }
+
+  function renderDetail(c) {
+    var box = document.getElementById("detail");
+    var na = '<span class="na">not available for this run</span>';
+    var flag = function (v) { return v === undefined || v === null ? na : (v ? '<span class="tag bad">yes</span>' : "no"); };
+    var h = '<h3 id="detail-title">' + esc(D.groups[c.g].label) + " · split " + c.split + " · " + esc(lambdaText(c)) + "</h3>";
+    if (D.runs.length > 1) h += '<div class="muted">run <code>' + esc(D.runs[c.run]) + "</code></div>";
+    h += '<table id="detail-metrics"><tbody>';
+    h += '<tr><th>risk</th><td class="n" data-k="risk">' + fmt(c.risk, 5) + '</td><th>accuracy</th><td class="n" data-k="acc">' + fmt(c.acc, 4) + "</td></tr>";
+    for (var i = 0; i < D.metrics.length; i += 2) {
+      h += "<tr>";
+      for (var j = i; j < i + 2 && j < D.metrics.length; j++) h += "<th>" + D.metric_names[D.metrics[j]] + '</th><td class="n" data-k="' + D.metrics[j] + '">' + fmt(c.m[j], 5) + "</td>";
+      h += "</tr>";
+    }
+    h += "</tbody></table>";
+    h += "<p>Non-dominated for: " + (c.nd && c.nd.length ? c.nd.map(function (k) { return D.metric_names[D.metrics[k]]; }).join(", ") : "none") + "<br>";
+    h += "Collapsed (constant predictor): " + flag(!!c.collapsed) + "<br>Single predicted class: " + flag(c.single_class) + "<br>Poor overlap: " + flag(c.poor_overlap) + "</p>";
+    h += "<p><b>Network</b><br>" + (c.net ? "<code>" + esc(c.net) + "</code>" : na) + "</p>";
+    h += "<p><b>Apply it to new data</b><br>" + (c.predict ? "<code>" + esc(c.predict) + "</code>" : na) + "</p>";
+    h += "<p><b>Score distributions on the test split</b></p>" + (c.dist ? histSVG(c) : '<p class="na">' + esc(c.dist_note || "Not available for this run.") + "</p>");
+    box.innerHTML = h;
+  }
+
+  function select(id) {
+    if (state.selected >= 0) byId[state.selected].forEach(function (e) {
+      e.classList.remove("selected");
+      e.setAttribute("r", e.getAttribute("data-r"));
+    });
+    state.selected = id;
+    byId[id].forEach(function (e) {
+      e.classList.add("selected");
+      e.setAttribute("r", 7);
+      e.parentNode.appendChild(e); // on top
+    });
+    document.querySelectorAll("#nd-table tbody tr").forEach(function (tr) {
+      tr.classList.toggle("selected", +tr.getAttribute("data-id") === id);
+    });
+    renderDetail(D.candidates[id]);
+  }
+
+  // The sortable table of non-dominated candidates of one metric.
+  var cols = [
+    { k: "method", t: "method", v: function (c) { return D.groups[c.g].label; } },
+    { k: "split", t: "split", n: true, v: function (c) { return c.split; } },
+    { k: "lambda", t: "λ / β", n: true, v: function (c) { return c.lambda; } },
+    { k: "risk", t: "risk", n: true, v: function (c) { return c.risk; } },
+    { k: "acc", t: "accuracy", n: true, v: function (c) { return c.acc; } }
+  ];
+  D.metrics.forEach(function (m, i) { cols.push({ k: m, t: D.metric_names[m], n: true, v: function (c) { return c.m[i]; } }); });
+  cols.push({ k: "flags", t: "marks", v: function (c) { return (c.collapsed ? "collapsed " : "") + (c.poor_overlap ? "poor overlap " : "") + (c.single_class ? "single class" : ""); } });
+  cols.push({ k: "net", t: "network", v: function (c) { return c.net || ""; } });
+  if (D.runs.length > 1) cols.splice(1, 0, { k: "run", t: "run", v: function (c) { return D.runs[c.run]; } });
+
+  function drawTable() {
+    var mi = metricIndex(document.getElementById("nd-metric").value);
+    var rows = D.candidates.filter(function (c) { return c.nd && c.nd.indexOf(mi) >= 0; });
+    var col = cols.filter(function (c) { return c.k === state.sortKey; })[0] || cols[0];
+    rows.sort(function (a, b) {
+      var x = col.v(a), y = col.v(b), r = x < y ? -1 : x > y ? 1 : a.id - b.id;
+      return state.sortDesc ? -r : r;
+    });
+    var h = "<thead><tr>";
+    cols.forEach(function (c) {
+      h += '<th data-k="' + c.k + '" class="' + (c.n ? "n" : "") + (c.k === state.sortKey ? " sorted" + (state.sortDesc ? " desc" : "") : "") + '">' + esc(c.t) + "</th>";
+    });
+    h += "</tr></thead><tbody>";
+    rows.forEach(function (r) {
+      h += '<tr data-id="' + r.id + '"' + (r.id === state.selected ? ' class="selected"' : "") + ">";
+      cols.forEach(function (c) {
+        var v = c.v(r);
+        if (c.k === "flags") v = v ? '<span class="tag bad">' + esc(v.trim()) + "</span>" : "";
+        else if (c.k === "net" || c.k === "run") v = v ? "<code>" + esc(v) + "</code>" : "";
+        else if (c.k === "lambda") v = fmt(v, 6);
+        else if (c.n && c.k !== "split") v = fmt(v, 4);
+        else v = esc(v);
+        h += '<td class="' + (c.n ? "n" : "") + '">' + v + "</td>";
+      });
+      h += "</tr>";
+    });
+    h += "</tbody>";
+    var t = document.getElementById("nd-table");
+    t.innerHTML = h;
+  }
+  document.getElementById("nd-table").addEventListener("click", function (ev) {
+    var th = ev.target.closest("th");
+    if (th) {
+      var k = th.getAttribute("data-k");
+      state.sortDesc = state.sortKey === k ? !state.sortDesc : false;
+      state.sortKey = k;
+      drawTable();
+      return;
+    }
+    var tr = ev.target.closest("tbody tr");
+    if (tr) select(+tr.getAttribute("data-id"));
+  });
+  document.getElementById("nd-metric").addEventListener("change", drawTable);
+
+  function redraw() {
+    D.candidates.forEach(function (c) { byId[c.id] = []; });
+    document.querySelectorAll(".panel svg").forEach(drawPanel);
+  }
+  document.querySelectorAll('input[name="scale"]').forEach(function (r) {
+    r.addEventListener("change", function () { state.scale = r.value; state.zoom = {}; redraw(); });
+  });
+  document.getElementById("reset-zoom").addEventListener("click", function () { state.zoom = {}; redraw(); });
+  var fit = document.getElementById("fit");
+  if (canFit) {
+    fit.parentNode.hidden = false;
+    fit.addEventListener("change", function () { state.fit = fit.checked; state.zoom = {}; redraw(); });
+  }
+
+  document.getElementById("legend").addEventListener("click", function (ev) {
+    var b = ev.target.closest("button.lg");
+    if (!b) return;
+    var g = +b.getAttribute("data-g");
+    state.hidden[g] = !state.hidden[g];
+    drawLegend();
+    redraw();
+  });
+
+  var t0 = performance.now();
+  drawLegend();
+  redraw();
+  drawTable();
+  // Show what selecting does: the non-dominated candidate of lowest risk
+  // on the first metric's front.
+  var first = D.candidates.filter(function (c) { return c.nd && c.nd.indexOf(0) >= 0; })
+    .sort(function (a, b) { return a.risk - b.risk; })[0];
+  if (first) select(first.id);
+  var ms = performance.now() - t0;
+  window.fpDrawMs = ms;
+  document.getElementById("draw-time").textContent = D.candidates.length + " candidates drawn in " + ms.toFixed(0) + " ms.";
+})();

@@ -1,0 +1,345 @@
+package htmlreport_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/report/htmlreport"
+)
+
+// chromium returns the path of a Chromium to drive. Without one the test
+// is skipped, or fails when FP_REQUIRE_CHROMIUM=1 (as in CI).
+func chromium(t testing.TB) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("FP_REQUIRE_CHROMIUM") == "1" {
+		t.Fatal("FP_REQUIRE_CHROMIUM=1 but no chromium on PATH (apt-get install chromium)")
+	}
+	t.Skip("no chromium on PATH (apt-get install chromium); FP_REQUIRE_CHROMIUM=1 turns this into a failure")
+	return ""
+}
+
+// browser is a headless Chromium that collects the page's console errors,
+// uncaught exceptions and error log entries (such as failed loads).
+type browser struct {
+	ctx  context.Context
+	mu   sync.Mutex
+	errs []string
+}
+
+func newBrowser(t testing.TB) *browser {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox, chromedp.WindowSize(1280, 800))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancelCtx(); cancelAlloc() })
+	b := &browser{ctx: ctx}
+	err := chromedp.Listen(ctx, func(ev any) {
+		var msg string
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeAssert {
+				for _, a := range e.Args {
+					msg += string(a.Value) + a.Description + " "
+				}
+			}
+		case *runtime.EventExceptionThrown:
+			msg = e.ExceptionDetails.Text
+			if e.ExceptionDetails.Exception != nil {
+				msg += " " + e.ExceptionDetails.Exception.Description
+			}
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError {
+				msg = e.Entry.Text + " " + e.Entry.URL
+			}
+		}
+		if msg != "" {
+			b.mu.Lock()
+			b.errs = append(b.errs, msg)
+			b.mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return b
+}
+
+func (b *browser) errors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.errs...)
+}
+
+// run runs actions, failing the test on error.
+func (b *browser) run(t testing.TB, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(b.ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](t testing.TB, b *browser, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// open loads the page at path and waits for it to be drawn.
+func (b *browser) open(t testing.TB, path string) {
+	t.Helper()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.run(t, "load "+path, chromedp.Navigate("file://"+abs), chromedp.WaitReady("#draw-time"))
+}
+
+// smallCompasRun trains a small sweep on the embedded COMPAS data and
+// returns its folder and records.
+func smallCompasRun(t *testing.T) (string, []records.Record) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "compas run")
+	c := experiments.DefaultConfig()
+	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 2, "log:4", 3, 5, "backprop"
+	r, err := experiments.NewRunner(c, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(context.Background())
+	r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := records.Read(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, _ := records.Succeeded(all)
+	if len(ok) < 4 {
+		t.Fatalf("%d successful candidates, want at least 4 to draw", len(ok))
+	}
+	return dir, ok
+}
+
+func writePage(t testing.TB, runs []string, out string) *htmlreport.Page {
+	t.Helper()
+	p, err := htmlreport.Build(runs, htmlreport.Options{
+		Predict: func(net string, _ *experiments.Config) string {
+			return "fp predict --model " + net + " --data DATA.csv"
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.Render(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestReportInChromium(t *testing.T) {
+	b := newBrowser(t)
+	dir, recs := smallCompasRun(t)
+	page := filepath.Join(dir, "report.html")
+	p := writePage(t, []string{dir}, page)
+	if len(p.Propensity) != 2 || !(p.Propensity[0].Items[0].Value > 0) {
+		t.Errorf("propensity diagnostics %+v: want the temperature of each of the 2 splits", p.Propensity)
+	}
+	b.open(t, page)
+
+	count := func() map[string]int {
+		n := map[string]int{}
+		for _, m := range records.Metrics {
+			k := eval[int](t, b, fmt.Sprintf(`document.querySelectorAll("#panel-%s circle.pt").length`, m))
+			n[m] = k
+		}
+		return n
+	}
+	for m, k := range count() {
+		if k != len(recs) {
+			t.Errorf("panel %s draws %d points, want one per successful candidate (%d)", m, k, len(recs))
+		}
+	}
+
+	// Selecting a point shows that candidate's metrics. Candidates are
+	// numbered in the order of the records.
+	for _, id := range []int{1, len(recs) - 1} {
+		r := recs[id]
+		eval[int](t, b, fmt.Sprintf(`document.querySelector('#panel-eo circle.pt[data-id="%d"]').dispatchEvent(new MouseEvent("click", {bubbles: true})), 0`, id))
+		shown := eval[map[string]string](t, b, `Object.fromEntries([...document.querySelectorAll("#detail-metrics td[data-k]")].map(td => [td.dataset.k, td.textContent]))`)
+		want := map[string]float64{"risk": r.Risk, "acc": r.Accuracy, "ato": r.ATO, "dp": r.DP, "eo": r.EO, "eopp": r.EOpp}
+		for k, v := range want {
+			got, err := strconv.ParseFloat(shown[k], 64)
+			if err != nil || math.Abs(got-v) > 5e-4*math.Max(math.Abs(v), 1e-3) {
+				t.Errorf("candidate %d (%s): detail shows %s = %q, want %.6g", id, r.Key(), k, shown[k], v)
+			}
+		}
+		title := eval[string](t, b, `document.getElementById("detail-title").textContent`)
+		if !strings.Contains(title, fmt.Sprintf("split %d", r.Split)) {
+			t.Errorf("candidate %d: detail title %q does not name split %d", id, title, r.Split)
+		}
+		selected := eval[int](t, b, `document.querySelectorAll("circle.pt.selected").length`)
+		if selected != len(records.Metrics) {
+			t.Errorf("candidate %d selected in %d panels, want %d", id, selected, len(records.Metrics))
+		}
+	}
+
+	// A candidate on the ATO front has its score distributions: four
+	// (y, a) cells whose counts add up to its test split.
+	pts := make([]pareto.Point, len(recs))
+	for i, r := range recs {
+		pts[i] = pareto.Point{X: r.Risk, Y: r.ATO}
+	}
+	front := pareto.Front(pts)
+	nd := front[0]
+	eval[int](t, b, fmt.Sprintf(`document.querySelector('#panel-ato circle.pt[data-id="%d"]').dispatchEvent(new MouseEvent("click", {bubbles: true})), 0`, nd))
+	cells := eval[int](t, b, `document.querySelectorAll("#detail .hist svg path").length`)
+	keys := eval[string](t, b, `document.querySelector("#detail .hist .muted").textContent`)
+	total := 0
+	for _, f := range strings.Split(keys, "(n=")[1:] {
+		n, _ := strconv.Atoi(f[:strings.Index(f, ")")])
+		total += n
+	}
+	if cells != 4 || total != recs[nd].NTest {
+		t.Errorf("front candidate %d: %d histograms over %d rows (%q), want 4 over its %d test rows", nd, cells, total, keys, recs[nd].NTest)
+	}
+	cmd := eval[string](t, b, `document.querySelector("#detail").textContent`)
+	if !strings.Contains(cmd, "fp predict --model "+filepath.Join(dir, recs[nd].Weights)) {
+		t.Errorf("detail does not show the predict command of %s: %q", recs[nd].Weights, cmd)
+	}
+
+	// Hovering shows the split and λ.
+	tip := eval[string](t, b, `(() => { const c = document.querySelector('#panel-dp circle.pt[data-id="0"]');
+		c.dispatchEvent(new MouseEvent("mouseover", {bubbles: true}));
+		const t = document.getElementById("tooltip"); return t.hidden ? "" : t.textContent; })()`)
+	if !strings.Contains(tip, fmt.Sprintf("split %d", recs[0].Split)) || !strings.Contains(tip, "λ =") {
+		t.Errorf("tooltip %q: want the split and λ of candidate 0", tip)
+	}
+
+	// The table lists the ATO front; a click on a heading sorts it.
+	rows := eval[int](t, b, `document.querySelectorAll("#nd-table tbody tr").length`)
+	if rows != len(front) {
+		t.Errorf("table of non-dominated candidates has %d rows, want %d", rows, len(front))
+	}
+	sorted := eval[bool](t, b, `(() => { document.querySelector('#nd-table th[data-k="ato"]').click();
+		const v = [...document.querySelectorAll("#nd-table tbody tr")].map(tr => +tr.children[5].textContent);
+		return v.every((x, i) => i == 0 || v[i-1] <= x); })()`)
+	if !sorted {
+		t.Error("sorting the table by ATO did not order its rows")
+	}
+
+	// The log scale and a zoom on the unfairness axis keep every point.
+	eval[int](t, b, `document.querySelector('input[name="scale"][value="log"]').click(), 0`)
+	eval[int](t, b, `(() => { const s = document.getElementById("panel-ato"), r = s.getBoundingClientRect();
+		const ev = (type, y) => s.dispatchEvent(new PointerEvent(type, {bubbles: true, button: 0, clientX: r.left + r.width / 2, clientY: r.top + y * r.height}));
+		ev("pointerdown", 0.2); ev("pointermove", 0.5); ev("pointerup", 0.5); return 0; })()`)
+	zoomed := eval[bool](t, b, `document.getElementById("panel-ato").textContent.includes("zoomed")`)
+	if !zoomed {
+		t.Error("dragging on the ATO panel did not zoom it")
+	}
+	for m, k := range count() {
+		if k != len(recs) {
+			t.Errorf("log scale, zoomed: panel %s draws %d points, want %d", m, k, len(recs))
+		}
+	}
+
+	// Hiding the only method in the legend empties the panels; showing it
+	// draws every point again.
+	eval[int](t, b, `document.querySelector('#legend button.lg[data-g="0"]').click(), 0`)
+	if n := count()["ato"]; n != 0 {
+		t.Errorf("method hidden: %d points drawn, want 0", n)
+	}
+	eval[int](t, b, `document.querySelector('#legend button.lg[data-g="0"]').click(), 0`)
+	if n := count()["ato"]; n != len(recs) {
+		t.Errorf("method shown again: %d points drawn, want %d", n, len(recs))
+	}
+
+	// Without the networks the page says so.
+	if err := os.Rename(filepath.Join(dir, "networks"), filepath.Join(dir, "networks.away")); err != nil {
+		t.Fatal(err)
+	}
+	writePage(t, []string{dir}, page)
+	b.open(t, page)
+	eval[int](t, b, fmt.Sprintf(`document.querySelector('#panel-ato circle.pt[data-id="%d"]').dispatchEvent(new MouseEvent("click", {bubbles: true})), 0`, nd))
+	note := eval[string](t, b, `document.querySelector("#detail").textContent`)
+	if !strings.Contains(note, "absent") {
+		t.Errorf("networks removed: detail %q does not say they are absent", note)
+	}
+
+	// A run whose candidates all failed still gives a page, which says so.
+	failed := filepath.Join(t.TempDir(), "failed")
+	if err := os.MkdirAll(failed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := records.Open(filepath.Join(failed, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := recs[0]
+	bad.Status, bad.FailEpoch, bad.FailReason = records.StatusFailed, 3, "loss is NaN"
+	if err := w.Append(&bad); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	writePage(t, []string{failed}, filepath.Join(failed, "report.html"))
+	b.open(t, filepath.Join(failed, "report.html"))
+	if text := eval[string](t, b, `document.getElementById("panel-ato").textContent`); !strings.Contains(text, "No candidate trained") {
+		t.Errorf("all candidates failed: panel says %q", text)
+	}
+
+	if errs := b.errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors: %q", errs)
+	}
+}
+
+// BenchmarkDraw loads the page of 1,600 candidates in Chromium and reports
+// how long its script takes to draw the four fronts and the table, as
+// measured by performance.now() in the page.
+func BenchmarkDraw(b *testing.B) {
+	br := newBrowser(b)
+	_, html := largePage(b, b.TempDir())
+	page := filepath.Join(b.TempDir(), "report.html")
+	if err := os.WriteFile(page, html, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var total float64
+	for b.Loop() {
+		br.open(b, page)
+		total += eval[float64](b, br, `window.fpDrawMs`)
+	}
+	b.ReportMetric(total/float64(b.N), "ms/draw")
+	b.ReportMetric(float64(len(html))/(1<<20), "MiB")
+	if errs := br.errors(); len(errs) > 0 {
+		b.Errorf("the page logged errors: %q", errs)
+	}
+}

@@ -1,0 +1,360 @@
+package htmlreport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/propensity"
+	"github.com/fpareto/fp/records"
+)
+
+// Options control what Build puts on the page. The zero value is usable.
+type Options struct {
+	// Title heads the page; default "fp report".
+	Title string
+	// Bins is the number of histogram bins on [0, 1]; default 20.
+	Bins int
+	// Predict returns the command that applies the network at path (as the
+	// report names it) to new data, given its run's configuration (nil when
+	// the run has no config.json). nil, or "" returned, shows the command
+	// as not available.
+	Predict func(network string, cfg *experiments.Config) string
+}
+
+// palette is the Okabe–Ito palette, distinguishable with the common forms
+// of colour-blindness; yellow comes last as it is faint on white.
+var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
+
+// metricNames are the metrics as printed.
+var metricNames = map[string]string{"ato": "ATO", "dp": "DP", "eo": "EO", "eopp": "EOpp"}
+
+// Build reads the records of every path (a run folder as written by fp
+// train, or a records file inside one) and assembles the page. Score
+// distributions are recomputed from the stored networks of the candidates
+// on a front; missing networks or configuration are noted on the page, not
+// errors. Unreadable records are errors.
+func Build(paths []string, opt Options) (*Page, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("report: no run folder or records file given")
+	}
+	if opt.Title == "" {
+		opt.Title = "fp report"
+	}
+	if opt.Bins <= 0 {
+		opt.Bins = 20
+	}
+	p := &Page{Title: opt.Title, Data: Data{Metrics: records.Metrics, MetricNames: metricNames, Bins: opt.Bins,
+		Candidates: []Candidate{}}}
+	groups, datasets, configs := map[string]int{}, map[string]int{}, map[string]bool{}
+	type source struct {
+		dir  string
+		recs []records.Record // succeeded ones, aligned with ids
+		ids  []int
+		pred *experiments.PredictionSource
+		perr error
+	}
+	var sources []*source
+	var noConfig, noNetworks []string
+	for ri, path := range paths {
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		dir := path
+		if !st.IsDir() {
+			dir = filepath.Dir(path)
+		}
+		all, warns, err := records.ReadAll([]string{path})
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		for _, w := range warns {
+			p.Warnings = append(p.Warnings, w.Error())
+		}
+		if len(all) == 0 {
+			return nil, fmt.Errorf("report: no candidates in %s", path)
+		}
+		run := Run{Path: path, Dataset: datasetLabel(&all[0]), Method: groupLabel(&all[0]), Config: all[0].Config, Networks: true}
+		if cfg, err := experiments.ReadConfig(dir); err != nil {
+			noConfig = append(noConfig, path)
+		} else {
+			run.Command = TrainCommand(cfg, dir)
+		}
+		src := &source{dir: dir}
+		consts := map[int]bool{}
+		for i := range all {
+			r := &all[i]
+			configs[r.Config] = true
+			index(datasets, datasetLabel(r)) // named even when all its candidates failed
+			if !consts[r.Split] {
+				consts[r.Split] = true
+				p.Constants = append(p.Constants, SplitConstants{Run: ri, Split: r.Split, RMin: r.RMin, RMax: r.RMax, UMin: r.UMin, UMax: r.UMax})
+			}
+			if !r.OK() {
+				run.Failed++
+				continue
+			}
+			run.Done++
+			run.TrainSeconds += r.TrainSeconds
+			c := Candidate{ID: len(p.Data.Candidates), Run: ri, Split: r.Split, Lambda: Num(r.Lambda),
+				Risk: Num(r.Risk), Acc: Num(r.Accuracy), Collapsed: r.Collapsed}
+			if r.Collapsed {
+				run.Collapsed++
+			}
+			if r.Method == experiments.MethodAdversarial {
+				c.Symbol = "β"
+			}
+			for _, m := range records.Metrics {
+				v, _ := r.Metric(m)
+				c.Metrics = append(c.Metrics, Num(v))
+			}
+			c.Group = index(groups, groupLabel(r))
+			c.Dataset = index(datasets, datasetLabel(r))
+			if r.Weights != "" {
+				c.Network = filepath.Join(dir, r.Weights)
+				if _, err := os.Stat(c.Network); errors.Is(err, fs.ErrNotExist) {
+					run.Networks = false
+				}
+			} else {
+				run.Networks = false
+			}
+			p.Data.Candidates = append(p.Data.Candidates, c)
+			src.recs = append(src.recs, *r)
+			src.ids = append(src.ids, c.ID)
+		}
+		if !run.Networks {
+			noNetworks = append(noNetworks, path)
+		}
+		p.Propensity = append(p.Propensity, propensityRows(ri, dir, consts)...)
+		p.Runs = append(p.Runs, run)
+		sources = append(sources, src)
+		p.Data.Runs = append(p.Data.Runs, path)
+	}
+	if len(noConfig) > 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("No readable %s beside %s: the command that reproduces the run is not shown.",
+			experiments.ConfigFile, strings.Join(noConfig, ", ")))
+	}
+	if len(noNetworks) > 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("The networks of %s are not all present: their score distributions are not shown.",
+			strings.Join(noNetworks, ", ")))
+	}
+	p.Data.Groups = make([]Group, len(groups))
+	for label, i := range groups {
+		p.Data.Groups[i] = Group{Label: label, Color: palette[i%len(palette)]}
+	}
+	p.Data.Datasets = make([]string, len(datasets))
+	for label, i := range datasets {
+		p.Data.Datasets[i] = label
+	}
+	markFronts(p.Data.Candidates, len(datasets))
+
+	// Summary.
+	s := &p.Summary
+	s.Datasets = p.Data.Datasets
+	s.Configurations = len(configs)
+	allWall := true
+	for _, r := range p.Runs {
+		allWall = allWall && r.WallSeconds > 0
+		s.WallSeconds += r.WallSeconds
+		s.Done += r.Done
+		s.Failed += r.Failed
+		s.Collapsed += r.Collapsed
+		s.TrainSeconds += r.TrainSeconds
+	}
+	s.Candidates = s.Done + s.Failed
+	if !allWall {
+		s.WallSeconds = 0 // a sum over some runs only would mislead
+	}
+
+	// Per candidate: the predict command and, on a front, the score
+	// distributions.
+	for si, src := range sources {
+		var cfg *experiments.Config
+		if c, err := experiments.ReadConfig(src.dir); err == nil {
+			cfg = &c
+		}
+		for k := range src.recs {
+			c := &p.Data.Candidates[src.ids[k]]
+			if opt.Predict != nil && c.Network != "" {
+				c.Predict = opt.Predict(c.Network, cfg)
+			}
+			switch {
+			case len(c.Front) == 0:
+				c.DistNote = "Score distributions are kept for non-dominated candidates only."
+			case c.Network == "":
+				c.DistNote = "The record names no network file."
+			case !p.Runs[si].Networks && !exists(c.Network):
+				c.DistNote = "The network file " + c.Network + " is absent, so the score distributions cannot be recomputed."
+			default:
+				if src.pred == nil && src.perr == nil {
+					src.pred, src.perr = experiments.NewPredictionSource(src.dir)
+				}
+				if src.perr != nil {
+					c.DistNote = "Score distributions not available: " + src.perr.Error()
+					continue
+				}
+				pr, err := src.pred.Predictions(&src.recs[k])
+				if err != nil {
+					c.DistNote = "Score distributions not available: " + err.Error()
+					continue
+				}
+				c.Dist = histograms(pr, opt.Bins)
+			}
+		}
+	}
+
+	p.Comparison, p.SplitComparison = comparisons(p.Data)
+	return p, nil
+}
+
+// propensityRows reads what the run folder stores of each split's
+// propensity model: its calibration temperature. A temperature at the bound
+// of its range means the model's logits separate the groups.
+func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
+	ms := make([]int, 0, len(splits))
+	for m := range splits {
+		ms = append(ms, m)
+	}
+	sort.Ints(ms)
+	var out []PropensityRow
+	for _, m := range ms {
+		b, err := os.ReadFile(filepath.Join(dir, "splits", fmt.Sprintf("split-%03d", m), "propensity.json"))
+		if err != nil {
+			continue
+		}
+		var f struct {
+			T *float64 `json:"temperature"`
+		}
+		if json.Unmarshal(b, &f) != nil || f.T == nil {
+			continue
+		}
+		row := PropensityRow{Run: run, Split: m, Items: []NamedValue{{"calibration temperature", *f.T}}}
+		if *f.T <= propensity.MinT || *f.T >= propensity.MaxT {
+			row.Warning = "temperature at the bound of its range: the propensity logits separate the groups, overlap is poor"
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// markFronts sets each candidate's Front: the metrics (indices) for which
+// no candidate of its dataset dominates it in (risk, unfairness).
+func markFronts(cands []Candidate, nDatasets int) {
+	for d := range nDatasets {
+		var idx []int
+		for i := range cands {
+			if cands[i].Dataset == d {
+				idx = append(idx, i)
+			}
+		}
+		for m := range records.Metrics {
+			pts := make([]pareto.Point, len(idx))
+			for k, i := range idx {
+				pts[k] = pareto.Point{X: float64(cands[i].Risk), Y: float64(cands[i].Metrics[m])}
+			}
+			for _, k := range pareto.Front(pts) {
+				cands[idx[k]].Front = append(cands[idx[k]].Front, m)
+			}
+		}
+	}
+}
+
+// comparisons compares the groups of each dataset for every metric, pooled
+// over the splits and split by split, as fp compare does.
+func comparisons(d Data) (pooled, perSplit []CompareRow) {
+	for di, ds := range d.Datasets {
+		splits := map[int]bool{}
+		for _, c := range d.Candidates {
+			if c.Dataset == di {
+				splits[c.Split] = true
+			}
+		}
+		order := []int{-1}
+		for m := range splits {
+			order = append(order, m)
+		}
+		sort.Ints(order)
+		for _, split := range order {
+			for mi, metric := range d.Metrics {
+				groups := map[string][]pareto.Point{}
+				for _, c := range d.Candidates {
+					if c.Dataset == di && (split < 0 || c.Split == split) {
+						g := d.Groups[c.Group].Label
+						groups[g] = append(groups[g], pareto.Point{X: float64(c.Risk), Y: float64(c.Metrics[mi])})
+					}
+				}
+				for _, s := range pareto.Compare(groups) {
+					row := CompareRow{Dataset: ds, Metric: metric, Split: split, Group: s.Group, Candidates: s.Candidates,
+						NonDominated: s.NonDominated, Hypervolume: s.Hypervolume, Share: s.Share}
+					if split < 0 {
+						pooled = append(pooled, row)
+					} else {
+						perSplit = append(perSplit, row)
+					}
+				}
+			}
+		}
+	}
+	return pooled, perSplit
+}
+
+// histograms bins the predictions of each (y, a) cell.
+func histograms(pr *experiments.Predictions, bins int) []Hist {
+	var out []Hist
+	for _, y := range []int{0, 1} {
+		for _, a := range []int{0, 1} {
+			h := Hist{Y: y, A: a, Density: make([]Num, bins)}
+			counts := make([]float64, bins)
+			for i, v := range pr.P {
+				if int(pr.Y[i]) != y || int(pr.A[i]) != a || !(v >= 0 && v <= 1) {
+					continue
+				}
+				counts[min(int(v*float64(bins)), bins-1)]++
+				h.N++
+			}
+			for b := range counts {
+				if h.N > 0 {
+					h.Density[b] = Num(counts[b] * float64(bins) / float64(h.N))
+				}
+			}
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func index(m map[string]int, k string) int {
+	i, ok := m[k]
+	if !ok {
+		i = len(m)
+		m[k] = i
+	}
+	return i
+}
+
+func exists(path string) bool { _, err := os.Stat(path); return err == nil }
+
+// groupLabel is a record's method and penalty, as fp compare names them.
+func groupLabel(r *records.Record) string {
+	if r.Penalty == "" {
+		return r.MethodLabel()
+	}
+	return r.MethodLabel() + "/" + r.Penalty
+}
+
+// datasetLabel is a record's dataset and sensitive attribute.
+func datasetLabel(r *records.Record) string {
+	if r.Sensitive == "" || slices.Contains([]string{"adult-sex", "adult-race"}, r.Dataset) {
+		return r.Dataset
+	}
+	return r.Dataset + " (" + r.Sensitive + ")"
+}

@@ -1,0 +1,89 @@
+package htmlreport
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/fpareto/fp/experiments"
+)
+
+// TrainCommand returns the fp train command that reproduces (or resumes)
+// the run of configuration c in folder out: the flags of every setting that
+// differs from fp train's defaults.
+func TrainCommand(c experiments.Config, out string) string {
+	d := experiments.DefaultConfig()
+	args := []string{"fp", "train"}
+	str := func(flag, v, def string) {
+		if v != def {
+			args = append(args, "--"+flag, shellQuote(v))
+		}
+	}
+	num := func(flag string, v, def float64) {
+		if v != def {
+			args = append(args, "--"+flag, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+	}
+	if c.CSV != "" {
+		str("data", c.CSV, "")
+		str("target", c.Target, "")
+		str("sensitive", c.Sensitive, "")
+		str("positive", c.Positive, "")
+		str("sensitive-positive", c.SensitivePositive, "")
+		if c.DropMissing {
+			args = append(args, "--drop-missing")
+		}
+	} else {
+		str("dataset", c.Dataset, d.Dataset)
+		str("preset", c.Preset, "")
+	}
+	str("data-dir", c.DataDir, "")
+	str("method", c.Method, d.Method)
+	if c.Method != experiments.MethodAdversarial {
+		str("penalty", c.Penalty, d.Penalty)
+	}
+	num("splits", float64(c.Splits), float64(d.Splits))
+	str("lambdas", c.Lambdas, d.Lambdas)
+	num("epochs", float64(c.Epochs), float64(d.Epochs))
+	// config.json stores the resolved architecture and batch size: name
+	// them unless they are the dataset's defaults.
+	arch, batch := "", 0
+	switch c.Dataset {
+	case "compas":
+		arch, batch = "4x4", 150
+	case "adult-sex", "adult-race":
+		arch, batch = "10x32", 1000
+	}
+	if c.Batch != 0 {
+		num("batch", float64(c.Batch), float64(batch))
+	}
+	if c.Arch != "" {
+		str("arch", c.Arch, arch)
+	}
+	num("dropout", c.Dropout, d.Dropout)
+	num("lr", c.LR, d.LR)
+	num("train-fraction", c.TrainFraction, 0)
+	num("train-size", float64(c.TrainSize), 0)
+	num("test-size", float64(c.TestSize), 0)
+	num("propensity-epochs", float64(c.PropensityEpochs), float64(d.PropensityEpochs))
+	if c.Method == experiments.MethodAdversarial {
+		num("beta-scale", c.AdvBetaScale, d.AdvBetaScale)
+		num("adv-rounds", float64(c.AdvEpochs), float64(d.AdvEpochs))
+		num("adv-pretrain-clf", float64(c.AdvPretrainClf), float64(d.AdvPretrainClf))
+		num("adv-pretrain-adv", float64(c.AdvPretrainAdv), float64(d.AdvPretrainAdv))
+	}
+	if c.Seed != d.Seed {
+		args = append(args, "--seed", strconv.FormatUint(c.Seed, 10))
+	}
+	str("engine", c.Engine, d.Engine)
+	args = append(args, "--out", shellQuote(out))
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,=+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,235 @@
+package htmlreport
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+)
+
+// Page is everything the report shows. Pointer and slice fields left nil are
+// shown as "not available for this run".
+type Page struct {
+	Title    string
+	Summary  Summary
+	Runs     []Run
+	Warnings []string
+
+	// Comparison is the method comparison of fp compare: pooled over every
+	// split, then per split.
+	Comparison      []CompareRow
+	SplitComparison []CompareRow
+	// Paired holds per-split paired statistics between methods; nil when
+	// the records do not provide them.
+	Paired []PairedRow
+	// Constants are the standardization constants of every split of every
+	// run.
+	Constants []SplitConstants
+	// Propensity holds the propensity-model diagnostics of every split;
+	// nil when the runs do not record them.
+	Propensity []PropensityRow
+
+	// Data feeds the figures and the table drawn in the browser.
+	Data Data
+}
+
+// Summary counts what the report covers.
+type Summary struct {
+	Datasets       []string
+	Configurations int
+	Candidates     int
+	Done           int
+	Failed         int
+	Collapsed      int
+	// TrainSeconds is the sum of the candidates' training times.
+	TrainSeconds float64
+	// WallSeconds is the runs' elapsed time from start to end; 0 when the
+	// run folders do not record it.
+	WallSeconds float64
+}
+
+// Run is one run folder (or records file).
+type Run struct {
+	Path      string
+	Dataset   string
+	Method    string // method label and penalty, as in fp compare
+	Config    string // the configuration digest
+	Command   string // the fp train command that reproduces the run; "" if unknown
+	Done      int
+	Failed    int
+	Collapsed int
+	// TrainSeconds is the sum of the run's candidates' training times.
+	TrainSeconds float64
+	// WallSeconds is the run's elapsed time; 0 when not recorded.
+	WallSeconds float64
+	// Networks is false when the run's network files are absent.
+	Networks bool
+}
+
+// CompareRow is one (metric, group) row of a method comparison; Split is
+// -1 for the pooled comparison.
+type CompareRow struct {
+	Dataset      string
+	Metric       string
+	Split        int
+	Group        string
+	Candidates   int
+	NonDominated int
+	Hypervolume  float64
+	Share        float64
+}
+
+// PairedRow is one paired comparison of two methods over the splits they
+// share, for one metric.
+type PairedRow struct {
+	Dataset string
+	Metric  string
+	A, B    string // the two groups compared
+	Splits  int
+	// Statistic names the paired statistic (e.g. the mean difference of
+	// hypervolumes) and Value, Low, High its estimate and interval.
+	Statistic        string
+	Value, Low, High float64
+	Note             string
+}
+
+// SplitConstants are the standardization constants of one split of a run
+// (SPEC §5): the ranges of risk and unfairness used by the scalarization.
+type SplitConstants struct {
+	Run                    int // index into Page.Runs
+	Split                  int
+	RMin, RMax, UMin, UMax float64
+}
+
+// PropensityRow is the propensity diagnostics of one split.
+type PropensityRow struct {
+	Run   int
+	Split int
+	// Items are the named diagnostics, e.g. "temperature" or "ESS a=1".
+	Items []NamedValue
+	// Warning is set when the split's overlap is poor.
+	Warning string
+}
+
+// NamedValue is a labelled number.
+type NamedValue struct {
+	Name  string
+	Value float64
+}
+
+// Data is the JSON document the page's script draws from.
+type Data struct {
+	Metrics     []string          `json:"metrics"`
+	MetricNames map[string]string `json:"metric_names"`
+	Groups      []Group           `json:"groups"`
+	Datasets    []string          `json:"datasets"`
+	Runs        []string          `json:"runs"`
+	Candidates  []Candidate       `json:"candidates"`
+	Bins        int               `json:"bins"` // histogram bins on [0, 1]
+}
+
+// Group is one colour of the figures: a method (and penalty).
+type Group struct {
+	Label string `json:"label"`
+	Color string `json:"color"`
+}
+
+// Candidate is one successful candidate as the script sees it.
+type Candidate struct {
+	ID      int    `json:"id"`
+	Run     int    `json:"run"`
+	Group   int    `json:"g"`
+	Dataset int    `json:"d"`
+	Split   int    `json:"split"`
+	Lambda  Num    `json:"lambda"`
+	Symbol  string `json:"sym,omitempty"` // "β" for the adversarial baseline; "" for λ
+	Risk    Num    `json:"risk"`
+	Acc     Num    `json:"acc"`
+	Metrics []Num  `json:"m"` // in Data.Metrics order
+	Front   []int  `json:"nd,omitempty"`
+	// Collapsed marks a constant predictor.
+	Collapsed bool `json:"collapsed,omitempty"`
+	// SingleClass and PoorOverlap are nil when the records do not say.
+	SingleClass *bool `json:"single_class,omitempty"`
+	PoorOverlap *bool `json:"poor_overlap,omitempty"`
+	// Network is the path of the stored network ("" if none); Predict the
+	// command that applies it to new data ("" when unavailable).
+	Network string `json:"net,omitempty"`
+	Predict string `json:"predict,omitempty"`
+	// Dist holds the score histograms by (y, a); DistNote says why there
+	// are none.
+	Dist     []Hist `json:"dist,omitempty"`
+	DistNote string `json:"dist_note,omitempty"`
+}
+
+// Hist is the histogram of predicted probabilities of one (y, a) cell on
+// equal bins of [0, 1], as densities.
+type Hist struct {
+	Y       int   `json:"y"`
+	A       int   `json:"a"`
+	N       int   `json:"n"`
+	Density []Num `json:"p"`
+}
+
+// Num is a float64 written to JSON with 6 significant digits, which keeps
+// pages of thousands of candidates small; non-finite values are written as
+// null.
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (n Num) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', 6, 64), nil
+}
+
+//go:embed assets
+var assets embed.FS
+
+var page = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
+	"f": func(format string, v float64) string { return fmt.Sprintf(format, v) },
+	"dur": func(s float64) string {
+		switch {
+		case s < 120:
+			return fmt.Sprintf("%.1f s", s)
+		case s < 7200:
+			return fmt.Sprintf("%.1f min", s/60)
+		}
+		return fmt.Sprintf("%.1f h", s/3600)
+	},
+	"split": func(m int) string {
+		if m < 0 {
+			return "pooled"
+		}
+		return strconv.Itoa(m)
+	},
+}).ParseFS(assets, "assets/page.html.tmpl"))
+
+// Render writes p as one HTML document.
+func Render(w io.Writer, p *Page) error {
+	css, err := assets.ReadFile("assets/page.css")
+	if err != nil {
+		return err
+	}
+	js, err := assets.ReadFile("assets/page.js")
+	if err != nil {
+		return err
+	}
+	// json.Marshal escapes <, > and & in strings, so the document cannot
+	// end the script element it sits in.
+	data, err := json.Marshal(p.Data)
+	if err != nil {
+		return fmt.Errorf("report data: %w", err)
+	}
+	return page.Execute(w, struct {
+		*Page
+		CSS  template.CSS
+		JS   template.JS
+		JSON template.JS
+	}{p, template.CSS(css), template.JS(js), template.JS(data)})
+}

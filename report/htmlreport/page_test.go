@@ -1,0 +1,173 @@
+package htmlreport_test
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/report/htmlreport"
+)
+
+// syntheticRun writes a records file of n candidates per method (no
+// networks, no config.json) into a new folder and returns the folder.
+func syntheticRun(t testing.TB, root, method, penalty string, splits, lambdas int, seed float64) string {
+	t.Helper()
+	dir := filepath.Join(root, method+"-"+penalty)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := records.Open(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for m := range splits {
+		for k := range lambdas {
+			l := float64(k) / float64(lambdas-1)
+			// A noisy convex trade-off: unfairness falls as risk rises.
+			noise := math.Abs(math.Sin(seed*float64(7*m+13*k+1))) * 0.01
+			r := records.Record{Dataset: "compas", Sensitive: "race", Method: method, Penalty: penalty,
+				Split: m, Lambda: l, Seed: 1, Engine: "backprop", Arch: "4x4", Epochs: 5,
+				RMin: 0.6, RMax: 0.7, UMin: 0, UMax: 0.02,
+				TrainSeconds: 0.5, Risk: 0.6 + 0.1*l*l + noise, Accuracy: 0.7 - 0.1*l,
+				ATO: 0.02*(1-l) + noise, DP: 0.03*(1-l) + noise, EO: 0.025*(1-l) + noise, EOpp: 0.01*(1-l) + noise,
+				Weights: fmt.Sprintf("networks/split-%03d/%s-lambda-%d.json", m, method, k),
+				Status:  records.StatusOK, Config: method + penalty, Collapsed: k == lambdas-1}
+			if err := w.Append(&r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+// largePage builds the page of 1,600 candidates over four runs, with score
+// histograms on every candidate of a front as if the networks were there.
+func largePage(t testing.TB, root string) (*htmlreport.Page, []byte) {
+	t.Helper()
+	var runs []string
+	for i, mp := range [][2]string{{"cheb", "ato-penultimate"}, {"cheb", "ato-all"}, {"linear", "ato-penultimate"}, {"adversarial", ""}} {
+		runs = append(runs, syntheticRun(t, root, mp[0], mp[1], 10, 40, float64(i+1)))
+	}
+	p, err := htmlreport.Build(runs, htmlreport.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range p.Data.Candidates {
+		c := &p.Data.Candidates[i]
+		if len(c.Front) == 0 {
+			continue
+		}
+		c.DistNote = ""
+		for cell := range 4 {
+			h := htmlreport.Hist{Y: cell / 2, A: cell % 2, N: 1234}
+			for b := range p.Data.Bins {
+				h.Density = append(h.Density, htmlreport.Num(1.0/3+float64(b)/7))
+			}
+			c.Dist = append(c.Dist, h)
+		}
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.Render(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	return p, buf.Bytes()
+}
+
+func TestLargePageStaysUnderThreeMegabytes(t *testing.T) {
+	p, b := largePage(t, t.TempDir())
+	if n := len(p.Data.Candidates); n != 1600 {
+		t.Fatalf("%d candidates, want 1600", n)
+	}
+	if len(b) >= 3<<20 {
+		t.Errorf("page of %d candidates is %d bytes, want < 3 MiB", len(p.Data.Candidates), len(b))
+	}
+	t.Logf("%d candidates: %d bytes", len(p.Data.Candidates), len(b))
+}
+
+func TestBuildCountsAndNotes(t *testing.T) {
+	root := t.TempDir()
+	a := syntheticRun(t, root, "cheb", "ato-penultimate", 2, 5, 1)
+	b := syntheticRun(t, root, "linear", "ato-penultimate", 2, 5, 2)
+	p, err := htmlreport.Build([]string{a, b}, htmlreport.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Summary
+	if s.Done != 20 || s.Failed != 0 || s.Collapsed != 4 || s.Configurations != 2 || math.Abs(s.TrainSeconds-10) > 1e-9 {
+		t.Errorf("summary %+v: want 20 done, 0 failed, 4 collapsed, 2 configurations, 10 s", s)
+	}
+	if len(p.Data.Groups) != 2 || p.Data.Groups[0].Color == p.Data.Groups[1].Color {
+		t.Errorf("groups %+v: want two with distinct colours", p.Data.Groups)
+	}
+	if len(p.Constants) != 4 {
+		t.Errorf("%d rows of constants, want 2 runs × 2 splits", len(p.Constants))
+	}
+	// Pooled: 4 metrics × 2 methods; per split: 2 splits × that.
+	if len(p.Comparison) != 8 || len(p.SplitComparison) != 16 {
+		t.Errorf("%d pooled and %d per-split comparison rows, want 8 and 16", len(p.Comparison), len(p.SplitComparison))
+	}
+	for _, c := range p.Data.Candidates {
+		if c.Dist != nil || c.DistNote == "" {
+			t.Fatalf("candidate %d: histograms without networks, or no note saying why not", c.ID)
+		}
+		if len(c.Front) > 0 && !strings.Contains(c.DistNote, "absent") {
+			t.Errorf("candidate %d on a front: note %q, want it to say the network is absent", c.ID, c.DistNote)
+		}
+	}
+	if len(p.Warnings) != 2 {
+		t.Errorf("warnings %q: want one on the missing configuration and one on the missing networks", p.Warnings)
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.Render(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), `<p class="na">Not available for this run.</p>`); n != 2 {
+		t.Errorf("the page says %d times that a section is not available, want 2 (paired statistics, propensity)", n)
+	}
+}
+
+func TestBuildRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := htmlreport.Build(nil, htmlreport.Options{}); err == nil {
+		t.Error("no paths: want an error")
+	}
+	if _, err := htmlreport.Build([]string{filepath.Join(dir, "nothing")}, htmlreport.Options{}); err == nil {
+		t.Error("a missing folder: want an error")
+	}
+	bad := filepath.Join(dir, "records.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"split\": \"x\"}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := htmlreport.Build([]string{bad}, htmlreport.Options{}); err == nil || !strings.Contains(err.Error(), "records.jsonl") {
+		t.Errorf("a bad records file: err = %v, want one naming the file", err)
+	}
+}
+
+// remote matches a src, href, CSS url() or import that points at an http:
+// or https: address.
+var remote = regexp.MustCompile(`(?i)(\b(src|href)\s*=\s*["']?\s*https?:|url\(\s*["']?\s*https?:|@import\s+["']?\s*(url\()?\s*["']?https?:|\bimport\s*\(?\s*["']https?:|\bfrom\s+["']https?:)`)
+
+func TestPageLoadsNothingFromTheNetwork(t *testing.T) {
+	for _, bad := range []string{`<script src="https://x/y.js">`, `<link href='http://x'>`, `background: url( "https://x/a.png")`, `@import "https://x/a.css";`, `import("https://x/m.js")`} {
+		if !remote.MatchString(bad) {
+			t.Fatalf("the check misses %s", bad)
+		}
+	}
+	_, b := largePage(t, t.TempDir())
+	if m := remote.FindAll(b, -1); len(m) > 0 {
+		t.Errorf("the page loads from the network: %q", m)
+	}
+	// Only SVG namespace declarations may name an http address at all.
+	for _, u := range regexp.MustCompile(`https?://[^\s"'<>)]+`).FindAll(b, -1) {
+		if string(u) != "http://www.w3.org/2000/svg" {
+			t.Errorf("the page names %s", u)
+		}
+	}
+}

@@ -69,8 +69,12 @@ func overlapLine(recs []records.Record) string {
 			ess, essSplit = s.ess, m
 		}
 	}
-	line := fmt.Sprintf("overlap over %d splits: temperature %.3g–%.3g; extreme ê (< 0.01 or > 0.99) at most %.1f%% (split %d); smallest ESS %.0f%% of its group (split %d)",
-		len(by), tMin, tMax, 100*ext, extSplit, 100*ess, essSplit)
+	splits := fmt.Sprintf("%d splits", len(by))
+	if len(by) == 1 {
+		splits = "1 split"
+	}
+	line := fmt.Sprintf("overlap over %s: temperature %.3g–%.3g; extreme ê (< 0.01 or > 0.99) at most %.1f%% (split %d); smallest ESS %.0f%% of its group (split %d)",
+		splits, tMin, tMax, 100*ext, extSplit, 100*ess, essSplit)
 	if ext > 0.1 || ess < 0.1 {
 		line += " — POOR: the ATO values rest on few rows (fp status on the run folder names the columns that predict the sensitive attribute)"
 	}

@@ -44,9 +44,9 @@ func TestTrainWarnsOfPoorOverlap(t *testing.T) {
 		quiet     bool
 	}{{true, false}, {true, true}, {false, false}} {
 		t.Run(fmt.Sprintf("copy=%v,quiet=%v", tc.copyGroup, tc.quiet), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run")
 			args := []string{"train", "--data", writeGroupCSV(t, 400, tc.copyGroup), "--target", "y", "--sensitive", "g",
-				"--splits", "1", "--lambdas", "0,1", "--epochs", "2", "--engine", "backprop", "--no-plot",
-				"--out", filepath.Join(t.TempDir(), "run")}
+				"--splits", "1", "--lambdas", "0,1", "--epochs", "2", "--engine", "backprop", "--no-plot", "--out", out}
 			if tc.quiet {
 				args = append(args, "--quiet")
 			}
@@ -63,6 +63,21 @@ func TestTrainWarnsOfPoorOverlap(t *testing.T) {
 			}
 			if !tc.quiet && !strings.Contains(stderr, "split 0 overlap: T ") {
 				t.Errorf("no overlap line for split 0:\n%s", stderr)
+			}
+			// fp status repeats the line and the advice; fp front sums up.
+			status, _, err := runFP(t, "status", out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(status, "split 0 overlap: T ") || strings.Contains(status, "poor overlap") != tc.copyGroup {
+				t.Errorf("fp status:\n%s", status)
+			}
+			front, _, err := runFP(t, "front", out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(front, "overlap over 1 split: ") || strings.Contains(front, "POOR") != tc.copyGroup {
+				t.Errorf("fp front:\n%s", front)
 			}
 		})
 	}

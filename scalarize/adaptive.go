@@ -1,0 +1,120 @@
+package scalarize
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fpareto/fp/pareto"
+)
+
+// AdaptivePrefix starts an adaptive grid: "adaptive:N".
+const AdaptivePrefix = "adaptive:"
+
+// Adaptive is the grid "adaptive:N": N candidates per split, of which the
+// first are a fixed coarse grid and the rest are placed one at a time where
+// the split's front has its largest gap (NextLambda).
+type Adaptive struct {
+	N int
+	// Coarse is the fixed start: the grid log:K with K = max(3, ⌈N/3⌉),
+	// so λ = 0 and λ = 1 (the standardization runs) and K − 2 values
+	// between 10⁻³ and 1 (for N = 15: 0, 10⁻³, 10⁻², 10⁻¹, 1).
+	Coarse []float64
+}
+
+// IsAdaptive reports whether s names an adaptive grid (well formed or not).
+func IsAdaptive(s string) bool {
+	return strings.HasPrefix(strings.TrimSpace(s), AdaptivePrefix)
+}
+
+// ParseAdaptive reads "adaptive:N", N ≥ 3.
+func ParseAdaptive(s string) (Adaptive, error) {
+	s = strings.TrimSpace(s)
+	n, err := strconv.Atoi(strings.TrimPrefix(s, AdaptivePrefix))
+	if !strings.HasPrefix(s, AdaptivePrefix) || err != nil || n < 3 {
+		return Adaptive{}, fmt.Errorf("λ grid %q: adaptive:N needs a whole number N ≥ 3", s)
+	}
+	k := max(3, (n+2)/3)
+	coarse, err := ParseGrid("log:" + strconv.Itoa(k))
+	if err != nil {
+		return Adaptive{}, err
+	}
+	return Adaptive{N: n, Coarse: coarse}, nil
+}
+
+// AdaptivePoint is a candidate already trained on a split: its λ and where
+// it landed, R̃ and Ũ standardized with the split's constants, measured on
+// training or validation data (never on test data).
+type AdaptivePoint struct{ Lambda, R, U float64 }
+
+// NextLambda is the λ of the next candidate of an adaptive grid. done holds
+// every λ already trained on the split (failed ones included); pts the
+// points of those that trained (non-finite ones are ignored).
+//
+// The non-dominated points of pts, ordered by R̃, are the split's current
+// front; a gap is a pair of neighbours on it, measured by their Euclidean
+// distance in (R̃, Ũ). The next λ is the midpoint of the two neighbours' λ
+// across the widest gap (ties: the gap whose smaller λ is smaller). A gap
+// whose midpoint is already done (its two ends are neighbours in λ as well,
+// or a dominated candidate already sits there) is passed over for the next
+// widest. With no usable gap (fewer than two front points), the next λ is
+// the midpoint of the widest interval between neighbouring done λs (ties:
+// the smaller λ).
+//
+// The result depends only on its arguments, in whatever order they come,
+// and is never in done. done must hold 0 and 1.
+func NextLambda(pts []AdaptivePoint, done []float64) float64 {
+	ds := slices.Clone(done)
+	slices.Sort(ds)
+	ds = slices.Compact(ds)
+	isDone := func(l float64) bool { _, ok := slices.BinarySearch(ds, l); return ok }
+
+	var fin []AdaptivePoint
+	for _, p := range pts {
+		if finite(p.R) && finite(p.U) && finite(p.Lambda) {
+			fin = append(fin, p)
+		}
+	}
+	// Independent of the input order: equal points are ordered by λ.
+	slices.SortFunc(fin, func(a, b AdaptivePoint) int {
+		return cmp.Or(cmp.Compare(a.R, b.R), cmp.Compare(a.U, b.U), cmp.Compare(a.Lambda, b.Lambda))
+	})
+	pp := make([]pareto.Point, len(fin))
+	for i, p := range fin {
+		pp[i] = pareto.Point{X: p.R, Y: p.U}
+	}
+	front := pareto.Front(pp) // ordered by R̃
+	type gap struct{ d, lo, hi float64 }
+	var gaps []gap
+	for k := 1; k < len(front); k++ {
+		a, b := fin[front[k-1]], fin[front[k]]
+		lo, hi := min(a.Lambda, b.Lambda), max(a.Lambda, b.Lambda)
+		gaps = append(gaps, gap{d: math.Hypot(b.R-a.R, b.U-a.U), lo: lo, hi: hi})
+	}
+	slices.SortFunc(gaps, func(a, b gap) int {
+		return cmp.Or(-cmp.Compare(a.d, b.d), cmp.Compare(a.lo, b.lo), cmp.Compare(a.hi, b.hi))
+	})
+	for _, g := range gaps {
+		if l := (g.lo + g.hi) / 2; l > g.lo && l < g.hi && !isDone(l) {
+			return l
+		}
+	}
+	return widestInterval(ds)
+}
+
+// widestInterval is the midpoint of the widest interval between
+// neighbouring values of the sorted, distinct ds (ties: the smaller one).
+func widestInterval(ds []float64) float64 {
+	best, bestW := 0.5, -1.0
+	for k := 1; k < len(ds); k++ {
+		if w := ds[k] - ds[k-1]; w > bestW {
+			best, bestW = (ds[k-1]+ds[k])/2, w
+		}
+	}
+	return best
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -37,6 +37,17 @@ type Record struct {
 	UMin float64 `json:"u_min"`
 	UMax float64 `json:"u_max"`
 
+	// TrainR and TrainU are the candidate's raw training R and U: their
+	// means over the mini-batches of its last epoch, as the training loop
+	// reports them. The λ = 0 run does not compute U while it trains; its
+	// TrainU is the mean U of one pass of the trained network over the
+	// training rows in the same mini-batches (dropout masks included, no
+	// step). Both are 0 for the adversarial baseline and for failed
+	// candidates. Unlike the metrics below they are not test figures: the
+	// adaptive grid chooses λ from them.
+	TrainR float64 `json:"train_r"`
+	TrainU float64 `json:"train_u"`
+
 	TrainSeconds   float64 `json:"train_seconds"`
 	SkippedBatches int     `json:"skipped_batches"`
 	// Collapsed marks a constant predictor: the predicted probabilities on

@@ -66,8 +66,8 @@ func printStatus(w io.Writer, rep *experiments.StatusReport) error {
 	if cfg.Preset != "" {
 		name += " (" + cfg.Preset + ")"
 	}
-	fmt.Fprintf(w, "%s: %s %s %s, %d splits × %d λ = %d candidates, %d epochs, seed %d, engine %s (config %s)\n",
-		rep.Dir, name, cfg.Method, cfg.Penalty, cfg.Splits, len(rep.Lambdas), rep.Overall.Expected,
+	fmt.Fprintf(w, "%s: %s %s %s, %d splits × %d λ (%s) = %d candidates, %d epochs, seed %d, engine %s (config %s)\n",
+		rep.Dir, name, cfg.Method, cfg.Penalty, cfg.Splits, rep.PerSplit, cfg.Lambdas, rep.Overall.Expected,
 		cfg.Epochs, cfg.Seed, cfg.Engine, rep.Digest)
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
@@ -140,11 +140,19 @@ func printStatus(w io.Writer, rep *experiments.StatusReport) error {
 	for i := 0; i < len(miss); {
 		j := i
 		var ls []string
+		adaptive := 0
 		for ; j < len(miss) && miss[j].Split == miss[i].Split; j++ {
+			if miss[j].Adaptive {
+				adaptive++
+				continue
+			}
 			ls = append(ls, lambdaText(miss[j].Lambda))
 		}
+		if adaptive > 0 {
+			ls = append(ls, fmt.Sprintf("%d adaptive λ not chosen yet", adaptive))
+		}
 		what := "λ = " + strings.Join(ls, ", ")
-		if j-i == len(rep.Lambdas) {
+		if j-i == rep.PerSplit {
 			what = fmt.Sprintf("all %d λ (%s)", j-i, strings.Join(ls, ", "))
 		}
 		fmt.Fprintf(w, "  split %d%s: %s\n", miss[i].Split, shardOf(miss[i].Split), what)

@@ -1,0 +1,164 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
+)
+
+// An adaptive grid (Lambdas "adaptive:N", scalarize.ParseAdaptive) trains N
+// candidates per split: first its coarse grid, like any fixed grid, then one
+// candidate at a time at scalarize.NextLambda of the split's records. Each
+// next λ is computed from the records of the split alone (their λ, their
+// training R and U and the split's standardization constants), never from a
+// test metric, so a resumed or resharded run, or one with another number of
+// workers, chooses the same λs.
+
+// lambdaGrid reads the config's grid: the fixed λs to train first (the
+// coarse grid of an adaptive one) and, for "adaptive:N", the adaptive grid.
+func (c Config) lambdaGrid() ([]float64, *scalarize.Adaptive, error) {
+	if scalarize.IsAdaptive(c.Lambdas) {
+		if c.Method == MethodAdversarial {
+			return nil, nil, fieldErr("lambdas", "%q: the adaptive grid places λ by the standardized R and U of cheb and linear sweeps; give the adversarial baseline a fixed β grid", c.Lambdas)
+		}
+		a, err := scalarize.ParseAdaptive(c.Lambdas)
+		if err != nil {
+			return nil, nil, &FieldError{Field: "lambdas", Err: err}
+		}
+		return slices.Clone(a.Coarse), &a, nil
+	}
+	g, err := scalarize.ParseGrid(c.Lambdas)
+	if err != nil {
+		return nil, nil, &FieldError{Field: "lambdas", Err: err}
+	}
+	return g, nil, nil
+}
+
+// perSplit is the number of candidates of one split.
+func (r *Runner) perSplit() int {
+	if r.adaptive != nil {
+		return r.adaptive.N
+	}
+	return len(r.grid)
+}
+
+// splitRecords returns the records of split m, in no particular order.
+func (r *Runner) splitRecords(m int) []*records.Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*records.Record
+	for _, rec := range r.done {
+		if rec.Split == m {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// runAdaptive trains the adaptive candidates of a split, one after the
+// other, once its coarse grid is recorded. reason, when set, says why the
+// split's λ ∈ (0, 1) cannot be trained; the candidates are then recorded as
+// failed with it (their λs halve the widest intervals of the grid).
+func (r *Runner) runAdaptive(ctx context.Context, sd *splitData, std scalarize.Standardizer, reason string, workers chan struct{}) error {
+	for {
+		recs := r.splitRecords(sd.m)
+		if len(recs) >= r.adaptive.N {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		l := nextLambda(recs, std)
+		if reason != "" {
+			rec := r.baseRecord(sd, scalarize.Method(r.cfg.Method), l)
+			rec.RMin, rec.RMax, rec.UMin, rec.UMax = std.RMin, std.RMax, std.UMin, std.UMax
+			rec.Status, rec.FailReason = records.StatusFailed, reason
+			if err := r.finish(&rec); err != nil {
+				return err
+			}
+			continue
+		}
+		if !acquire(ctx, workers) {
+			return ctx.Err()
+		}
+		obj := scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: std}
+		rec, _, err := r.trainCandidate(ctx, sd, obj)
+		<-workers
+		if err != nil {
+			return err
+		}
+		rec.RMin, rec.RMax, rec.UMin, rec.UMax = std.RMin, std.RMax, std.UMin, std.UMax
+		if err := r.finish(&rec); err != nil {
+			return err
+		}
+	}
+}
+
+// nextLambda is the λ of a split's next adaptive candidate, from its records:
+// the λs done, and where each candidate that trained landed in standardized
+// training R̃ and Ũ. It reads no test metric.
+func nextLambda(recs []*records.Record, std scalarize.Standardizer) float64 {
+	done := make([]float64, 0, len(recs))
+	var pts []scalarize.AdaptivePoint
+	valid := std.Validate() == nil
+	for _, rec := range recs {
+		done = append(done, rec.Lambda)
+		if rec.OK() && valid {
+			pts = append(pts, frontPoint(rec, std))
+		}
+	}
+	return scalarize.NextLambda(pts, done)
+}
+
+// frontPoint is where a candidate landed for the adaptive grid: its
+// standardized training R̃ and Ũ.
+func frontPoint(rec *records.Record, std scalarize.Standardizer) scalarize.AdaptivePoint {
+	rt, _ := std.R(rec.TrainR)
+	ut, _ := std.U(rec.TrainU)
+	return scalarize.AdaptivePoint{Lambda: rec.Lambda, R: rt, U: ut}
+}
+
+// measureU is the mean U of the trained network net over the training rows
+// of sd, in mini-batches of batch rows with dropout masks as in training, no
+// step taken: the training U of a λ = 0 run, whose objective never computed
+// it. The pass draws from its own generator, so the run's are untouched.
+func (r *Runner) measureU(ctx context.Context, sd *splitData, net *model.Params, pen train.Term, batch int, lambda float64) (float64, error) {
+	c := r.cfg
+	spec := train.Spec{Arch: net.Arch, Dim: net.Dim, BatchSize: batch, Dropout: c.Dropout, Init: net,
+		Objective: scalarize.Objective{Method: scalarize.Penalty}, Penalty: pen, Risk: c.CustomRisk}
+	tr, err := r.engine.NewTrainer(spec)
+	if err != nil {
+		return 0, fmt.Errorf("split %d, λ = %g: training U: %w", sd.m, lambda, err)
+	}
+	rng := newRand(c.Seed, "train-u", sd.m, string(scalarize.Risk), lambda)
+	d := sd.train
+	b := train.NewBatch(batch, d.Dim, net.Arch.HiddenLayers(), net.Arch.Hidden, spec.Inputs()...)
+	perm := rng.Perm(d.N)
+	var su float64
+	nb := 0
+	for start := 0; start < d.N; start += batch {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		b.Fill(d, perm[start:min(start+batch, d.N)])
+		for _, m := range b.Masks {
+			if c.Dropout > 0 {
+				model.FillMask(rng, m, c.Dropout)
+			} else {
+				model.FillMask(nil, m, 0)
+			}
+		}
+		loss, err := tr.Gradient(b)
+		if err != nil {
+			return 0, fmt.Errorf("split %d, λ = %g: training U: %w", sd.m, lambda, err)
+		}
+		su += loss.U
+		nb++
+	}
+	return su / float64(nb), nil
+}

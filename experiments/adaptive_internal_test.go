@@ -69,7 +69,7 @@ func TestNextLambdaReadsNoTestMetric(t *testing.T) {
 		}
 	}
 	// The training figures do move it: the check above can fail.
-	recs[4].TrainU = 0.3
+	recs[2].TrainR = 0.95 // the widest gap is now λ = 0.5005 → 1
 	if got := nextLambda(recs, std); got == want {
 		t.Errorf("moving a training U left the next λ at %v", got)
 	}

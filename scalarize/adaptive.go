@@ -56,13 +56,12 @@ type AdaptivePoint struct{ Lambda, R, U float64 }
 //
 // The non-dominated points of pts, ordered by R̃, are the split's current
 // front; a gap is a pair of neighbours on it, measured by their Euclidean
-// distance in (R̃, Ũ). The next λ is the midpoint of the two neighbours' λ
-// across the widest gap (ties: the gap whose smaller λ is smaller). A gap
-// whose midpoint is already done (its two ends are neighbours in λ as well,
-// or a dominated candidate already sits there) is passed over for the next
-// widest. With no usable gap (fewer than two front points), the next λ is
-// the midpoint of the widest interval between neighbouring done λs (ties:
-// the smaller λ).
+// distance in (R̃, Ũ). The next λ goes into the widest gap (ties: the gap
+// whose smaller λ is smaller): it halves the widest interval between the
+// done λs from one neighbour's λ to the other's, which is the midpoint of
+// the two λs unless candidates (dominated ones) were trained between them
+// already. With fewer than two front points, it halves the widest interval
+// between neighbouring done λs. Interval ties go to the smaller λ.
 //
 // The result depends only on its arguments, in whatever order they come,
 // and is never in done. done must hold 0 and 1.
@@ -98,7 +97,13 @@ func NextLambda(pts []AdaptivePoint, done []float64) float64 {
 		return cmp.Or(-cmp.Compare(a.d, b.d), cmp.Compare(a.lo, b.lo), cmp.Compare(a.hi, b.hi))
 	})
 	for _, g := range gaps {
-		if l := (g.lo + g.hi) / 2; l > g.lo && l < g.hi && !isDone(l) {
+		lo, _ := slices.BinarySearch(ds, g.lo)
+		hi, _ := slices.BinarySearch(ds, g.hi)
+		if hi < len(ds) && ds[hi] == g.hi {
+			hi++
+		}
+		// ds[lo:hi] are the done λs in [g.lo, g.hi], both ends among them.
+		if l := widestInterval(ds[lo:hi]); hi-lo >= 2 && !isDone(l) {
 			return l
 		}
 	}

@@ -68,9 +68,10 @@ func TestNextLambdaWorkedByHand(t *testing.T) {
 	}
 }
 
-func TestNextLambdaSkipsGapsWhoseMidpointIsDone(t *testing.T) {
+func TestNextLambdaHalvesTheWidestIntervalInTheGap(t *testing.T) {
 	// The widest gap, λ 0 → 0.2, has its midpoint 0.1 done already (a
-	// dominated candidate sits there): the next widest gap is used.
+	// dominated candidate sits there): the gap's λ interval is halved again,
+	// on the side of the smaller λ since both halves are as wide.
 	pts := []AdaptivePoint{
 		{Lambda: 0, R: 0, U: 1},
 		{Lambda: 0.2, R: 0.9, U: 0.1},
@@ -78,8 +79,14 @@ func TestNextLambdaSkipsGapsWhoseMidpointIsDone(t *testing.T) {
 		{Lambda: 0.1, R: 2, U: 2},
 	}
 	done := []float64{1, 0.1, 0, 0.2}
-	if got := NextLambda(pts, done); got != 0.6 {
-		t.Fatalf("next λ = %v, want 0.6", got)
+	if got := NextLambda(pts, done); got != 0.05 {
+		t.Fatalf("next λ = %v, want 0.05", got)
+	}
+	// With 0.05 done (dominated too), the widest interval left in the gap is
+	// 0.1 → 0.2.
+	pts = append(pts, AdaptivePoint{Lambda: 0.05, R: 3, U: 3})
+	if got := NextLambda(pts, append(done, 0.05)); got != 0.15000000000000002 {
+		t.Fatalf("next λ = %v, want 0.15", got)
 	}
 }
 

@@ -3,6 +3,7 @@ package experiments_test
 import (
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -181,5 +182,34 @@ func TestAdaptiveGridRefused(t *testing.T) {
 	a.Lambdas, b.Lambdas = "adaptive:8", "adaptive:9"
 	if a.Digest() == b.Digest() {
 		t.Error("the adaptive grid's N does not enter the digest")
+	}
+}
+
+// TestTrainingFiguresAgreeAcrossEngines: both engines record the same
+// training R and U, the λ = 0 run's measured U included.
+func TestTrainingFiguresAgreeAcrossEngines(t *testing.T) {
+	var got [2][]records.Record
+	for i, engine := range []string{"backprop", "graph"} {
+		c := smallConfig()
+		c.Splits, c.Lambdas, c.Epochs, c.Engine, c.Workers = 1, "0,0.3,1", 2, engine, 1
+		dir := t.TempDir()
+		if _, err := runAdaptive(t, c, dir, 0); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := records.Read(filepath.Join(dir, experiments.RecordsFile(experiments.Shard{})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.Slice(recs, func(a, b int) bool { return recs[a].Lambda < recs[b].Lambda })
+		got[i] = recs
+	}
+	if len(got[0]) != 3 || len(got[1]) != 3 {
+		t.Fatalf("%d and %d records, want 3 each", len(got[0]), len(got[1]))
+	}
+	for k := range got[0] {
+		a, b := got[0][k], got[1][k]
+		if !(a.TrainR > 0 && a.TrainU > 0) || math.Abs(a.TrainR-b.TrainR) > 1e-9*a.TrainR || math.Abs(a.TrainU-b.TrainU) > 1e-9*a.TrainU {
+			t.Errorf("λ = %g: backprop R %v U %v, graph R %v U %v", a.Lambda, a.TrainR, a.TrainU, b.TrainR, b.TrainU)
+		}
 	}
 }

@@ -56,7 +56,12 @@ type AdaptivePoint struct{ Lambda, R, U float64 }
 //
 // The non-dominated points of pts, ordered by R̃, are the split's current
 // front; a gap is a pair of neighbours on it, measured by their Euclidean
-// distance in (R̃, Ũ). The next λ goes into the widest gap (ties: the gap
+// distance in (R̃, Ũ) with each axis divided by the front's extent along it
+// (from its ideal to its nadir point). The extents make the measure
+// indifferent to the scale of each axis: Ũ of risk-trained networks can be
+// several times 1 when the λ = 1 run's mini-batch extremes underestimate
+// U's range, and a steep stretch of the front at small λ, where R̃ barely
+// moves, would otherwise draw every candidate. The next λ goes into the widest gap (ties: the gap
 // whose smaller λ is smaller): it halves the widest interval between the
 // done λs from one neighbour's λ to the other's, which is the midpoint of
 // the two λs unless candidates (dominated ones) were trained between them
@@ -85,13 +90,23 @@ func NextLambda(pts []AdaptivePoint, done []float64) float64 {
 	for i, p := range fin {
 		pp[i] = pareto.Point{X: p.R, Y: p.U}
 	}
-	front := pareto.Front(pp) // ordered by R̃
+	front := pareto.Front(pp) // ordered by R̃, so Ũ decreases along it
+	var sr, su float64 = 1, 1 // the front's extent in R̃ and Ũ
+	if n := len(front); n > 1 {
+		first, last := fin[front[0]], fin[front[n-1]]
+		if d := last.R - first.R; d > 0 {
+			sr = d
+		}
+		if d := first.U - last.U; d > 0 {
+			su = d
+		}
+	}
 	type gap struct{ d, lo, hi float64 }
 	var gaps []gap
 	for k := 1; k < len(front); k++ {
 		a, b := fin[front[k-1]], fin[front[k]]
 		lo, hi := min(a.Lambda, b.Lambda), max(a.Lambda, b.Lambda)
-		gaps = append(gaps, gap{d: math.Hypot(b.R-a.R, b.U-a.U), lo: lo, hi: hi})
+		gaps = append(gaps, gap{d: math.Hypot((b.R-a.R)/sr, (b.U-a.U)/su), lo: lo, hi: hi})
 	}
 	slices.SortFunc(gaps, func(a, b gap) int {
 		return cmp.Or(-cmp.Compare(a.d, b.d), cmp.Compare(a.lo, b.lo), cmp.Compare(a.hi, b.hi))

@@ -90,6 +90,16 @@ func TestNextLambdaHalvesTheWidestIntervalInTheGap(t *testing.T) {
 	}
 }
 
+func TestNextLambdaMeasuresGapsRelativeToTheFront(t *testing.T) {
+	// In raw (R̃, Ũ) the widest gap is λ 0 → 0.001 (Ũ falls by 2 while R̃
+	// barely moves: distance 2.0, against 1.96 for λ 0.1 → 1). Relative to
+	// the front's extent (1 in R̃, 4 in Ũ) it is 0.5 against 0.69.
+	pts := []AdaptivePoint{{0, 0, 4}, {0.001, 0.01, 2}, {0.1, 0.5, 1.9}, {1, 1, 0}}
+	if got := NextLambda(pts, []float64{0, 0.001, 0.1, 1}); got != 0.55 {
+		t.Fatalf("next λ = %v, want 0.55", got)
+	}
+}
+
 func TestNextLambdaTiesGoToTheSmallerLambda(t *testing.T) {
 	pts := []AdaptivePoint{{0, 0, 2}, {0.5, 1, 1}, {1, 2, 0}}
 	if got := NextLambda(pts, []float64{0, 0.5, 1}); got != 0.25 {

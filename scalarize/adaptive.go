@@ -45,6 +45,13 @@ func ParseAdaptive(s string) (Adaptive, error) {
 	return Adaptive{N: n, Coarse: coarse}, nil
 }
 
+// GapTries is how many λs NextLambda tries inside one gap of the front: a
+// gap whose λ interval already holds that many trained λs is passed over,
+// since the front does not respond to λ there (at small λ, say, where the
+// risk side of a Chebyshev scalarization always wins and candidates differ
+// by their initial weights alone).
+const GapTries = 2
+
 // AdaptivePoint is a candidate already trained on a split: its λ and where
 // it landed, R̃ and Ũ standardized with the split's constants, measured on
 // training or validation data (never on test data).
@@ -64,9 +71,11 @@ type AdaptivePoint struct{ Lambda, R, U float64 }
 // moves, would otherwise draw every candidate. The next λ goes into the widest gap (ties: the gap
 // whose smaller λ is smaller): it halves the widest interval between the
 // done λs from one neighbour's λ to the other's, which is the midpoint of
-// the two λs unless candidates (dominated ones) were trained between them
-// already. With fewer than two front points, it halves the widest interval
-// between neighbouring done λs. Interval ties go to the smaller λ.
+// the two λs unless candidates were trained between them already (they did
+// not land between the two on the front). A gap with GapTries such
+// candidates is passed over for the next widest. With no gap left (or fewer
+// than two front points), it halves the widest interval between
+// neighbouring done λs. Interval ties go to the smaller λ.
 //
 // The result depends only on its arguments, in whatever order they come,
 // and is never in done. done must hold 0 and 1.
@@ -117,8 +126,12 @@ func NextLambda(pts []AdaptivePoint, done []float64) float64 {
 		if hi < len(ds) && ds[hi] == g.hi {
 			hi++
 		}
-		// ds[lo:hi] are the done λs in [g.lo, g.hi], both ends among them.
-		if l := widestInterval(ds[lo:hi]); hi-lo >= 2 && !isDone(l) {
+		// ds[lo:hi] are the done λs in [g.lo, g.hi], both ends among them;
+		// those between them were tries that did not split the gap.
+		if hi-lo < 2 || hi-lo-2 >= GapTries {
+			continue
+		}
+		if l := widestInterval(ds[lo:hi]); !isDone(l) {
 			return l
 		}
 	}

@@ -82,11 +82,16 @@ func TestNextLambdaHalvesTheWidestIntervalInTheGap(t *testing.T) {
 	if got := NextLambda(pts, done); got != 0.05 {
 		t.Fatalf("next λ = %v, want 0.05", got)
 	}
-	// With 0.05 done (dominated too), the widest interval left in the gap is
-	// 0.1 → 0.2.
+	// With 0.05 done and dominated too, the gap has had its GapTries = 2
+	// tries: the next gap, λ 0.2 → 1, is halved.
 	pts = append(pts, AdaptivePoint{Lambda: 0.05, R: 3, U: 3})
-	if got := NextLambda(pts, append(done, 0.05)); got != 0.15000000000000002 {
-		t.Fatalf("next λ = %v, want 0.15", got)
+	if got := NextLambda(pts, append(done, 0.05)); got != 0.6 {
+		t.Fatalf("next λ = %v, want 0.6", got)
+	}
+	// With no gap left to try, the widest interval of all done λs is halved.
+	pts = append(pts, AdaptivePoint{Lambda: 0.6, R: 3, U: 3}, AdaptivePoint{Lambda: 0.8, R: 3, U: 3})
+	if got := NextLambda(pts, append(done, 0.05, 0.6, 0.8)); got != 0.4 {
+		t.Fatalf("next λ = %v, want 0.4", got)
 	}
 }
 

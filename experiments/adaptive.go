@@ -13,7 +13,7 @@ import (
 
 // An adaptive grid (Lambdas "adaptive:N", scalarize.ParseAdaptive) trains N
 // candidates per split: first its coarse grid, like any fixed grid, then one
-// candidate at a time at scalarize.NextLambda of the split's records. Each
+// candidate at a time at scalarize.Adaptive.Next of the split's records. Each
 // next λ is computed from the records of the split alone (their λ, their
 // training R and U and the split's standardization constants), never from a
 // test metric, so a resumed or resharded run, or one with another number of
@@ -73,7 +73,7 @@ func (r *Runner) runAdaptive(ctx context.Context, sd *splitData, std scalarize.S
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		l := nextLambda(recs, std)
+		l := nextLambda(*r.adaptive, recs, std)
 		if reason != "" {
 			rec := r.baseRecord(sd, scalarize.Method(r.cfg.Method), l)
 			rec.RMin, rec.RMax, rec.UMin, rec.UMax = std.RMin, std.RMax, std.UMin, std.UMax
@@ -102,7 +102,7 @@ func (r *Runner) runAdaptive(ctx context.Context, sd *splitData, std scalarize.S
 // nextLambda is the λ of a split's next adaptive candidate, from its records:
 // the λs done, and where each candidate that trained landed in standardized
 // training R̃ and Ũ. It reads no test metric.
-func nextLambda(recs []*records.Record, std scalarize.Standardizer) float64 {
+func nextLambda(a scalarize.Adaptive, recs []*records.Record, std scalarize.Standardizer) float64 {
 	done := make([]float64, 0, len(recs))
 	var pts []scalarize.AdaptivePoint
 	valid := std.Validate() == nil
@@ -112,7 +112,7 @@ func nextLambda(recs []*records.Record, std scalarize.Standardizer) float64 {
 			pts = append(pts, frontPoint(rec, std))
 		}
 	}
-	return scalarize.NextLambda(pts, done)
+	return a.Next(pts, done)
 }
 
 // frontPoint is where a candidate landed for the adaptive grid: its

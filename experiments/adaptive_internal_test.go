@@ -21,6 +21,8 @@ var adaptiveReads = map[string]bool{
 	"Method": true, "Penalty": true, "Config": true,
 }
 
+var adaptive15 = scalarize.Adaptive{N: 15}
+
 // splitOfRecords is a split after its coarse grid and two adaptive
 // candidates, with made-up training and test figures.
 func splitOfRecords() ([]*records.Record, scalarize.Standardizer) {
@@ -39,7 +41,7 @@ func splitOfRecords() ([]*records.Record, scalarize.Standardizer) {
 
 func TestNextLambdaReadsNoTestMetric(t *testing.T) {
 	recs, std := splitOfRecords()
-	want := nextLambda(recs, std)
+	want := nextLambda(adaptive15, recs, std)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 20 {
 		var pert []*records.Record
@@ -64,28 +66,28 @@ func TestNextLambdaReadsNoTestMetric(t *testing.T) {
 			}
 			pert = append(pert, &c)
 		}
-		if got := nextLambda(pert, std); got != want {
+		if got := nextLambda(adaptive15, pert, std); got != want {
 			t.Fatalf("trial %d: perturbing test metrics and other fields moved the next λ from %v to %v", trial, want, got)
 		}
 	}
 	// The training figures do move it: the check above can fail.
 	recs[2].TrainR = 0.95 // the widest gap is now λ = 0.5005 → 1
-	if got := nextLambda(recs, std); got == want {
+	if got := nextLambda(adaptive15, recs, std); got == want {
 		t.Errorf("moving a training U left the next λ at %v", got)
 	}
 }
 
 func TestNextLambdaLeavesFailedCandidatesOut(t *testing.T) {
 	recs, std := splitOfRecords()
-	want := nextLambda(recs, std)
+	want := nextLambda(adaptive15, recs, std)
 	// A failed candidate counts as done but has no point: the same gap is
 	// halved unless the failed λ is that midpoint.
 	failed := &records.Record{Lambda: 0.9, Status: records.StatusFailed, TrainR: -5, TrainU: -5}
-	if got := nextLambda(append(recs, failed), std); got != want {
+	if got := nextLambda(adaptive15, append(recs, failed), std); got != want {
 		t.Errorf("a failed candidate moved the next λ from %v to %v", want, got)
 	}
 	failed.Lambda = want
-	if got := nextLambda(append(recs, failed), std); got == want {
+	if got := nextLambda(adaptive15, append(recs, failed), std); got == want {
 		t.Errorf("the next λ %v is a λ already recorded (failed)", got)
 	}
 }

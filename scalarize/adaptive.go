@@ -16,7 +16,7 @@ const AdaptivePrefix = "adaptive:"
 
 // Adaptive is the grid "adaptive:N": N candidates per split, of which the
 // first are a fixed coarse grid and the rest are placed one at a time where
-// the split's front has its largest gap (NextLambda).
+// the split's front has its largest gap (Next).
 type Adaptive struct {
 	N int
 	// Coarse is the fixed start: the grid log:K with K = max(3, ⌈N/3⌉),
@@ -45,7 +45,7 @@ func ParseAdaptive(s string) (Adaptive, error) {
 	return Adaptive{N: n, Coarse: coarse}, nil
 }
 
-// GapTries is how many λs NextLambda tries inside one gap of the front: a
+// GapTries is how many λs Next tries inside one gap of the front: a
 // gap whose λ interval already holds that many trained λs is passed over,
 // since the front does not respond to λ there (at small λ, say, where the
 // risk side of a Chebyshev scalarization always wins and candidates differ
@@ -57,7 +57,12 @@ const GapTries = 2
 // training or validation data (never on test data).
 type AdaptivePoint struct{ Lambda, R, U float64 }
 
-// NextLambda is the λ of the next candidate of an adaptive grid. done holds
+// MinWidth is the narrowest λ interval Next halves inside a gap: 1/(N−1),
+// the spacing of linear:N. Finer λs rarely move a standardized
+// scalarization's solution by more than its training noise.
+func (a Adaptive) MinWidth() float64 { return 1 / float64(a.N-1) }
+
+// Next is the λ of the next candidate of the grid on a split. done holds
 // every λ already trained on the split (failed ones included); pts the
 // points of those that trained (non-finite ones are ignored).
 //
@@ -68,18 +73,21 @@ type AdaptivePoint struct{ Lambda, R, U float64 }
 // indifferent to the scale of each axis: Ũ of risk-trained networks can be
 // several times 1 when the λ = 1 run's mini-batch extremes underestimate
 // U's range, and a steep stretch of the front at small λ, where R̃ barely
-// moves, would otherwise draw every candidate. The next λ goes into the widest gap (ties: the gap
-// whose smaller λ is smaller): it halves the widest interval between the
-// done λs from one neighbour's λ to the other's, which is the midpoint of
-// the two λs unless candidates were trained between them already (they did
-// not land between the two on the front). A gap with GapTries such
-// candidates is passed over for the next widest. With no gap left (or fewer
-// than two front points), it halves the widest interval between
-// neighbouring done λs. Interval ties go to the smaller λ.
+// moves, would otherwise draw every candidate.
+//
+// The next λ goes into the widest gap (ties: the gap whose smaller λ is
+// smaller): it halves the widest interval between the done λs from one
+// neighbour's λ to the other's, which is the midpoint of the two λs unless
+// candidates were trained between them already (they did not land between
+// the two on the front). A gap is passed over for the next widest when it
+// holds GapTries such candidates, or when that interval is narrower than
+// MinWidth. With no gap left (or fewer than two front points), the next λ
+// halves the widest interval between neighbouring done λs. Interval ties go
+// to the smaller λ.
 //
 // The result depends only on its arguments, in whatever order they come,
 // and is never in done. done must hold 0 and 1.
-func NextLambda(pts []AdaptivePoint, done []float64) float64 {
+func (a Adaptive) Next(pts []AdaptivePoint, done []float64) float64 {
 	ds := slices.Clone(done)
 	slices.Sort(ds)
 	ds = slices.Compact(ds)
@@ -131,23 +139,24 @@ func NextLambda(pts []AdaptivePoint, done []float64) float64 {
 		if hi-lo < 2 || hi-lo-2 >= GapTries {
 			continue
 		}
-		if l := widestInterval(ds[lo:hi]); !isDone(l) {
+		if l, w := widestInterval(ds[lo:hi]); w >= a.MinWidth() && !isDone(l) {
 			return l
 		}
 	}
-	return widestInterval(ds)
+	l, _ := widestInterval(ds)
+	return l
 }
 
-// widestInterval is the midpoint of the widest interval between
+// widestInterval is the midpoint and width of the widest interval between
 // neighbouring values of the sorted, distinct ds (ties: the smaller one).
-func widestInterval(ds []float64) float64 {
-	best, bestW := 0.5, -1.0
+func widestInterval(ds []float64) (mid, width float64) {
+	mid, width = 0.5, -1
 	for k := 1; k < len(ds); k++ {
-		if w := ds[k] - ds[k-1]; w > bestW {
-			best, bestW = (ds[k-1]+ds[k])/2, w
+		if w := ds[k] - ds[k-1]; w > width {
+			mid, width = (ds[k-1]+ds[k])/2, w
 		}
 	}
-	return best
+	return mid, width
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

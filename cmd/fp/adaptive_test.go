@@ -32,8 +32,8 @@ func TestTrainAdaptiveGrid(t *testing.T) {
 	}
 	perSplit := map[int][]float64{}
 	for _, r := range recs {
-		if !r.OK() || !(r.TrainR > 0) || !(r.TrainU > 0) {
-			t.Errorf("%s: status %s, training R %v, U %v", r.Key(), r.Status, r.TrainR, r.TrainU)
+		if !r.OK() || !(r.TrainR > 0) || !(r.TrainU > 0) || r.Lambdas != "adaptive:8" {
+			t.Errorf("%s: status %s, training R %v, U %v, grid %q", r.Key(), r.Status, r.TrainR, r.TrainU, r.Lambdas)
 		}
 		perSplit[r.Split] = append(perSplit[r.Split], r.Lambda)
 	}

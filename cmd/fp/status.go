@@ -20,8 +20,9 @@ func statusCommand() *cli.Command {
 		ArgsUsage: "DIR",
 		Description: "Reads DIR/config.json and every records file of DIR (as fp train writes them, one per shard\n" +
 			"when sharded) and compares them with the sweep's candidates (every split × every λ of the\n" +
-			"grid). Prints, per shard and overall, how many are recorded out of how many, the failed ones\n" +
-			"with their reason, and exactly which (split, λ) are missing. The shards are those of the\n" +
+			"grid; N per split for adaptive:N). Prints, per shard and overall, how many are recorded out of\n" +
+			"how many, the failed ones with their reason, and exactly which (split, λ) are missing (an\n" +
+			"adaptive grid's λs not chosen yet are counted per split). The shards are those of the\n" +
 			"records-shard-i-of-n.jsonl files, or --shards N. A shard with missing candidates whose task has\n" +
 			"ended is rerun by running that shard again (Slurm: resubmit its array index); finished\n" +
 			"candidates are kept. Records of another configuration in DIR are refused.",

@@ -48,7 +48,7 @@ type Config struct {
 	// Risk and RiskVersion name a custom risk ("" for the built-in BCE).
 	Risk        string `json:"risk,omitempty"`
 	RiskVersion string `json:"risk_version,omitempty"`
-	Lambdas     string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N or a list
+	Lambdas     string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N, adaptive:N or a list
 
 	Splits        int     `json:"splits"`
 	TrainFraction float64 `json:"train_fraction,omitempty"`
@@ -235,8 +235,8 @@ func (c Config) Validate() error {
 	default:
 		return fieldErr("method", "%q: want cheb, linear or adversarial", c.Method)
 	}
-	if _, err := scalarize.ParseGrid(c.Lambdas); err != nil {
-		return &FieldError{Field: "lambdas", Err: err}
+	if _, _, err := c.lambdaGrid(); err != nil {
+		return err
 	}
 	switch {
 	case c.Splits < 1:

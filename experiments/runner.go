@@ -53,10 +53,12 @@ type Runner struct {
 	out    string
 	engine train.Engine
 	data   *datasets.Dataset
-	grid   []float64
-	obs    Observer
-	writer *records.Writer
-	path   string
+	grid   []float64 // the fixed λs; the coarse grid of an adaptive grid
+	// adaptive is the adaptive grid, nil for a fixed one.
+	adaptive *scalarize.Adaptive
+	obs      Observer
+	writer   *records.Writer
+	path     string
 
 	warnings []string
 
@@ -106,7 +108,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		return nil, err
 	}
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
-	grid, _ := scalarize.ParseGrid(c.Lambdas)
+	grid, adaptive, _ := c.lambdaGrid() // checked by Validate
 	if c.Method == MethodAdversarial {
 		// The adversary's weight β is the grid scaled; records carry β.
 		for i := range grid {
@@ -119,7 +121,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err := claimFolder(c, out); err != nil {
 		return nil, err
 	}
-	r := &Runner{cfg: c, out: out, engine: engine, data: data, grid: grid, obs: obs,
+	r := &Runner{cfg: c, out: out, engine: engine, data: data, grid: grid, adaptive: adaptive, obs: obs,
 		done: map[string]*records.Record{}, warnings: warnings}
 	existing, err := readFolder(out)
 	if err != nil {
@@ -243,7 +245,8 @@ func readFolder(out string) ([]records.Record, error) {
 }
 
 // Candidates lists the keys of every candidate of the sweep that belongs to
-// the runner's shard, in order (split, then λ).
+// the runner's shard, in order (split, then λ). For an adaptive grid they are
+// the keys of its coarse grid: the other λs are chosen as the run goes.
 func (r *Runner) Candidates() []string {
 	var keys []string
 	for m := 0; m < r.cfg.Splits; m++ {
@@ -289,12 +292,12 @@ func (r *Runner) finish(rec *records.Record) error {
 // returns ctx's error; everything finished before is on disk.
 func (r *Runner) Run(ctx context.Context) (Summary, error) {
 	start := time.Now()
-	keys := r.Candidates()
 	r.mu.Lock()
-	r.sum = Summary{Total: len(keys), Records: r.path, Out: r.out}
-	for _, k := range keys {
-		if _, ok := r.done[k]; ok {
-			r.sum.Resumed++
+	r.sum = Summary{Records: r.path, Out: r.out}
+	for m := 0; m < r.cfg.Splits; m++ {
+		if r.cfg.Shard.Owns(m) {
+			r.sum.Total += r.perSplit()
+			r.sum.Resumed += min(r.perSplit(), r.doneInSplit(m))
 		}
 	}
 	if r.obs != nil {
@@ -344,7 +347,22 @@ splits:
 	return sum, nil
 }
 
+// doneInSplit counts the candidates of split m with a record (the caller
+// holds r.mu).
+func (r *Runner) doneInSplit(m int) int {
+	n := 0
+	for _, rec := range r.done {
+		if rec.Split == m {
+			n++
+		}
+	}
+	return n
+}
+
 func (r *Runner) splitDone(m int) bool {
+	if r.adaptive != nil {
+		return len(r.splitRecords(m)) >= r.adaptive.N
+	}
 	for _, l := range r.grid {
 		if _, ok := r.isDone(m, l); !ok {
 			return false

@@ -103,7 +103,13 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 		}()
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if r.adaptive != nil {
+		return r.runAdaptive(ctx, sd, constants, reason, workers)
+	}
+	return nil
 }
 
 // standardizationRun returns the record of the λ = 0 (Risk) or λ = 1
@@ -212,10 +218,11 @@ func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalariz
 	// minimised, λ). The λ = 0 and λ = 1 runs minimise raw R and raw U,
 	// which is why sweeps of different methods share them exactly.
 	rng := newRand(c.Seed, "candidate", sd.m, string(obj.Method), obj.Lambda)
-	pen, err := r.penalty()
+	penalty, err := r.penalty()
 	if err != nil {
 		return rec, train.Result{}, err
 	}
+	pen := penalty
 	if obj.Method == scalarize.Risk {
 		pen = nil
 	}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 
 	"github.com/fpareto/fp/records"
-	"github.com/fpareto/fp/scalarize"
 )
 
 // Candidate names one candidate of a sweep: a split and a λ.
@@ -18,6 +17,10 @@ type Candidate struct {
 	Split  int     `json:"split"`
 	Lambda float64 `json:"lambda"`
 	Key    string  `json:"key"`
+	// Adaptive marks a missing candidate of an adaptive grid whose λ is
+	// chosen only when it is trained (Lambda is then 0, Key names its rank
+	// among the split's adaptive candidates).
+	Adaptive bool `json:"adaptive,omitempty"`
 }
 
 // FailedCandidate is a recorded candidate whose training failed (its loss
@@ -70,7 +73,10 @@ type StatusReport struct {
 	Dir     string    `json:"dir"`
 	Config  Config    `json:"config"`
 	Digest  string    `json:"digest"`
-	Lambdas []float64 `json:"lambdas"`
+	Lambdas []float64 `json:"lambdas"` // the fixed grid; an adaptive grid's coarse grid
+	// PerSplit is the number of candidates expected per split: the grid's
+	// size, or N of "adaptive:N".
+	PerSplit int `json:"per_split"`
 	// Shards is the number of shards of the per-shard view (0: none).
 	Shards   int           `json:"shards"`
 	PerShard []ShardStatus `json:"per_shard,omitempty"`
@@ -116,6 +122,9 @@ func ShardOfFile(name string) (Shard, bool) {
 // Status reads the configuration (config.json) and every records file of
 // dir — the files a resumed run reads — and tells which candidates of the
 // sweep (every split × every λ of the grid) are recorded, failed or missing.
+// With an adaptive grid ("adaptive:N") a split expects its coarse grid and
+// N minus that many more λs, which are its other records, smallest λ first;
+// the ones not yet chosen are missing as Adaptive candidates.
 //
 // shards > 0 asks for a per-shard view with that many shards; with 0 the
 // number is taken from the shard records files in dir (records-shard-i-of-
@@ -130,14 +139,18 @@ func Status(dir string, shards int) (*StatusReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("status of %s: %w", dir, err)
 	}
-	grid, err := scalarize.ParseGrid(cfg.Lambdas)
+	grid, adaptive, err := cfg.lambdaGrid()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ConfigFile), err)
+	}
+	perSplit := len(grid)
+	if adaptive != nil {
+		perSplit = adaptive.N
 	}
 	if cfg.Splits < 1 {
 		return nil, fmt.Errorf("%s: splits = %d, want ≥ 1", filepath.Join(dir, ConfigFile), cfg.Splits)
 	}
-	rep := &StatusReport{Dir: dir, Config: cfg, Digest: cfg.Digest(), Lambdas: grid}
+	rep := &StatusReport{Dir: dir, Config: cfg, Digest: cfg.Digest(), Lambdas: grid, PerSplit: perSplit}
 	if rep.Overlap, err = ReadOverlaps(dir); err != nil {
 		return nil, err
 	}
@@ -153,6 +166,7 @@ func Status(dir string, shards int) (*StatusReport, error) {
 		n    int
 	}
 	byKey := map[string]*seen{}
+	recorded := map[int][]float64{} // the λs recorded per split
 	counts := map[int]bool{}
 	var order []string // first-seen order of the keys, for stable output
 	for _, f := range files {
@@ -181,6 +195,7 @@ func Status(dir string, shards int) (*StatusReport, error) {
 				s = &seen{}
 				byKey[k] = s
 				order = append(order, k)
+				recorded[rec.Split] = append(recorded[rec.Split], rec.Lambda)
 			}
 			s.rec, s.file = rec, name // the last record counts, as when resuming
 			s.n++
@@ -216,8 +231,14 @@ func Status(dir string, shards int) (*StatusReport, error) {
 
 	expected := map[string]bool{}
 	for m := range cfg.Splits {
+		var cands []Candidate
 		for _, l := range grid {
-			c := Candidate{Split: m, Lambda: l, Key: records.CandidateKey(cfg.Method, cfg.Penalty, m, l)}
+			cands = append(cands, Candidate{Split: m, Lambda: l, Key: records.CandidateKey(cfg.Method, cfg.Penalty, m, l)})
+		}
+		if adaptive != nil {
+			cands = append(cands, adaptiveCandidates(cfg, m, grid, recorded[m], adaptive.N-len(grid))...)
+		}
+		for _, c := range cands {
 			expected[c.Key] = true
 			progs := []*Progress{&rep.Overall}
 			if rep.Shards > 0 {
@@ -255,6 +276,30 @@ func Status(dir string, shards int) (*StatusReport, error) {
 	}
 	rep.Complete = rep.Overall.Complete()
 	return rep, nil
+}
+
+// adaptiveCandidates are the n candidates of split m beyond the coarse grid
+// of an adaptive sweep: the λs recorded on the split outside the coarse
+// grid, smallest first, then placeholders for the λs not chosen yet.
+func adaptiveCandidates(cfg Config, m int, coarse, recorded []float64, n int) []Candidate {
+	var ls []float64
+	for _, l := range recorded {
+		if !slices.Contains(coarse, l) {
+			ls = append(ls, l)
+		}
+	}
+	slices.Sort(ls)
+	ls = slices.Compact(ls)
+	var out []Candidate
+	for i := range n {
+		if i < len(ls) {
+			out = append(out, Candidate{Split: m, Lambda: ls[i], Key: records.CandidateKey(cfg.Method, cfg.Penalty, m, ls[i])})
+			continue
+		}
+		out = append(out, Candidate{Split: m, Adaptive: true,
+			Key: fmt.Sprintf("%s/%s/split=%d/adaptive=%d", cfg.Method, cfg.Penalty, m, i+1)})
+	}
+	return out
 }
 
 func shardProgress(s []ShardStatus) []*Progress {

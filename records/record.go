@@ -58,7 +58,7 @@ type Record struct {
 	// BetaScale is the adversarial baseline's β scale (β = λ·scale); 0
 	// for the other methods.
 	BetaScale float64 `json:"beta_scale,omitempty"`
-	// Lambdas is the sweep's λ grid as given (log:N, linear:N or a list);
+	// Lambdas is the sweep's λ grid as given (log:N, linear:N, adaptive:N or a list);
 	// "" in records written before it was recorded.
 	Lambdas string `json:"lambdas,omitempty"`
 

@@ -20,8 +20,9 @@ func statusCommand() *cli.Command {
 		ArgsUsage: "DIR",
 		Description: "Reads DIR/config.json and every records file of DIR (as fp train writes them, one per shard\n" +
 			"when sharded) and compares them with the sweep's candidates (every split × every λ of the\n" +
-			"grid). Prints, per shard and overall, how many are recorded out of how many, the failed ones\n" +
-			"with their reason, and exactly which (split, λ) are missing. The shards are those of the\n" +
+			"grid; N per split for adaptive:N). Prints, per shard and overall, how many are recorded out of\n" +
+			"how many, the failed ones with their reason, and exactly which (split, λ) are missing (an\n" +
+			"adaptive grid's λs not chosen yet are counted per split). The shards are those of the\n" +
 			"records-shard-i-of-n.jsonl files, or --shards N. A shard with missing candidates whose task has\n" +
 			"ended is rerun by running that shard again (Slurm: resubmit its array index); finished\n" +
 			"candidates are kept. Records of another configuration in DIR are refused.",
@@ -66,8 +67,8 @@ func printStatus(w io.Writer, rep *experiments.StatusReport) error {
 	if cfg.Preset != "" {
 		name += " (" + cfg.Preset + ")"
 	}
-	fmt.Fprintf(w, "%s: %s %s %s, %d splits × %d λ = %d candidates, %d epochs, seed %d, engine %s (config %s)\n",
-		rep.Dir, name, cfg.Method, cfg.Penalty, cfg.Splits, len(rep.Lambdas), rep.Overall.Expected,
+	fmt.Fprintf(w, "%s: %s %s %s, %d splits × %d λ (%s) = %d candidates, %d epochs, seed %d, engine %s (config %s)\n",
+		rep.Dir, name, cfg.Method, cfg.Penalty, cfg.Splits, rep.PerSplit, cfg.Lambdas, rep.Overall.Expected,
 		cfg.Epochs, cfg.Seed, cfg.Engine, rep.Digest)
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
@@ -141,11 +142,19 @@ func printStatus(w io.Writer, rep *experiments.StatusReport) error {
 	for i := 0; i < len(miss); {
 		j := i
 		var ls []string
+		adaptive := 0
 		for ; j < len(miss) && miss[j].Split == miss[i].Split; j++ {
+			if miss[j].Adaptive {
+				adaptive++
+				continue
+			}
 			ls = append(ls, lambdaText(miss[j].Lambda))
 		}
+		if adaptive > 0 {
+			ls = append(ls, fmt.Sprintf("%d adaptive λ not chosen yet", adaptive))
+		}
 		what := "λ = " + strings.Join(ls, ", ")
-		if j-i == len(rep.Lambdas) {
+		if j-i == rep.PerSplit {
 			what = fmt.Sprintf("all %d λ (%s)", j-i, strings.Join(ls, ", "))
 		}
 		fmt.Fprintf(w, "  split %d%s: %s\n", miss[i].Split, shardOf(miss[i].Split), what)

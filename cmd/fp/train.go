@@ -34,7 +34,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "method", Value: d.Method, Usage: "cheb (Chebyshev), linear, or adversarial (the baseline of Louppe et al.)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "penalty", Value: d.Penalty, Usage: "unfairness penalty: ato-penultimate or ato-all"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "splits", Value: d.Splits, Usage: "number of train/test splits M"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambdas", Value: d.Lambdas, Usage: "λ grid: log:N, linear:N or a list such as 0,0.01,0.1,1 (0 and 1 are always added)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambdas", Value: d.Lambdas, Usage: "λ grid: log:N, linear:N, a list such as 0,0.01,0.1,1 (0 and 1 are always added), or adaptive:N (N per split: log:⌈N/3⌉ first, then each λ where the split's front on training data has its widest gap)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: "training epochs per candidate (the paper uses 500)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "batch", Usage: "mini-batch size", DefaultText: "automatic: 150 for compas, 1000 for adult, ≈5% of the training rows for a CSV"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "arch", Usage: "architecture LxH: L linear layers, H hidden units (default: 4x4 compas, 10x32 adult, 4x16 CSV)"}),

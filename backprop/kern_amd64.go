@@ -1,0 +1,22 @@
+//go:build !noasm
+
+package backprop
+
+import "golang.org/x/sys/cpu"
+
+// haveKern reports whether the AVX2/FMA kernels below can run here.
+var haveKern = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// kern4x8 adds a 4×8 block of a matrix product into c: for r < 4 and j < 8,
+// c[r·ldc+j] += Σ_{p<k} a[r·rs+p·cs] · b[p·ldb+j]. The strides rs and cs let
+// the same kernel read A by rows (rs = row length, cs = 1) or transposed
+// (rs = 1, cs = row length). Every address it reads or writes must be in
+// bounds; the callers check that.
+//
+//go:noescape
+func kern4x8(k int, a *float64, rs, cs int, b *float64, ldb int, c *float64, ldc int)
+
+// kern1x8 is kern4x8 for one row: c[j] += Σ_{p<k} a[p·cs] · b[p·ldb+j].
+//
+//go:noescape
+func kern1x8(k int, a *float64, cs int, b *float64, ldb int, c *float64)

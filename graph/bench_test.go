@@ -44,7 +44,7 @@ func benchSteps(b *testing.B, reuse bool) {
 				b.Fatal(err)
 			}
 			if !reuse {
-				tr.trainM.pc = nil
+				tr.trainM.freshValues()
 			}
 			batch := batchOf(d, bc.batch, bc.batch, bc.arch, 0.2, rng)
 			var sizes []int

@@ -33,7 +33,8 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fresh.trainM.pc, fresh.evalM.pc = nil, nil // Reset after every run
+			fresh.trainM.freshValues() // fresh values on every run
+			fresh.evalM.freshValues()
 			var sizes []int
 			for _, p := range reuse.Params() {
 				sizes = append(sizes, len(p))
@@ -94,8 +95,8 @@ func TestProbeFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	outputs := tr.trainM.outputs
-	tr.trainM.outputs = func(dst []float64) []float64 { // a program that is not repeatable
+	outputs := tr.trainM.record
+	tr.trainM.record = func(dst []float64) []float64 { // a program that is not repeatable
 		calls++
 		return append(outputs(dst), float64(calls))
 	}
@@ -112,7 +113,7 @@ func TestProbeFallsBack(t *testing.T) {
 			t.Fatalf("step %d after the fallback: %+v, want %+v", step, l, lr)
 		}
 	}
-	if tr.trainM.reuses() || tr.trainM.pc != nil {
+	if tr.trainM.reuses() || tr.trainM.reuse {
 		t.Error("the machine kept its registers although the probe failed")
 	}
 	if !ref.trainM.reuses() {

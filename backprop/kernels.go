@@ -1,6 +1,7 @@
 package backprop
 
 import (
+	"github.com/fpareto/fp/internal/gemm"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -10,7 +11,7 @@ import (
 //
 //   - on CPUs with AVX2 and FMA (amd64, unless built with the noasm tag),
 //     rows of at least wideMin entries go through the register-tiled
-//     assembly kernel of kern.go, about 6× faster than the rank-1 updates
+//     assembly kernel of internal/gemm, about 6× faster than the rank-1 updates
 //     below at the Adult shape;
 //   - otherwise, rows of at least wideMin entries go through blas64 rank-1 updates
 //     (Dger, a 4×4 register-blocked assembly kernel in gonum) over blocks of
@@ -40,8 +41,8 @@ func affine(out, in []float64, n, k int, w, b []float64, m int) {
 		for i := 0; i < n; i++ {
 			copy(out[i*m:i*m+m], b)
 		}
-		if haveKern && !wholeGemm {
-			gemmKern(n, m, k, in, k, 1, w, m, out, m)
+		if gemm.Have && !wholeGemm {
+			gemm.Add(n, m, k, in, k, 1, w, m, out, m)
 			return
 		}
 		if wholeGemm {
@@ -91,8 +92,8 @@ func gemmTN(c, a []float64, n, k int, d []float64, m int) {
 	clear(c)
 	switch {
 	case m >= wideMin:
-		if haveKern && !wholeGemm {
-			gemmKern(k, m, n, a, 1, k, d, m, c, m)
+		if gemm.Have && !wholeGemm {
+			gemm.Add(k, m, n, a, 1, k, d, m, c, m)
 			return
 		}
 		impl := blas64.Implementation()
@@ -163,8 +164,8 @@ func gemmNT(c, d []float64, n, m int, w []float64, k int, wt []float64) {
 	}
 	c = c[:n*k]
 	clear(c)
-	if k >= wideMin && haveKern {
-		gemmKern(n, k, m, d, m, 1, wt, k, c, k)
+	if k >= wideMin && gemm.Have {
+		gemm.Add(n, k, m, d, m, 1, wt, k, c, k)
 		return
 	}
 	if k >= wideMin {

@@ -1,12 +1,10 @@
-package backprop
+package gemm
 
 import "fmt"
 
-// The wide matrix products use a register-tiled kernel when the CPU has one
-// (kern_amd64.s: AVX2 and FMA): it keeps a 4×8 block of the product in
-// registers while it runs down the shared dimension, so each element of the
-// output is loaded and stored once per product instead of once per rank-1
-// update. Other CPUs, and builds with the noasm tag, keep the blas64 paths.
+// The kernel (kern_amd64.s) keeps a 4×8 block of the product in registers
+// while it runs down the shared dimension, so each element of the output is
+// loaded and stored once per product instead of once per rank-1 update.
 
 // kernChunk bounds the shared dimension of one pass over the output in
 // products whose A is read transposed (the weight gradients): the rows of A
@@ -14,15 +12,16 @@ import "fmt"
 // block reuses them.
 const kernChunk = 3 << 10 // float64s of A per pass (24 KiB)
 
-// gemmKern adds A·B into C, where A is rows×k with element (r, p) at
+// Add adds A·B into C, where A is rows×k with element (r, p) at
 // a[r·rs+p·cs], B is k×cols row-major with row stride ldb, and C is
-// rows×cols with row stride ldc. cols must be at least 8.
-func gemmKern(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []float64, ldc int) {
+// rows×cols with row stride ldc. cols must be at least 8, and Have true:
+// without the kernel Add panics.
+func Add(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []float64, ldc int) {
 	if rows == 0 || k == 0 {
 		return
 	}
 	if cols < 8 || (rows-1)*rs+(k-1)*cs >= len(a) || (k-1)*ldb+cols > len(b) || (rows-1)*ldc+cols > len(c) {
-		panic(fmt.Sprintf("backprop: kernel product %d×%d×%d out of its buffers", rows, k, cols))
+		panic(fmt.Sprintf("gemm: product %d×%d×%d out of its buffers", rows, k, cols))
 	}
 	if rs == 1 && cs > 1 {
 		// A transposed: walk the shared dimension in chunks that fit L1.
@@ -35,7 +34,7 @@ func gemmKern(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, 
 	kernBlock(rows, cols, k, a, rs, cs, b, ldb, c, ldc)
 }
 
-// kernBlock is gemmKern without the chunking; the bounds are checked.
+// kernBlock is Add without the chunking; the bounds are checked.
 func kernBlock(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []float64, ldc int) {
 	c8 := cols &^ 7
 	r4 := rows &^ 3

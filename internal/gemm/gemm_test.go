@@ -1,4 +1,4 @@
-package backprop
+package gemm
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 // TestGemmKern checks the kernel product against a plain triple loop for
 // both layouts of A, with edges in every dimension and C accumulated into.
 func TestGemmKern(t *testing.T) {
-	if !haveKern {
+	if !Have {
 		t.Skip("no kernel on this CPU or build (the blas64 paths are tested by the engine tests)")
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -36,7 +36,7 @@ func TestGemmKern(t *testing.T) {
 						want[r*ldc+j] += s
 					}
 				}
-				gemmKern(rows, cols, k, a, rs, cs, b, ldb, c, ldc)
+				Add(rows, cols, k, a, rs, cs, b, ldb, c, ldc)
 				for i := range c {
 					if r, j := i/ldc, i%ldc; j >= cols {
 						if c[i] != want[i] {

@@ -1,14 +1,14 @@
 //go:build noasm || !amd64
 
-package backprop
+package gemm
 
 // Without the amd64 kernels the wide products take the blas64 paths.
-const haveKern = false
+const Have = false
 
 func kern4x8(k int, a *float64, rs, cs int, b *float64, ldb int, c *float64, ldc int) {
-	panic("backprop: no assembly kernel on this architecture")
+	panic("gemm: no assembly kernel on this architecture")
 }
 
 func kern1x8(k int, a *float64, cs int, b *float64, ldb int, c *float64) {
-	panic("backprop: no assembly kernel on this architecture")
+	panic("gemm: no assembly kernel on this architecture")
 }

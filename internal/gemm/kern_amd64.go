@@ -1,11 +1,11 @@
 //go:build !noasm
 
-package backprop
+package gemm
 
 import "golang.org/x/sys/cpu"
 
-// haveKern reports whether the AVX2/FMA kernels below can run here.
-var haveKern = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+// Have reports whether the AVX2/FMA kernels below can run here.
+var Have = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // kern4x8 adds a 4×8 block of a matrix product into c: for r < 4 and j < 8,
 // c[r·ldc+j] += Σ_{p<k} a[r·rs+p·cs] · b[p·ldb+j]. The strides rs and cs let

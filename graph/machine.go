@@ -44,6 +44,7 @@ type step struct {
 	node *G.Node
 	op   G.Op
 	pd   G.UsePreallocDoer // nil: the op always allocates
+	fast fastFn            // nil: no fast path (fastops.go)
 	args []int             // value indices of the children, in order
 	in   []G.Value         // reused argument slice
 	out  int
@@ -60,8 +61,9 @@ type leaf struct {
 
 // output copies a computed value to where the trainer reads it.
 type output struct {
-	idx int
-	dst *G.Value
+	idx     int
+	dst     *G.Value
+	src, to view
 }
 
 // newMachine prepares the program computing outs[i] into *dsts[i]. A *dst
@@ -89,6 +91,7 @@ func newMachine(g *G.ExprGraph, outs G.Nodes, dsts []*G.Value, record func([]flo
 		}
 		s := step{node: n, op: op, out: k}
 		s.pd, _ = op.(G.UsePreallocDoer)
+		var ch []*G.Node
 		children := g.From(n.ID())
 		for children.Next() {
 			c := children.Node().(*G.Node)
@@ -97,7 +100,9 @@ func newMachine(g *G.ExprGraph, outs G.Nodes, dsts []*G.Value, record func([]flo
 				return nil, fmt.Errorf("node %v is ordered before its input %v", n, c)
 			}
 			s.args = append(s.args, j)
+			ch = append(ch, c)
 		}
+		s.fast = fastOp(n, ch)
 		s.in = make([]G.Value, len(s.args))
 		m.steps = append(m.steps, s)
 	}
@@ -128,7 +133,17 @@ func (m *machine) exec(reuse bool) error {
 		}
 		var v G.Value
 		var err error
-		if prev := m.vals[s.out]; reuse && prev != nil && s.pd != nil && !s.fresh {
+		prev := m.vals[s.out]
+		if !reuse {
+			prev = nil
+		}
+		ok := false
+		if s.fast != nil {
+			v, ok = s.fast(prev, s.in)
+		}
+		if ok {
+			// computed by the fast path
+		} else if reuse && prev != nil && s.pd != nil && !s.fresh {
 			if v, err = s.pd.UsePreallocDo(prev, s.in...); err != nil {
 				// As the tape machine does; and not tried again (scalar
 				// results, for one, cannot be written into).
@@ -147,8 +162,9 @@ func (m *machine) exec(reuse bool) error {
 		m.vals[s.out] = v
 		clear(s.in) // the values stay reachable through vals alone
 	}
-	for _, o := range m.outs {
-		if err := deliver(m.vals[o.idx], o.dst); err != nil {
+	for i := range m.outs {
+		o := &m.outs[i]
+		if err := o.deliver(m.vals[o.idx]); err != nil {
 			return err
 		}
 	}
@@ -182,26 +198,25 @@ func (m *machine) probe() error {
 func (m *machine) reuses() bool { return m.probed && m.reuse }
 
 // deliver copies v into *dst.
-func deliver(v G.Value, dst *G.Value) error {
+func (o *output) deliver(v G.Value) error {
 	switch s := v.(type) {
 	case *G.F64:
-		if d, ok := (*dst).(*G.F64); ok {
+		if d, ok := (*o.dst).(*G.F64); ok {
 			*d = *s
 		} else {
 			c := *s
-			*dst = &c
+			*o.dst = &c
 		}
 		return nil
 	case tensor.Tensor:
-		if d, ok := (*dst).(tensor.Tensor); ok {
-			src, ok1 := s.Data().([]float64)
-			to, ok2 := d.Data().([]float64)
-			if ok1 && ok2 && len(src) == len(to) {
+		size := s.Shape().TotalSize()
+		if src, ok := o.src.of(s, size); ok {
+			if to, ok := o.to.of(*o.dst, size); ok {
 				copy(to, src)
 				return nil
 			}
 		}
-		*dst = s.Clone().(tensor.Tensor)
+		*o.dst = s.Clone().(tensor.Tensor)
 		return nil
 	}
 	return fmt.Errorf("output %v (%T) is not a float64 value", v, v)

@@ -63,22 +63,13 @@ func binOp(n *G.Node, ch []*G.Node, desc string) fastFn {
 	if len(f) != 2 {
 		return nil
 	}
-	var fn func(a, b float64) float64
-	switch f[0] {
-	case "+":
-		fn = func(a, b float64) float64 { return a + b }
-	case "-":
-		fn = func(a, b float64) float64 { return a - b }
-	case "⊙":
-		fn = func(a, b float64) float64 { return a * b }
-	case "÷":
-		fn = func(a, b float64) float64 { return a / b }
-	case ">=", ">", "<=", "<":
-		if f[1] != "true" { // comparisons returning booleans
-			return nil
+	code := -1
+	for i, name := range binNames {
+		if name == f[0] {
+			code = i
 		}
-		fn = compare(f[0])
-	default:
+	}
+	if code < 0 || (code >= opGE && f[1] != "true") { // comparisons returning booleans are not
 		return nil
 	}
 	os, as, bs := n.Shape(), ch[0].Shape(), ch[1].Shape()
@@ -89,20 +80,22 @@ func binOp(n *G.Node, ch []*G.Node, desc string) fastFn {
 		if !sa || !sb {
 			return nil
 		}
+		var x, y, o [1]float64
 		return func(prev G.Value, in []G.Value) (G.Value, bool) {
-			a, okA := scalarOf(in[0])
-			b, okB := scalarOf(in[1])
+			var okA, okB bool
+			x[0], okA = scalarOf(in[0])
+			y[0], okB = scalarOf(in[1])
 			if !okA || !okB {
 				return nil, false
 			}
-			return outScalar(prev, fn(a, b)), true
+			binVV(code, o[:], x[:], y[:])
+			return outScalar(prev, o[0]), true
 		}
 	case sa && sb, !sa && !as.Eq(os), !sb && !bs.Eq(os):
 		return nil
 	}
 	var va, vb, vo view
 	return func(prev G.Value, in []G.Value) (G.Value, bool) {
-		out, o := vo.tensor(prev, os)
 		switch {
 		case sa:
 			a, okA := scalarOf(in[0])
@@ -110,47 +103,148 @@ func binOp(n *G.Node, ch []*G.Node, desc string) fastFn {
 			if !okA || !okB {
 				return nil, false
 			}
-			for i, v := range b {
-				o[i] = fn(a, v)
-			}
+			out, o := vo.tensor(prev, os)
+			binSV(code, o, a, b)
+			return out, true
 		case sb:
 			a, okA := va.of(in[0], size)
 			b, okB := scalarOf(in[1])
 			if !okA || !okB {
 				return nil, false
 			}
-			for i, v := range a {
-				o[i] = fn(v, b)
-			}
-		default:
-			a, okA := va.of(in[0], size)
-			b, okB := vb.of(in[1], size)
-			if !okA || !okB {
-				return nil, false
-			}
-			b = b[:len(a)]
-			for i, v := range a {
-				o[i] = fn(v, b[i])
-			}
+			out, o := vo.tensor(prev, os)
+			binVS(code, o, a, b)
+			return out, true
 		}
+		a, okA := va.of(in[0], size)
+		b, okB := vb.of(in[1], size)
+		if !okA || !okB {
+			return nil, false
+		}
+		out, o := vo.tensor(prev, os)
+		binVV(code, o, a, b)
 		return out, true
 	}
 }
 
-func compare(op string) func(a, b float64) float64 {
+// The elementwise binary ops, by their names in Gorgonia's op strings.
+const (
+	opAdd = iota
+	opSub
+	opMul
+	opDiv
+	opGE // comparisons from here on
+	opGT
+	opLE
+	opLT
+)
+
+var binNames = [...]string{"+", "-", "⊙", "÷", ">=", ">", "<=", "<"}
+
+// binVV sets o = a op b elementwise; one loop per op, so that the loops
+// vectorise and have no call per element.
+func binVV(op int, o, a, b []float64) {
+	a, b = a[:len(o)], b[:len(o)]
 	switch op {
-	case ">=":
-		return func(a, b float64) float64 { return b2f(a >= b) }
-	case ">":
-		return func(a, b float64) float64 { return b2f(a > b) }
-	case "<=":
-		return func(a, b float64) float64 { return b2f(a <= b) }
+	case opAdd:
+		for i := range o {
+			o[i] = a[i] + b[i]
+		}
+	case opSub:
+		for i := range o {
+			o[i] = a[i] - b[i]
+		}
+	case opMul:
+		for i := range o {
+			o[i] = a[i] * b[i]
+		}
+	case opDiv:
+		for i := range o {
+			o[i] = a[i] / b[i]
+		}
+	default:
+		for i := range o {
+			o[i] = cmp(op, a[i], b[i])
+		}
 	}
-	return func(a, b float64) float64 { return b2f(a < b) }
 }
 
-func b2f(b bool) float64 {
-	if b {
+// binVS sets o = a op b with b a scalar.
+func binVS(op int, o, a []float64, b float64) {
+	a = a[:len(o)]
+	switch op {
+	case opAdd:
+		for i := range o {
+			o[i] = a[i] + b
+		}
+	case opSub:
+		for i := range o {
+			o[i] = a[i] - b
+		}
+	case opMul:
+		for i := range o {
+			o[i] = a[i] * b
+		}
+	case opDiv:
+		for i := range o {
+			o[i] = a[i] / b
+		}
+	case opGE: // x ≥ 0 is every ReLU's gate: branch-free
+		for i := range o {
+			var v float64
+			if a[i] >= b {
+				v = 1
+			}
+			o[i] = v
+		}
+	default:
+		for i := range o {
+			o[i] = cmp(op, a[i], b)
+		}
+	}
+}
+
+// binSV sets o = a op b with a a scalar.
+func binSV(op int, o []float64, a float64, b []float64) {
+	b = b[:len(o)]
+	switch op {
+	case opAdd:
+		for i := range o {
+			o[i] = a + b[i]
+		}
+	case opSub:
+		for i := range o {
+			o[i] = a - b[i]
+		}
+	case opMul:
+		for i := range o {
+			o[i] = a * b[i]
+		}
+	case opDiv:
+		for i := range o {
+			o[i] = a / b[i]
+		}
+	default:
+		for i := range o {
+			o[i] = cmp(op, a, b[i])
+		}
+	}
+}
+
+// cmp is a comparison as 1 or 0.
+func cmp(op int, a, b float64) float64 {
+	var r bool
+	switch op {
+	case opGE:
+		r = a >= b
+	case opGT:
+		r = a > b
+	case opLE:
+		r = a <= b
+	default:
+		r = a < b
+	}
+	if r {
 		return 1
 	}
 	return 0

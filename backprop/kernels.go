@@ -93,7 +93,7 @@ func gemmTN(c, a []float64, n, k int, d []float64, m int) {
 	switch {
 	case m >= wideMin:
 		if gemm.Have && !wholeGemm {
-			gemm.Add(k, m, n, a, 1, k, d, m, c, m)
+			gemm.Set(k, m, n, a, 1, k, d, m, c, m)
 			return
 		}
 		impl := blas64.Implementation()
@@ -163,11 +163,11 @@ func gemmNT(c, d []float64, n, m int, w []float64, k int, wt []float64) {
 		}
 	}
 	c = c[:n*k]
-	clear(c)
 	if k >= wideMin && gemm.Have {
-		gemm.Add(n, k, m, d, m, 1, wt, k, c, k)
+		gemm.Set(n, k, m, d, m, 1, wt, k, c, k)
 		return
 	}
+	clear(c)
 	if k >= wideMin {
 		impl := blas64.Implementation()
 		for r0 := 0; r0 < n; r0 += blockRows {

@@ -506,8 +506,7 @@ func matMulOp(n *G.Node, ch []*G.Node, desc string) fastFn {
 			}
 			b = bt
 		}
-		clear(c)
-		gemm.Add(rows, cols, k, a, rs, cs, b, cols, c, cols)
+		gemm.Set(rows, cols, k, a, rs, cs, b, cols, c, cols)
 		return out, true
 	}
 }

@@ -17,7 +17,24 @@ const kernChunk = 3 << 10 // float64s of A per pass (24 KiB)
 // rows×cols with row stride ldc. cols must be at least 8, and Have true:
 // without the kernel Add panics.
 func Add(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []float64, ldc int) {
-	if rows == 0 || k == 0 {
+	product(rows, cols, k, a, rs, cs, b, ldb, c, ldc, true)
+}
+
+// Set computes C = A·B with the arguments of Add.
+func Set(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []float64, ldc int) {
+	product(rows, cols, k, a, rs, cs, b, ldb, c, ldc, false)
+}
+
+func product(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []float64, ldc int, add bool) {
+	if rows == 0 {
+		return
+	}
+	if k == 0 {
+		if !add { // an empty sum
+			for r := 0; r < rows; r++ {
+				clear(c[r*ldc : r*ldc+cols])
+			}
+		}
 		return
 	}
 	if cols < 8 || (rows-1)*rs+(k-1)*cs >= len(a) || (k-1)*ldb+cols > len(b) || (rows-1)*ldc+cols > len(c) {
@@ -27,25 +44,25 @@ func Add(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []f
 		// A transposed: walk the shared dimension in chunks that fit L1.
 		step := max(16, kernChunk/cs)
 		for p0 := 0; p0 < k; p0 += step {
-			kernBlock(rows, cols, min(step, k-p0), a[p0*cs:], rs, cs, b[p0*ldb:], ldb, c, ldc)
+			kernBlock(rows, cols, min(step, k-p0), a[p0*cs:], rs, cs, b[p0*ldb:], ldb, c, ldc, add || p0 > 0)
 		}
 		return
 	}
-	kernBlock(rows, cols, k, a, rs, cs, b, ldb, c, ldc)
+	kernBlock(rows, cols, k, a, rs, cs, b, ldb, c, ldc, add)
 }
 
-// kernBlock is Add without the chunking; the bounds are checked.
-func kernBlock(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []float64, ldc int) {
+// kernBlock is product without the chunking; the bounds are checked.
+func kernBlock(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []float64, ldc int, add bool) {
 	c8 := cols &^ 7
 	r4 := rows &^ 3
 	for r := 0; r < r4; r += 4 {
 		for j := 0; j < c8; j += 8 {
-			kern4x8(k, &a[r*rs], rs, cs, &b[j], ldb, &c[r*ldc+j], ldc)
+			kern4x8(k, &a[r*rs], rs, cs, &b[j], ldb, &c[r*ldc+j], ldc, add)
 		}
 	}
 	for r := r4; r < rows; r++ {
 		for j := 0; j < c8; j += 8 {
-			kern1x8(k, &a[r*rs], cs, &b[j], ldb, &c[r*ldc+j])
+			kern1x8(k, &a[r*rs], cs, &b[j], ldb, &c[r*ldc+j], add)
 		}
 	}
 	for r := 0; r < rows; r++ { // the columns past the last multiple of 8
@@ -55,7 +72,10 @@ func kernBlock(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int,
 			for p := 0; p < k; p++ {
 				s += a[r*rs+p*cs] * b[p*ldb+j]
 			}
-			cr[j] += s
+			if add {
+				s += cr[j]
+			}
+			cr[j] = s
 		}
 	}
 }

@@ -2,12 +2,13 @@
 
 #include "textflag.h"
 
-// func kern4x8(k int, a *float64, rs, cs int, b *float64, ldb int, c *float64, ldc int)
+// func kern4x8(k int, a *float64, rs, cs int, b *float64, ldb int, c *float64, ldc int, add bool)
 //
-// C[r][j] += Σ_p A(r, p)·B[p][j] for r < 4, j < 8, where A(r, p) is
-// a[r·rs + p·cs], B[p][j] is b[p·ldb + j] and C[r][j] is c[r·ldc + j].
+// C[r][j] (+)= Σ_p A(r, p)·B[p][j] for r < 4, j < 8, where A(r, p) is
+// a[r·rs + p·cs], B[p][j] is b[p·ldb + j] and C[r][j] is c[r·ldc + j];
+// C is added to when add is set and overwritten otherwise.
 // The 4×8 block of C stays in eight YMM accumulators over the k steps.
-TEXT ·kern4x8(SB), NOSPLIT, $0-64
+TEXT ·kern4x8(SB), NOSPLIT, $0-65
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ rs+16(FP), R8
@@ -54,6 +55,8 @@ loop4:
 	JNE          loop4
 
 store4:
+	CMPB    add+64(FP), $0
+	JEQ     set4
 	VADDPD  (DX), Y0, Y0
 	VADDPD  32(DX), Y1, Y1
 	VMOVUPD Y0, (DX)
@@ -76,10 +79,25 @@ store4:
 	VZEROUPPER
 	RET
 
-// func kern1x8(k int, a *float64, cs int, b *float64, ldb int, c *float64)
+set4:
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	ADDQ    R12, DX
+	VMOVUPD Y2, (DX)
+	VMOVUPD Y3, 32(DX)
+	ADDQ    R12, DX
+	VMOVUPD Y4, (DX)
+	VMOVUPD Y5, 32(DX)
+	ADDQ    R12, DX
+	VMOVUPD Y6, (DX)
+	VMOVUPD Y7, 32(DX)
+	VZEROUPPER
+	RET
+
+// func kern1x8(k int, a *float64, cs int, b *float64, ldb int, c *float64, add bool)
 //
-// The one-row case of kern4x8: c[j] += Σ_p a[p·cs]·b[p·ldb + j], j < 8.
-TEXT ·kern1x8(SB), NOSPLIT, $0-48
+// The one-row case of kern4x8: c[j] (+)= Σ_p a[p·cs]·b[p·ldb + j], j < 8.
+TEXT ·kern1x8(SB), NOSPLIT, $0-49
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ cs+16(FP), R10
@@ -104,8 +122,12 @@ loop1:
 	JNE          loop1
 
 store1:
+	CMPB    add+48(FP), $0
+	JEQ     set1
 	VADDPD  (DX), Y0, Y0
 	VADDPD  32(DX), Y1, Y1
+
+set1:
 	VMOVUPD Y0, (DX)
 	VMOVUPD Y1, 32(DX)
 	VZEROUPPER

@@ -5,10 +5,10 @@ package gemm
 // Without the amd64 kernels the wide products take the blas64 paths.
 const Have = false
 
-func kern4x8(k int, a *float64, rs, cs int, b *float64, ldb int, c *float64, ldc int) {
+func kern4x8(k int, a *float64, rs, cs int, b *float64, ldb int, c *float64, ldc int, add bool) {
 	panic("gemm: no assembly kernel on this architecture")
 }
 
-func kern1x8(k int, a *float64, cs int, b *float64, ldb int, c *float64) {
+func kern1x8(k int, a *float64, cs int, b *float64, ldb int, c *float64, add bool) {
 	panic("gemm: no assembly kernel on this architecture")
 }

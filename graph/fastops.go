@@ -454,12 +454,11 @@ func matMulOp(n *G.Node, ch []*G.Node, desc string) fastFn {
 	if ta {
 		rows, k = k, rows
 	}
-	// B as k×cols with element (p, j) at b[p·bp + j·bj].
-	kb, cols, bp, bj := bs[0], 1, 1, 1
+	kb, cols := bs[0], 1 // op(B) is kb×cols
 	if len(bs) == 2 {
-		kb, cols, bp = bs[0], bs[1], bs[1]
+		kb, cols = bs[0], bs[1]
 		if tb {
-			kb, cols, bp, bj = bs[1], bs[0], 1, bs[1]
+			kb, cols = cols, kb
 		}
 	}
 	if k != kb || os[0] != rows || (len(os) == 2 && os[1] != cols) {
@@ -486,15 +485,7 @@ func matMulOp(n *G.Node, ch []*G.Node, desc string) fastFn {
 		}
 		out, c := vo.tensor(prev, os)
 		if !kernel {
-			for r := 0; r < rows; r++ {
-				for j := 0; j < cols; j++ {
-					var s float64
-					for p := 0; p < k; p++ {
-						s += a[r*rs+p*cs] * b[p*bp+j*bj]
-					}
-					c[r*cols+j] = s
-				}
-			}
+			smallMatMul(c, a, b, rows, cols, k, ta, tb)
 			return out, true
 		}
 		if tb {
@@ -508,6 +499,96 @@ func matMulOp(n *G.Node, ch []*G.Node, desc string) fastFn {
 		}
 		gemm.Set(rows, cols, k, a, rs, cs, b, cols, c, cols)
 		return out, true
+	}
+}
+
+// smallMatMul sets c (rows×cols) = op(A)·op(B) for A stored rows×k (k×rows
+// when ta) and B stored k×cols (cols×k when tb), with contiguous inner
+// loops.
+func smallMatMul(c, a, b []float64, rows, cols, k int, ta, tb bool) {
+	switch {
+	case !ta && !tb && cols == 1:
+		for r := range c[:rows] {
+			c[r] = dot(a[r*k:r*k+k], b)
+		}
+	case !ta && !tb && cols == 4: // narrow layers: the row stays in registers
+		for r := 0; r < rows; r++ {
+			var s0, s1, s2, s3 float64
+			for p, v := range a[r*k : r*k+k] {
+				br := b[p*4 : p*4+4 : p*4+4]
+				s0 += v * br[0]
+				s1 += v * br[1]
+				s2 += v * br[2]
+				s3 += v * br[3]
+			}
+			cr := c[r*4 : r*4+4 : r*4+4]
+			cr[0], cr[1], cr[2], cr[3] = s0, s1, s2, s3
+		}
+	case !ta && !tb:
+		for r := 0; r < rows; r++ {
+			cr := c[r*cols : r*cols+cols]
+			clear(cr)
+			for p, v := range a[r*k : r*k+k] {
+				axpy(v, b[p*cols:p*cols+cols], cr)
+			}
+		}
+	case ta && !tb && cols == 4:
+		for r := 0; r < rows; r++ {
+			var s0, s1, s2, s3 float64
+			for p := 0; p < k; p++ {
+				v := a[p*rows+r]
+				br := b[p*4 : p*4+4 : p*4+4]
+				s0 += v * br[0]
+				s1 += v * br[1]
+				s2 += v * br[2]
+				s3 += v * br[3]
+			}
+			cr := c[r*4 : r*4+4 : r*4+4]
+			cr[0], cr[1], cr[2], cr[3] = s0, s1, s2, s3
+		}
+	case ta && !tb:
+		clear(c[:rows*cols])
+		for p := 0; p < k; p++ {
+			br := b[p*cols : p*cols+cols]
+			for r, v := range a[p*rows : p*rows+rows] {
+				axpy(v, br, c[r*cols:r*cols+cols])
+			}
+		}
+	case !ta && tb:
+		for r := 0; r < rows; r++ {
+			ar := a[r*k : r*k+k]
+			for j := 0; j < cols; j++ {
+				c[r*cols+j] = dot(ar, b[j*k:j*k+k])
+			}
+		}
+	default:
+		for r := 0; r < rows; r++ {
+			for j := 0; j < cols; j++ {
+				var s float64
+				for p := 0; p < k; p++ {
+					s += a[p*rows+r] * b[j*k+p]
+				}
+				c[r*cols+j] = s
+			}
+		}
+	}
+}
+
+// dot returns a·b over len(a) entries.
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// axpy sets y += v·x.
+func axpy(v float64, x, y []float64) {
+	x = x[:len(y)]
+	for j := range y {
+		y[j] += v * x[j]
 	}
 }
 

@@ -156,7 +156,7 @@ func (m *machine) exec(reuse bool) error {
 		if err != nil {
 			return fmt.Errorf("%v: %w", s.node, err)
 		}
-		if !s.fresh && sharesMemory(v, s.in) {
+		if !ok && !s.fresh && sharesMemory(v, s.in) { // fast paths own their values
 			s.fresh = true
 		}
 		m.vals[s.out] = v

@@ -11,11 +11,11 @@ import (
 	"github.com/fpareto/fp/train"
 )
 
-// A trainer that keeps its registers between runs follows, bit for bit, the
-// trajectory of one that starts every run with fresh registers (Reset), over
+// A trainer whose executor keeps its values between runs follows, bit for
+// bit, the trajectory of one that computes fresh values on every run, over
 // many steps with batches of every size, dropout, the optimizer's updates
 // and evaluation in between.
-func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
+func TestReusedValuesMatchFreshValues(t *testing.T) {
 	for _, pen := range []fairness.Penalty{fairness.ATOAll, fairness.ATOPenultimate, probGap} {
 		for _, arch := range []model.Arch{{Layers: 4, Hidden: 4}, {Layers: 3, Hidden: 7}, {Layers: 2, Hidden: 1}} {
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -57,7 +57,7 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 					t.Fatal(err)
 				}
 				if lr != lf || relDiff(reuse.Grads(), fresh.Grads()) != 0 {
-					t.Fatalf("%s %v step %d: %+v with reused registers, %+v with fresh ones", pen.Name(), arch, step, lr, lf)
+					t.Fatalf("%s %v step %d: %+v with reused values, %+v with fresh ones", pen.Name(), arch, step, lr, lf)
 				}
 				adamR.Step(reuse.Params(), reuse.Grads())
 				adamF.Step(fresh.Params(), fresh.Grads())
@@ -74,7 +74,7 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 				}
 			}
 			if !reuse.trainM.reuses() || !reuse.evalM.reuses() {
-				t.Errorf("%s %v: register reuse was not switched on (train %v, eval %v)",
+				t.Errorf("%s %v: value reuse was not switched on (train %v, eval %v)",
 					pen.Name(), arch, reuse.trainM.reuses(), reuse.evalM.reuses())
 			}
 		}
@@ -82,7 +82,7 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 }
 
 // When the probe sees different outputs from the two runs, the machine
-// falls back to fresh registers, and the step's outputs are still right.
+// falls back to fresh values, and the step's outputs are still right.
 func TestProbeFallsBack(t *testing.T) {
 	c := newSmallCase(4)
 	spec := c.spec(scalarize.Objective{Method: scalarize.Penalty}, fairness.ATOAll, nil)
@@ -114,9 +114,9 @@ func TestProbeFallsBack(t *testing.T) {
 		}
 	}
 	if tr.trainM.reuses() || tr.trainM.reuse {
-		t.Error("the machine kept its registers although the probe failed")
+		t.Error("the machine kept its values although the probe failed")
 	}
 	if !ref.trainM.reuses() {
-		t.Error("the reference machine should reuse its registers")
+		t.Error("the reference machine should reuse its values")
 	}
 }

@@ -39,6 +39,10 @@ type machine struct {
 	a, b   []float64
 }
 
+// fastOps switches the fast paths of fastops.go on (tests compare with
+// Gorgonia's own ops by switching them off).
+var fastOps = true
+
 // step runs one op node.
 type step struct {
 	node *G.Node
@@ -102,7 +106,9 @@ func newMachine(g *G.ExprGraph, outs G.Nodes, dsts []*G.Value, record func([]flo
 			s.args = append(s.args, j)
 			ch = append(ch, c)
 		}
-		s.fast = fastOp(n, ch)
+		if fastOps {
+			s.fast = fastOp(n, ch)
+		}
 		s.in = make([]G.Value, len(s.args))
 		m.steps = append(m.steps, s)
 	}

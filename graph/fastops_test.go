@@ -49,7 +49,7 @@ func TestFastOpsMatchGorgonia(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if !close(lf.Objective, ls.Objective, 1e-12) || !close(lf.R, ls.R, 1e-12) || !close(lf.U, ls.U, 1e-12) {
+					if !nearly(lf.Objective, ls.Objective, 1e-12) || !nearly(lf.R, ls.R, 1e-12) || !nearly(lf.U, ls.U, 1e-12) {
 						t.Fatalf("step %d: %+v with fast paths, %+v without", step, lf, ls)
 					}
 					if r := relDiff(fast.Grads(), slow.Grads()); r > 1e-10 {
@@ -63,7 +63,7 @@ func TestFastOpsMatchGorgonia(t *testing.T) {
 	}
 }
 
-func close(a, b, tol float64) bool {
+func nearly(a, b, tol float64) bool {
 	d := a - b
 	if d < 0 {
 		d = -d

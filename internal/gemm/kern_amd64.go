@@ -7,6 +7,14 @@ import "golang.org/x/sys/cpu"
 // Have reports whether the AVX2/FMA kernels below can run here.
 var Have = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// Name names the kernel: "avx2-fma", or "" where Have is false.
+func Name() string {
+	if Have {
+		return "avx2-fma"
+	}
+	return ""
+}
+
 // kern4x8 writes a 4×8 block of a matrix product into c: for r < 4 and
 // j < 8, c[r·ldc+j] = Σ_{p<k} a[r·rs+p·cs] · b[p·ldb+j], plus the old
 // c[r·ldc+j] when add is set. The strides rs and cs let

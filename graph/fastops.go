@@ -145,6 +145,16 @@ var binNames = [...]string{"+", "-", "⊙", "÷", ">=", ">", "<=", "<"}
 // vectorise and have no call per element.
 func binVV(op int, o, a, b []float64) {
 	a, b = a[:len(o)], b[:len(o)]
+	if haveVec {
+		switch op {
+		case opAdd:
+			addVVasm(o, a, b)
+			return
+		case opMul:
+			mulVVasm(o, a, b)
+			return
+		}
+	}
 	switch op {
 	case opAdd:
 		for i := range o {
@@ -190,6 +200,10 @@ func binVS(op int, o, a []float64, b float64) {
 			o[i] = a[i] / b
 		}
 	case opGE: // x ≥ 0 is every ReLU's gate: branch-free
+		if haveVec {
+			geVSasm(o, a, b)
+			return
+		}
 		for i := range o {
 			var v float64
 			if a[i] >= b {

@@ -55,8 +55,15 @@ func product(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c
 func kernBlock(rows, cols, k int, a []float64, rs, cs int, b []float64, ldb int, c []float64, ldc int, add bool) {
 	c8 := cols &^ 7
 	r4 := rows &^ 3
+	c32 := 0 // columns the AVX-512 kernel covers
+	if have512 {
+		c32 = cols &^ 31
+	}
 	for r := 0; r < r4; r += 4 {
-		for j := 0; j < c8; j += 8 {
+		for j := 0; j < c32; j += 32 {
+			kern4x32(k, &a[r*rs], rs, cs, &b[j], ldb, &c[r*ldc+j], ldc, add)
+		}
+		for j := c32; j < c8; j += 8 {
 			kern4x8(k, &a[r*rs], rs, cs, &b[j], ldb, &c[r*ldc+j], ldc, add)
 		}
 	}

@@ -15,7 +15,7 @@ func TestGemmKern(t *testing.T) {
 		t.Skip("no kernel on this CPU or build (the blas64 paths are tested by the engine tests)")
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, sh := range [][3]int{{1, 8, 1}, {4, 8, 3}, {5, 9, 7}, {13, 32, 93}, {93, 32, 1000}, {1000, 32, 32}, {7, 17, 5000}} {
+	for _, sh := range [][3]int{{1, 8, 1}, {4, 8, 3}, {5, 9, 7}, {13, 32, 93}, {93, 32, 1000}, {1000, 32, 32}, {7, 17, 5000}, {9, 70, 40}, {6, 45, 33}} {
 		rows, cols, k := sh[0], sh[1], sh[2]
 		for _, c := range []struct{ trans, set bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 			trans := c.trans

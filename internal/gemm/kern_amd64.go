@@ -7,9 +7,16 @@ import "golang.org/x/sys/cpu"
 // Have reports whether the AVX2/FMA kernels below can run here.
 var Have = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
-// Name names the kernel: "avx2-fma", or "" where Have is false.
+// have512 reports whether the 4×32 AVX-512 kernel can run here too.
+var have512 = Have && cpu.X86.HasAVX512F
+
+// Name names the kernel: "avx512-fma" or "avx2-fma", or "" where Have is
+// false.
 func Name() string {
-	if Have {
+	switch {
+	case have512:
+		return "avx512-fma"
+	case Have:
 		return "avx2-fma"
 	}
 	return ""
@@ -29,3 +36,10 @@ func kern4x8(k int, a *float64, rs, cs int, b *float64, ldb int, c *float64, ldc
 //
 //go:noescape
 func kern1x8(k int, a *float64, cs int, b *float64, ldb int, c *float64, add bool)
+
+// kern4x32 is kern4x8 for a 4×32 block, with AVX-512 (have512). It
+// accumulates every element in the same order with the same fused
+// operations, so it gives the same bits.
+//
+//go:noescape
+func kern4x32(k int, a *float64, rs, cs int, b *float64, ldb int, c *float64, ldc int, add bool)

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/fpareto/fp/internal/gemm"
+	"github.com/fpareto/fp/internal/vec"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -145,13 +146,13 @@ var binNames = [...]string{"+", "-", "⊙", "÷", ">=", ">", "<=", "<"}
 // vectorise and have no call per element.
 func binVV(op int, o, a, b []float64) {
 	a, b = a[:len(o)], b[:len(o)]
-	if haveVec {
+	if vec.Have {
 		switch op {
 		case opAdd:
-			addVVasm(o, a, b)
+			vec.Add(o, a, b)
 			return
 		case opMul:
-			mulVVasm(o, a, b)
+			vec.Mul(o, a, b)
 			return
 		}
 	}
@@ -200,8 +201,8 @@ func binVS(op int, o, a []float64, b float64) {
 			o[i] = a[i] / b
 		}
 	case opGE: // x ≥ 0 is every ReLU's gate: branch-free
-		if haveVec {
-			geVSasm(o, a, b)
+		if vec.Have {
+			vec.GE(o, a, b)
 			return
 		}
 		for i := range o {

@@ -1,4 +1,4 @@
-package graph
+package vec
 
 import (
 	"math"
@@ -8,8 +8,8 @@ import (
 
 // The vector kernels give what the plain loops give, bit for bit, at every
 // length around their block sizes, for signed zeros, NaNs and infinities.
-func TestVectorKernels(t *testing.T) {
-	if !haveVec {
+func TestLoops(t *testing.T) {
+	if !Have {
 		t.Skip("no vector kernels on this CPU or build")
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -27,9 +27,9 @@ func TestVectorKernels(t *testing.T) {
 		}
 		for _, s := range []float64{0, math.Copysign(0, -1), 0.5, math.NaN()} {
 			got, want := make([]float64, n), make([]float64, n)
-			geVSasm(got, a, s)
+			GE(got, a, s)
 			for i, v := range a {
-				want[i] = cmp(opGE, v, s)
+				want[i] = ge(v, s)
 			}
 			if !sameBits(got, want) {
 				t.Fatalf("n=%d: %v ≥ %v gave %v, want %v", n, a, s, got, want)
@@ -40,8 +40,8 @@ func TestVectorKernels(t *testing.T) {
 			asm  func(o, a, b []float64)
 			op   func(x, y float64) float64
 		}{
-			{"mul", mulVVasm, func(x, y float64) float64 { return x * y }},
-			{"add", addVVasm, func(x, y float64) float64 { return x + y }},
+			{"mul", Mul, func(x, y float64) float64 { return x * y }},
+			{"add", Add, func(x, y float64) float64 { return x + y }},
 		} {
 			got, want := make([]float64, n), make([]float64, n)
 			c.asm(got, a, b)
@@ -55,4 +55,23 @@ func TestVectorKernels(t *testing.T) {
 			}
 		}
 	}
+}
+
+func ge(a, s float64) float64 {
+	if a >= s {
+		return 1
+	}
+	return 0
+}
+
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }

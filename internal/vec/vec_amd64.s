@@ -2,9 +2,9 @@
 
 #include "textflag.h"
 
-// func mulVVasm(o, a, b []float64)
+// func Mul(o, a, b []float64)
 // o[i] = a[i]·b[i] for i < len(o); a and b are at least as long.
-TEXT ·mulVVasm(SB), NOSPLIT, $0-72
+TEXT ·Mul(SB), NOSPLIT, $0-72
 	MOVQ o_base+0(FP), DI
 	MOVQ o_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -38,9 +38,9 @@ muldone:
 	VZEROUPPER
 	RET
 
-// func addVVasm(o, a, b []float64)
+// func Add(o, a, b []float64)
 // o[i] = a[i]+b[i] for i < len(o); a and b are at least as long.
-TEXT ·addVVasm(SB), NOSPLIT, $0-72
+TEXT ·Add(SB), NOSPLIT, $0-72
 	MOVQ o_base+0(FP), DI
 	MOVQ o_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -74,9 +74,9 @@ adddone:
 	VZEROUPPER
 	RET
 
-// func geVSasm(o, a []float64, s float64)
+// func GE(o, a []float64, s float64)
 // o[i] = 1 if a[i] ≥ s else 0 (also for NaN), for i < len(o).
-TEXT ·geVSasm(SB), NOSPLIT, $0-56
+TEXT ·GE(SB), NOSPLIT, $0-56
 	MOVQ         o_base+0(FP), DI
 	MOVQ         o_len+8(FP), CX
 	MOVQ         a_base+24(FP), SI

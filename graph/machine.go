@@ -29,7 +29,8 @@ import (
 type machine struct {
 	steps []step
 	leaf  []leaf
-	vals  []G.Value // per node of the program, in steps' numbering
+	vals  []G.Value     // per node of the program, in steps' numbering
+	idx   map[int64]int // node ID → index in vals
 	outs  []output
 
 	reuse  bool // write into last run's values
@@ -113,6 +114,7 @@ func newMachine(g *G.ExprGraph, outs G.Nodes, dsts []*G.Value, record func([]flo
 		m.steps = append(m.steps, s)
 	}
 	m.vals = make([]G.Value, len(idx))
+	m.idx = idx
 	for i, n := range outs {
 		m.outs = append(m.outs, output{idx: idx[n.ID()], dst: dsts[i]})
 	}
@@ -263,3 +265,12 @@ func sameBits(a, b []float64) bool {
 // freshValues makes the machine compute fresh values on every run, as the
 // probe's fallback does.
 func (m *machine) freshValues() { m.probed, m.reuse = true, false }
+
+// value returns node n's value from the last run, if the program computes it.
+func (m *machine) value(n *G.Node) (G.Value, bool) {
+	i, ok := m.idx[n.ID()]
+	if !ok || m.vals[i] == nil {
+		return nil, false
+	}
+	return m.vals[i], true
+}

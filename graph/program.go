@@ -19,7 +19,8 @@ import (
 var buildMu sync.Mutex
 
 // Program is the graph a Trainer runs, for users who want to inspect it or
-// read other nodes. Its nodes belong to the trainer: treat them as read-only.
+// read other nodes (through Trainer.Value). Its nodes belong to the trainer:
+// treat them as read-only.
 type Program struct {
 	Graph *G.ExprGraph
 	MLP   *layers.MLP

@@ -48,7 +48,7 @@ type Result struct {
 	GOMAXPROCS    int     `json:"gomaxprocs"`
 	BLAS          string  `json:"blas"` // "gonum" (pure Go) or "openblas" (the blas build tag)
 	// Kernel is fp's matrix kernel the wide products use instead of the
-	// BLAS ("avx2-fma"), "" where the CPU or the build has none.
+	// BLAS ("avx512-fma", "avx2-fma"), "" where the CPU or the build has none.
 	Kernel string `json:"kernel"`
 }
 
@@ -193,13 +193,14 @@ func blasOf(eng train.Engine) string {
 	return ""
 }
 
-// kernelOf names fp's matrix kernel if the engine uses it: both do in the
-// default build on CPUs that have it; the blas tag sends products to OpenBLAS.
+// kernelOf names fp's matrix kernel if the engine uses it: both do, with
+// every BLAS, on CPUs that have it.
 func kernelOf(eng train.Engine) string {
-	if b := blasOf(eng); b != "gonum" {
-		return ""
+	switch eng.(type) {
+	case graph.Engine, backprop.Engine:
+		return gemm.Name()
 	}
-	return gemm.Name()
+	return ""
 }
 
 // stream walks the rows in shuffled batches with fresh dropout masks, epoch

@@ -441,8 +441,8 @@ func outScalar(prev G.Value, x float64) G.Value {
 // matMulOp is a product of two matrices, either transposed, a
 // matrix-vector product, or an outer product of two vectors. Products with
 // at least 8 output columns use fp's matrix kernel where the CPU has it
-// (and the blas build tag is off); narrower ones, such as the output layer
-// and the penalty's hᵀc, plain loops.
+// (Gorgonia's BLAS otherwise); narrower ones, such as the output layer and
+// the penalty's hᵀc, plain loops.
 func matMulOp(n *G.Node, ch []*G.Node, desc string) fastFn {
 	as, bs, os := ch[0].Shape(), ch[1].Shape(), n.Shape()
 	var ta, tb bool
@@ -483,7 +483,7 @@ func matMulOp(n *G.Node, ch []*G.Node, desc string) fastFn {
 	if ta {
 		rs, cs = 1, rows
 	}
-	kernel := gemm.Have && blasName == "gonum" && cols >= 8
+	kernel := gemm.Have && cols >= 8
 	if !kernel && cols >= 8 {
 		return nil // Gorgonia's BLAS
 	}

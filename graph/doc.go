@@ -76,11 +76,12 @@
 // CPU time of the handwritten engine's for a 4×4 network on batches of 150,
 // and under 2× for a 10×32 network on batches of 1000, with 24 allocations
 // (BenchmarkStep in package backprop, one core). Elsewhere, and with the
-// noasm tag, the wide products go through gonum's BLAS. Building with the
-// blas tag sends them to OpenBLAS through cgo instead:
+// noasm tag, the wide products go through gonum's BLAS; building with the
+// blas tag sends them, and the products the fast paths leave to Gorgonia,
+// to OpenBLAS through cgo instead:
 //
 //	apt-get install libopenblas-dev
 //	go build -tags blas ./...
 //
-// BLAS reports which one a binary uses.
+// BLAS reports which BLAS a binary uses.
 package graph

@@ -13,8 +13,9 @@
 // it recognises the built-ins by the ATOPenalty and BCERisk interfaces, so
 // this package needs neither Gorgonia nor the packages of graph code.
 //
-// Matrix products on wide layers go through gonum's blas64 (rank-1 updates
-// over row blocks); the 4-unit layers of the COMPAS network use unrolled
+// Matrix products on wide layers go through a register-tiled AVX2/FMA
+// assembly kernel on amd64 CPUs that have it, and through gonum's blas64
+// (rank-1 updates over row blocks) elsewhere or with the noasm build tag; the 4-unit layers of the COMPAS network use unrolled
 // loops, where a BLAS call would cost more than the work. The ReLU and
 // dropout steps are branch-free.
 package backprop

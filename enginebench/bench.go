@@ -10,6 +10,7 @@ import (
 	"github.com/fpareto/fp/backprop"
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/graph"
+	"github.com/fpareto/fp/internal/gemm"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
 	"github.com/fpareto/fp/penalties"
@@ -46,6 +47,9 @@ type Result struct {
 	BytesPerStep  float64 `json:"bytes_per_step"`  // heap bytes allocated per step
 	GOMAXPROCS    int     `json:"gomaxprocs"`
 	BLAS          string  `json:"blas"` // "gonum" (pure Go) or "openblas" (the blas build tag)
+	// Kernel is fp's matrix kernel the wide products use instead of the
+	// BLAS ("avx512-fma", "avx2-fma"), "" where the CPU or the build has none.
+	Kernel string `json:"kernel"`
 }
 
 // shape is a dataset's default network and batch size (SPEC §2).
@@ -174,6 +178,7 @@ func runEngine(ctx context.Context, eng train.Engine, d train.Data, sh shape, st
 		BytesPerStep:  float64(after.TotalAlloc-before.TotalAlloc) / float64(n),
 		GOMAXPROCS:    runtime.GOMAXPROCS(0),
 		BLAS:          blasOf(eng),
+		Kernel:        kernelOf(eng),
 	}, nil
 }
 
@@ -184,6 +189,16 @@ func blasOf(eng train.Engine) string {
 		return graph.BLAS()
 	case backprop.Engine:
 		return backprop.BLAS()
+	}
+	return ""
+}
+
+// kernelOf names fp's matrix kernel if the engine uses it: both do, with
+// every BLAS, on CPUs that have it.
+func kernelOf(eng train.Engine) string {
+	switch eng.(type) {
+	case graph.Engine, backprop.Engine:
+		return gemm.Name()
 	}
 	return ""
 }

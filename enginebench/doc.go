@@ -7,4 +7,8 @@
 // The engines run one after the other, never at once, so each has the
 // machine to itself; the number of threads each may use is GOMAXPROCS,
 // which the results record.
+//
+// Sweep times throughput instead: many networks, each built and trained for
+// a number of steps, taken by several workers at once as `fp front` trains
+// them, against the same networks on one worker (`fp bench --workers N`).
 package enginebench

@@ -17,10 +17,10 @@ import (
 // is the same work for every engine). Run with GOMAXPROCS=1.
 func BenchmarkGraphStep(b *testing.B) { benchSteps(b, true) }
 
-// BenchmarkGraphStepFreshRegisters is the same step with the tape machine
-// reset after every run (every intermediate tensor allocated anew), the
-// baseline that register reuse improves on.
-func BenchmarkGraphStepFreshRegisters(b *testing.B) { benchSteps(b, false) }
+// BenchmarkGraphStepFreshValues is the same step with the executor
+// computing fresh values on every run (every intermediate allocated anew), the
+// baseline that value reuse improves on.
+func BenchmarkGraphStepFreshValues(b *testing.B) { benchSteps(b, false) }
 
 func benchSteps(b *testing.B, reuse bool) {
 	for _, bc := range []struct {
@@ -44,7 +44,7 @@ func benchSteps(b *testing.B, reuse bool) {
 				b.Fatal(err)
 			}
 			if !reuse {
-				tr.trainM.pc = nil
+				tr.trainM.freshValues()
 			}
 			batch := batchOf(d, bc.batch, bc.batch, bc.arch, 0.2, rng)
 			var sizes []int

@@ -39,20 +39,22 @@
 //     caller from a seeded generator (layers.Dropout).
 //   - Gorgonia's weight initialisers are clock-seeded: parameters come from
 //     model.Init and are bound with fresh slices, never shared between graphs.
-//   - A node's Value() after a run may have been overwritten by a later
-//     instruction reusing its register: every value read out (objective, R,
-//     U, gradients, logits) goes through G.Read, which copies it as soon as it
-//     is computed straight into the trainer's own buffers.
-//   - A tape machine does nothing on its next RunAll unless it is rewound.
-//     Its Reset rewinds it but also drops every register, so each step
-//     would allocate every intermediate tensor again (12 MB a step for a
-//     10×32 network on batches of 1000). The trainer rewinds the program
-//     counter alone, so each instruction writes into the tensor it made the
-//     step before; that reuse is switched on only after a probe run shows it
-//     gives the same outputs to the last bit as fresh registers, and falls
-//     back to Reset otherwise (see machine.go).
-//   - The machines are made with an empty watch list, which turns the
-//     per-instruction debug-watch lookups into no-ops.
+//   - Gorgonia's tape machine starts a goroutine and locks an OS thread on
+//     every run, reuses registers so that a node's Value() may be
+//     overwritten later in the same run, and must be rewound (Reset drops
+//     every register, so each step reallocates every intermediate tensor).
+//     The trainer runs neither it nor G.Read: its own executor (machine.go)
+//     walks the program's nodes in topological order on the calling
+//     goroutine, gives every node a value of its own kept from run to run,
+//     and copies the outputs (objective, R, U, gradients, logits) into the
+//     trainer's buffers. Reusing values is switched on only after a probe
+//     run shows it gives the same outputs to the last bit as fresh values.
+//   - Gorgonia's ops allocate on every call (iterators, shape copies, scalar
+//     results) and its matrix products go through gonum's Dgemm, which
+//     starts goroutines. The ops of an MLP step (products, elementwise
+//     arithmetic and comparisons, row sums, reshapes, broadcasts) have fast
+//     paths that write into last run's value (fastops.go); other ops, a
+//     custom penalty's included, run as Gorgonia implements them.
 //   - BindDualValues accumulates gradients across runs: not used; gradients
 //     are read from the gradient nodes.
 //   - The Chebyshev maximum is 0.5·(a+b+|a−b|) on scalar nodes (Max double
@@ -71,14 +73,17 @@
 //
 // # Speed
 //
-// The default build is pure Go (gonum's BLAS), and one step takes about
-// 0.2 ms for a 4×4 network on batches of 150 and 12 ms for a 10×32 network
-// on batches of 1000 (BenchmarkGraphStep, one core). Building with the blas
-// tag sends the matrix products to OpenBLAS through cgo, about 2.7× faster
-// for the larger network:
+// The matrix products of the fast paths use fp's AVX2/FMA kernel
+// (internal/gemm) on CPUs that have it; a step then takes about twice the
+// CPU time of the handwritten engine's for a 4×4 network on batches of 150,
+// and under 2× for a 10×32 network on batches of 1000, with 24 allocations
+// (BenchmarkStep in package backprop, one core). Elsewhere, and with the
+// noasm tag, the wide products go through gonum's BLAS; building with the
+// blas tag sends them, and the products the fast paths leave to Gorgonia,
+// to OpenBLAS through cgo instead:
 //
 //	apt-get install libopenblas-dev
 //	go build -tags blas ./...
 //
-// BLAS reports which one a binary uses.
+// BLAS reports which BLAS a binary uses.
 package graph

@@ -11,11 +11,11 @@ import (
 	"github.com/fpareto/fp/train"
 )
 
-// A trainer that keeps its registers between runs follows, bit for bit, the
-// trajectory of one that starts every run with fresh registers (Reset), over
+// A trainer whose executor keeps its values between runs follows, bit for
+// bit, the trajectory of one that computes fresh values on every run, over
 // many steps with batches of every size, dropout, the optimizer's updates
 // and evaluation in between.
-func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
+func TestReusedValuesMatchFreshValues(t *testing.T) {
 	for _, pen := range []penalties.Penalty{penalties.ATOAll, penalties.ATOPenultimate, probGap} {
 		for _, arch := range []model.Arch{{Layers: 4, Hidden: 4}, {Layers: 3, Hidden: 7}, {Layers: 2, Hidden: 1}} {
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -33,7 +33,8 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fresh.trainM.pc, fresh.evalM.pc = nil, nil // Reset after every run
+			fresh.trainM.freshValues() // fresh values on every run
+			fresh.evalM.freshValues()
 			var sizes []int
 			for _, p := range reuse.Params() {
 				sizes = append(sizes, len(p))
@@ -56,7 +57,7 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 					t.Fatal(err)
 				}
 				if lr != lf || relDiff(reuse.Grads(), fresh.Grads()) != 0 {
-					t.Fatalf("%s %v step %d: %+v with reused registers, %+v with fresh ones", pen.Name(), arch, step, lr, lf)
+					t.Fatalf("%s %v step %d: %+v with reused values, %+v with fresh ones", pen.Name(), arch, step, lr, lf)
 				}
 				adamR.Step(reuse.Params(), reuse.Grads())
 				adamF.Step(fresh.Params(), fresh.Grads())
@@ -73,7 +74,7 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 				}
 			}
 			if !reuse.trainM.reuses() || !reuse.evalM.reuses() {
-				t.Errorf("%s %v: register reuse was not switched on (train %v, eval %v)",
+				t.Errorf("%s %v: value reuse was not switched on (train %v, eval %v)",
 					pen.Name(), arch, reuse.trainM.reuses(), reuse.evalM.reuses())
 			}
 		}
@@ -81,7 +82,7 @@ func TestRegisterReuseMatchesFreshRegisters(t *testing.T) {
 }
 
 // When the probe sees different outputs from the two runs, the machine
-// falls back to fresh registers, and the step's outputs are still right.
+// falls back to fresh values, and the step's outputs are still right.
 func TestProbeFallsBack(t *testing.T) {
 	c := newSmallCase(4)
 	spec := c.spec(scalarize.Objective{Method: scalarize.Penalty}, penalties.ATOAll, nil)
@@ -94,8 +95,8 @@ func TestProbeFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	outputs := tr.trainM.outputs
-	tr.trainM.outputs = func(dst []float64) []float64 { // a program that is not repeatable
+	outputs := tr.trainM.record
+	tr.trainM.record = func(dst []float64) []float64 { // a program that is not repeatable
 		calls++
 		return append(outputs(dst), float64(calls))
 	}
@@ -112,10 +113,10 @@ func TestProbeFallsBack(t *testing.T) {
 			t.Fatalf("step %d after the fallback: %+v, want %+v", step, l, lr)
 		}
 	}
-	if tr.trainM.reuses() || tr.trainM.pc != nil {
-		t.Error("the machine kept its registers although the probe failed")
+	if tr.trainM.reuses() || tr.trainM.reuse {
+		t.Error("the machine kept its values although the probe failed")
 	}
 	if !ref.trainM.reuses() {
-		t.Error("the reference machine should reuse its registers")
+		t.Error("the reference machine should reuse its values")
 	}
 }

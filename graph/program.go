@@ -19,7 +19,8 @@ import (
 var buildMu sync.Mutex
 
 // Program is the graph a Trainer runs, for users who want to inspect it or
-// read other nodes. Its nodes belong to the trainer: treat them as read-only.
+// read other nodes (through Trainer.Value). Its nodes belong to the trainer:
+// treat them as read-only.
 type Program struct {
 	Graph *G.ExprGraph
 	MLP   *layers.MLP
@@ -192,12 +193,13 @@ func build(spec train.Spec, t *Trainer) (err error) {
 		p.Grads[i] = grads[k]
 	}
 
-	// Reads copy each value out of the machine's registers when it is
-	// computed; a node's Value() after a run may already have been
-	// overwritten by a later instruction that reused its register.
-	outputs := G.Nodes{G.Read(p.Objective, &t.objV), G.Read(p.R, &t.rV)}
+	// The machine copies each output to where the trainer reads it: the
+	// scalars into objV, rV and uV, the gradients into t.grads.
+	outputs := G.Nodes{p.Objective, p.R}
+	dsts := []*G.Value{&t.objV, &t.rV}
 	if p.U != nil {
-		outputs = append(outputs, G.Read(p.U, &t.uV))
+		outputs = append(outputs, p.U)
+		dsts = append(dsts, &t.uV)
 	}
 	t.gradVals = make([]G.Value, len(params))
 	for i, gr := range p.Grads {
@@ -205,37 +207,25 @@ func build(spec train.Spec, t *Trainer) (err error) {
 			continue
 		}
 		t.gradVals[i] = tensor.New(tensor.WithShape(params[i].Shape().Clone()...), tensor.WithBacking(t.grads[i]))
-		outputs = append(outputs, G.Read(gr, &t.gradVals[i]))
+		outputs = append(outputs, gr)
+		dsts = append(dsts, &t.gradVals[i])
 	}
 	sub := g.ExactSubgraphRoots(outputs...)
-	inputs := G.Nodes{p.X}
-	inputs = append(inputs, p.Masks...)
 	t.feedX = x.data
 	for _, m := range masks {
 		t.feedMasks = append(t.feedMasks, m.data)
 	}
 	for _, r := range rows {
 		if sub.Has(r.node.ID()) {
-			inputs = append(inputs, r.node)
 			t.feeds = append(t.feeds, r)
 		}
 	}
 	if !sub.Has(p.X.ID()) {
 		return fmt.Errorf("the objective does not depend on the input")
 	}
-	for _, n := range params {
-		if sub.Has(n.ID()) {
-			inputs = append(inputs, n)
-		}
+	if t.trainM, err = newMachine(g, outputs, dsts, t.trainOutputs); err != nil {
+		return fmt.Errorf("the training program: %w", err)
 	}
-	// WithWatchlist() with no logger: the machine then skips the per-instruction
-	// watch-list lookups (map accesses that only serve debug logging),
-	// about a tenth of a small network's step.
-	prog, locMap, err := G.CompileFunction(g, inputs, outputs)
-	if err != nil {
-		return fmt.Errorf("compiling the training program: %w", err)
-	}
-	t.trainM = newMachine(G.NewTapeMachine(g, G.WithPrecompiled(prog, locMap), G.WithWatchlist()), t.trainOutputs)
 
 	// The evaluation path shares the parameter nodes but has its own input,
 	// so predicting never touches the training inputs.
@@ -252,12 +242,9 @@ func build(spec train.Spec, t *Trainer) (err error) {
 	t.evalX = ex.data
 	t.evalLogits = make([]float64, n)
 	t.evalV = tensor.New(tensor.WithShape(n), tensor.WithBacking(t.evalLogits))
-	eprog, elocMap, err := G.CompileFunction(g, append(G.Nodes{p.EvalX}, params...),
-		G.Nodes{G.Read(p.EvalLogit, &t.evalV)})
-	if err != nil {
-		return fmt.Errorf("compiling the evaluation program: %w", err)
+	if t.evalM, err = newMachine(g, G.Nodes{p.EvalLogit}, []*G.Value{&t.evalV}, t.evalOutputs); err != nil {
+		return fmt.Errorf("the evaluation program: %w", err)
 	}
-	t.evalM = newMachine(G.NewTapeMachine(g, G.WithPrecompiled(eprog, elocMap), G.WithWatchlist()), t.evalOutputs)
 	t.prog = p
 	t.mlp = mlp
 	return nil

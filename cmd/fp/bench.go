@@ -16,12 +16,18 @@ func init() {
 			"built-in dataset with its default network and batch size: the gradient of the Chebyshev objective\n" +
 			"with the ato-penultimate penalty, then an Adam update. The engines run one after the other; each\n" +
 			"may use GOMAXPROCS threads (set GOMAXPROCS=1 for single-thread figures). Reported: wall-clock time\n" +
-			"and heap allocations per step, and each engine's speed relative to the graph engine.",
+			"and heap allocations per step, and each engine's speed relative to the graph engine.\n\n" +
+			"With --workers N, each engine also trains a sweep of networks (built and trained for --sweep-steps\n" +
+			"steps each, --networks of them) on N workers at once and on one worker: reported are networks per\n" +
+			"second on N workers and the speed-up over one worker. Set GOMAXPROCS to at least N.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dataset", Value: "compas", Usage: "`NAME`: compas, adult-sex or adult-race"},
 			&cli.IntFlag{Name: "steps", Usage: "timed steps per engine (default: as many as fit in about 1 s per engine)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the network, batch order and masks"},
-			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
+			&cli.IntFlag{Name: "workers", Usage: "`N`: also time a sweep of networks on N workers and on one"},
+			&cli.IntFlag{Name: "networks", Usage: "networks in the sweep (default: 4 per worker)"},
+			&cli.IntFlag{Name: "sweep-steps", Usage: "training steps per network in the sweep (default: 50)"},
+			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON (with --workers: an object with \"steps\" and \"sweep\")"},
 		},
 		Action: runBench,
 	})
@@ -31,13 +37,30 @@ func runBench(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("bench takes no arguments, got %q", c.Args().First())
 	}
+	workers := c.Int("workers")
+	if workers < 0 || (workers == 0 && (c.IsSet("networks") || c.IsSet("sweep-steps"))) {
+		return fmt.Errorf("bench: --workers %d: want N ≥ 1 for a sweep (--networks and --sweep-steps need it)", workers)
+	}
 	res, err := enginebench.Run(c.Context, enginebench.Config{
 		Dataset: c.String("dataset"), Steps: c.Int("steps"), Seed: c.Uint64("seed")})
 	if err != nil {
 		return err
 	}
+	var sweep []enginebench.SweepResult
+	if workers > 0 {
+		if sweep, err = enginebench.Sweep(c.Context, enginebench.SweepConfig{Dataset: c.String("dataset"),
+			Workers: workers, Networks: c.Int("networks"), Steps: c.Int("sweep-steps"), Seed: c.Uint64("seed")}); err != nil {
+			return err
+		}
+	}
 	w := c.App.Writer
 	if c.Bool(jsonFlag) {
+		if workers > 0 {
+			return writeJSON(w, struct {
+				Steps []enginebench.Result      `json:"steps"`
+				Sweep []enginebench.SweepResult `json:"sweep"`
+			}{res, sweep})
+		}
 		return writeJSON(w, res)
 	}
 	var base float64
@@ -47,20 +70,36 @@ func runBench(c *cli.Context) error {
 		}
 	}
 	tw := newTable(w)
-	fmt.Fprintln(tw, "DATASET\tENGINE\tBLAS\tARCH\tBATCH\tSTEPS\tµs/STEP\tALLOCS/STEP\tKB/STEP\tSPEED-UP")
+	fmt.Fprintln(tw, "DATASET\tENGINE\tBLAS\tKERNEL\tARCH\tBATCH\tSTEPS\tµs/STEP\tALLOCS/STEP\tKB/STEP\tSPEED-UP")
 	for _, r := range res {
 		speed := "-"
 		if base > 0 {
 			speed = fmt.Sprintf("%.1f×", base/r.USPerStep)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%s\n", r.Dataset, r.Engine, r.BLAS, r.Arch, r.Batch,
+		kernel := r.Kernel
+		if kernel == "" {
+			kernel = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%s\n", r.Dataset, r.Engine, r.BLAS, kernel, r.Arch, r.Batch,
 			r.Steps, r.USPerStep, r.AllocsPerStep, r.BytesPerStep/1024, speed)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if len(res) > 0 {
-		_, err = fmt.Fprintf(w, "GOMAXPROCS=%d; figures are wall-clock time and depend on the machine's load\n", res[0].GOMAXPROCS)
+		if _, err = fmt.Fprintf(w, "GOMAXPROCS=%d; figures are wall-clock time and depend on the machine's load\n", res[0].GOMAXPROCS); err != nil {
+			return err
+		}
 	}
-	return err
+	if len(sweep) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	tw = newTable(w)
+	fmt.Fprintln(tw, "DATASET\tENGINE\tARCH\tNETWORKS\tSTEPS/NET\tWORKERS\tSECONDS\tNETWORKS/S\t1-WORKER SECONDS\tSPEED-UP")
+	for _, r := range sweep {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f×\n", r.Dataset, r.Engine, r.Arch, r.Networks,
+			r.StepsPerNetwork, r.Workers, r.Seconds, r.NetworksPerSec, r.OneWorkerSec, r.Speedup)
+	}
+	return tw.Flush()
 }

@@ -58,3 +58,37 @@ func TestBenchErrors(t *testing.T) {
 		oneLine(t, err.Error())
 	}
 }
+
+func TestBenchSweep(t *testing.T) {
+	out, _, err := runFP(t, "bench", "--steps", "2", "--workers", "2", "--networks", "3", "--sweep-steps", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"NETWORKS/S", "SPEED-UP", "WORKERS"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, err = runFP(t, "bench", "--steps", "2", "--workers", "2", "--networks", "3", "--sweep-steps", "2", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Steps []map[string]any `json:"steps"`
+		Sweep []map[string]any `json:"sweep"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("output is not a JSON object: %v\n%s", err, out)
+	}
+	if len(v.Steps) != 2 || len(v.Sweep) != 2 {
+		t.Fatalf("got %d step rows and %d sweep rows, want 2 and 2:\n%s", len(v.Steps), len(v.Sweep), out)
+	}
+	for _, r := range v.Sweep {
+		if r["workers"] != 2.0 || r["networks"] != 3.0 || !(r["networks_per_second"].(float64) > 0) || !(r["speedup"].(float64) > 0) {
+			t.Errorf("sweep row %v", r)
+		}
+	}
+	if _, _, err := runFP(t, "bench", "--steps", "1", "--networks", "3"); err == nil {
+		t.Error("--networks without --workers: no error")
+	}
+}

@@ -1,0 +1,162 @@
+package enginebench
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fpareto/fp/backprop"
+	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/graph"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
+	"github.com/fpareto/fp/train"
+)
+
+// SweepConfig says what sweep to time.
+type SweepConfig struct {
+	// Dataset is a built-in dataset, as in Config.
+	Dataset string
+	// Workers is the number of networks trained at once (≥ 1).
+	Workers int
+	// Networks is the number of networks in the sweep; 0 means 4 per worker.
+	Networks int
+	// Steps is the number of training steps per network; 0 means 50.
+	Steps int
+	// Engines are timed in this order; nil means the graph engine, then backprop.
+	Engines []train.Engine
+	// Seed fixes the networks, batch orders and masks.
+	Seed uint64
+}
+
+// SweepResult is one engine's sweep throughput, on Workers workers and on
+// one worker, over the same networks.
+type SweepResult struct {
+	Dataset         string  `json:"dataset"`
+	Engine          string  `json:"engine"`
+	Arch            string  `json:"arch"`
+	Networks        int     `json:"networks"`
+	StepsPerNetwork int     `json:"steps_per_network"`
+	Workers         int     `json:"workers"`
+	Seconds         float64 `json:"seconds"`             // wall clock, Workers workers
+	NetworksPerSec  float64 `json:"networks_per_second"` // Workers workers
+	OneWorkerSec    float64 `json:"one_worker_seconds"`
+	Speedup         float64 `json:"speedup"` // one worker's time over Workers workers' time
+}
+
+// Sweep times a sweep as fp front runs one: Networks networks, each built
+// (trainer and Adam) and trained for Steps steps of the Chebyshev +
+// ato-penultimate objective on shuffled batches, taken by Workers workers
+// in goroutines of their own. Each engine runs the sweep on one worker, then
+// on Workers; the speed-up is the ratio of the two wall-clock times.
+func Sweep(ctx context.Context, cfg SweepConfig) ([]SweepResult, error) {
+	sh, ok := shapes[cfg.Dataset]
+	if !ok {
+		return nil, fmt.Errorf("bench: dataset %q: want compas, adult-sex or adult-race", cfg.Dataset)
+	}
+	if cfg.Workers < 1 || cfg.Networks < 0 || cfg.Steps < 0 {
+		return nil, fmt.Errorf("bench: sweep of %d networks × %d steps on %d workers: want ≥ 1 worker and no negative counts",
+			cfg.Networks, cfg.Steps, cfg.Workers)
+	}
+	networks, steps := cfg.Networks, cfg.Steps
+	if networks == 0 {
+		networks = 4 * cfg.Workers
+	}
+	if steps == 0 {
+		steps = 50
+	}
+	engines := cfg.Engines
+	if engines == nil {
+		engines = []train.Engine{graph.Engine{}, backprop.Engine{}}
+	}
+	d, err := datasets.Load(cfg.Dataset, datasets.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	data := trainingData(d)
+	var out []SweepResult
+	for _, eng := range engines {
+		one, err := sweepOnce(ctx, eng, data, sh, networks, steps, 1, cfg.Seed)
+		if err != nil {
+			return out, fmt.Errorf("bench: %s engine sweep on 1 worker: %w", eng.Name(), err)
+		}
+		many := one
+		if cfg.Workers > 1 {
+			if many, err = sweepOnce(ctx, eng, data, sh, networks, steps, cfg.Workers, cfg.Seed); err != nil {
+				return out, fmt.Errorf("bench: %s engine sweep on %d workers: %w", eng.Name(), cfg.Workers, err)
+			}
+		}
+		out = append(out, SweepResult{
+			Dataset: cfg.Dataset, Engine: eng.Name(), Arch: sh.arch.String(),
+			Networks: networks, StepsPerNetwork: steps, Workers: cfg.Workers,
+			Seconds: many.Seconds(), NetworksPerSec: float64(networks) / many.Seconds(),
+			OneWorkerSec: one.Seconds(), Speedup: one.Seconds() / many.Seconds(),
+		})
+	}
+	return out, nil
+}
+
+// sweepOnce trains the sweep's networks on workers goroutines and returns
+// the wall-clock time.
+func sweepOnce(ctx context.Context, eng train.Engine, d train.Data, sh shape, networks, steps, workers int, seed uint64) (time.Duration, error) {
+	var next atomic.Int64
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= networks || ctx.Err() != nil {
+					return
+				}
+				if err := trainNetwork(eng, d, sh, steps, seed, uint64(i)); err != nil {
+					errs[w] = fmt.Errorf("network %d: %w", i+1, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(t0)
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return 0, err
+		}
+	}
+	return elapsed, nil
+}
+
+// trainNetwork builds network i of the sweep and trains it for steps steps.
+func trainNetwork(eng train.Engine, d train.Data, sh shape, steps int, seed, i uint64) error {
+	rng := rand.New(rand.NewPCG(seed, i))
+	spec := train.Spec{Arch: sh.arch, Dim: d.Dim, BatchSize: sh.batch, Dropout: dropout,
+		Init: model.Init(sh.arch, d.Dim, rng), Objective: objective, Penalty: penalties.ATOPenultimate}
+	tr, err := eng.NewTrainer(spec)
+	if err != nil {
+		return err
+	}
+	params, grads := tr.Params(), tr.Grads()
+	adam, err := optim.NewAdamFor(optim.DefaultAdam, params)
+	if err != nil {
+		return err
+	}
+	s := newStream(d, sh, spec.Inputs(), rng)
+	for range steps {
+		s.next()
+		if _, err := tr.Gradient(s.b); err != nil {
+			return err
+		}
+		adam.Step(params, grads)
+	}
+	return nil
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2/altsrc"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/progress"
 )
 
 func init() { register(trainCommand()) }
@@ -156,7 +157,7 @@ func runTrain(c *cli.Context) error {
 	}
 	var obs experiments.Observer
 	if !c.Bool("quiet") {
-		obs = newProgress(c.App.ErrWriter)
+		obs = progress.New(c.App.ErrWriter)
 	}
 	runner, err := experiments.NewRunner(cfg, out, obs)
 	if err != nil {
@@ -179,8 +180,8 @@ func runTrain(c *cli.Context) error {
 		stop() // a second Ctrl-C ends the process at once
 	}()
 	sum, err := runner.Run(ctx)
-	if p, ok := obs.(*progress); ok {
-		p.finish()
+	if p, ok := obs.(*progress.Sweep); ok {
+		p.Finish()
 	}
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("interrupted: %d candidates recorded in %s; run the same command again to resume", sum.Resumed+sum.Trained, sum.Records)

@@ -4,5 +4,6 @@
 //
 // It works on plain numbers (risk, unfairness, accuracy per candidate), so
 // it serves test metrics today and validation metrics wherever a run keeps
-// them: the caller decides which numbers the choice is made on.
+// them: the caller decides which numbers the choice is made on. Pick does
+// the same over the records of sweeps (ReadCandidates), on test metrics.
 package choose

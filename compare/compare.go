@@ -212,3 +212,21 @@ func rowOrder(a string, ra []records.Record, b string, rb []records.Record) int 
 	}
 	return cmp.Or(cmp.Compare(ox, oy), -cmp.Compare(x.Penalty, y.Penalty), cmp.Compare(x.BetaScale, y.BetaScale), cmp.Compare(a, b))
 }
+
+// MixedSweeps returns the pooled rows of the first metric whose group pools
+// candidates of several sweep configurations although grouping by asks for
+// one group per method: most likely two sweeps merged by mistake. Grouping
+// by run or config keeps sweeps apart; grouping by λ or split pools them on
+// purpose.
+func (res *Result) MixedSweeps(by records.Grouping) []Pooled {
+	if by.Has("run") || by.Has("config") || !by.Has("method") || len(res.Pooled) == 0 {
+		return nil
+	}
+	var out []Pooled
+	for _, r := range res.Pooled {
+		if r.Configs > 1 && r.Metric == res.Pooled[0].Metric {
+			out = append(out, r)
+		}
+	}
+	return out
+}

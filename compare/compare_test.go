@@ -98,3 +98,37 @@ func TestRunNoCommonSplit(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Two cheb sweeps (configurations c1, c3) pooled by method are flagged once
+// (for the first metric); grouping by run, config or λ flags nothing.
+func TestMixedSweeps(t *testing.T) {
+	recs := []records.Record{
+		rec("cheb", "c1", 0, 10, 0.3), rec("cheb", "c3", 0, 12, 0.2), rec("linear", "c2", 0, 11, 0.25),
+	}
+	recs[0].Lambda, recs[1].Lambda = 0.5, 1
+	for _, tc := range []struct {
+		by   records.Grouping
+		want []string
+	}{
+		{records.Grouping{"method"}, []string{"cheb"}},
+		{records.Grouping{"method", "penalty"}, []string{"cheb/ato-penultimate"}},
+		{records.Grouping{"run"}, nil},
+		{records.Grouping{"method", "config"}, nil},
+		{records.Grouping{"lambda"}, nil},
+	} {
+		res, err := Run(recs, Options{Metrics: []string{"ato", "dp"}, By: tc.by})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range res.MixedSweeps(tc.by) {
+			if r.Configs != 2 || r.Metric != "ato" {
+				t.Errorf("by %v: row %+v", tc.by, r)
+			}
+			got = append(got, r.Group)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("by %v: MixedSweeps = %v, want %v", tc.by, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package datasets
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSummaries(t *testing.T) {
 	got, err := Summaries("")
@@ -29,5 +32,22 @@ func TestSummaries(t *testing.T) {
 	}
 	if _, err := Summaries(t.TempDir()); err == nil {
 		t.Error("a data folder without the files: no error")
+	}
+}
+
+func TestWriteSummaries(t *testing.T) {
+	var b strings.Builder
+	rows := []Summary{
+		{Name: "compas", Stats: Stats{Rows: 6172, Dim: 12, PY: 0.5}, A1: "race=African-American", Y1: "two_year_recid=1"},
+		{Name: "adult-sex", Preset: "full", Stats: Stats{Rows: 45222}},
+	}
+	if err := WriteSummaries(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "NAME") ||
+		!strings.HasPrefix(lines[1], "compas     -") || !strings.Contains(lines[1], "0.5000") ||
+		!strings.Contains(lines[2], "full") || !strings.Contains(lines[2], "45222") {
+		t.Errorf("table:\n%s", b.String())
 	}
 }

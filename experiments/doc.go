@@ -27,5 +27,6 @@
 //
 // Status reads a sweep's folder — written by one process or by many shards —
 // and tells which candidates are done, failed or missing, per shard and
-// overall.
+// overall. NewOutcome sums up a finished sweep: its counts, the comparison
+// of its candidates and its front of networks.
 package experiments

@@ -10,6 +10,8 @@
 //     opportunity, each "lower is fairer").
 //   - Evaluate and EvaluateLogits: every metric of a set of predictions at
 //     once.
+//   - AuditPredictions: every metric and the per-group breakdown (ByGroup)
+//     of a file of predictions read by datasets.ReadPredictions.
 //
 // The penalties trained on (as graph code) are in package penalties; this
 // package imports no Gorgonia.

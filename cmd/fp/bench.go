@@ -63,43 +63,5 @@ func runBench(c *cli.Context) error {
 		}
 		return writeJSON(w, res)
 	}
-	var base float64
-	for _, r := range res {
-		if r.Engine == "graph" {
-			base = r.USPerStep
-		}
-	}
-	tw := newTable(w)
-	fmt.Fprintln(tw, "DATASET\tENGINE\tBLAS\tKERNEL\tARCH\tBATCH\tSTEPS\tµs/STEP\tALLOCS/STEP\tKB/STEP\tSPEED-UP")
-	for _, r := range res {
-		speed := "-"
-		if base > 0 {
-			speed = fmt.Sprintf("%.1f×", base/r.USPerStep)
-		}
-		kernel := r.Kernel
-		if kernel == "" {
-			kernel = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f\t%.0f\t%.1f\t%s\n", r.Dataset, r.Engine, r.BLAS, kernel, r.Arch, r.Batch,
-			r.Steps, r.USPerStep, r.AllocsPerStep, r.BytesPerStep/1024, speed)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(res) > 0 {
-		if _, err = fmt.Fprintf(w, "GOMAXPROCS=%d; figures are wall-clock time and depend on the machine's load\n", res[0].GOMAXPROCS); err != nil {
-			return err
-		}
-	}
-	if len(sweep) == 0 {
-		return nil
-	}
-	fmt.Fprintln(w)
-	tw = newTable(w)
-	fmt.Fprintln(tw, "DATASET\tENGINE\tARCH\tNETWORKS\tSTEPS/NET\tWORKERS\tSECONDS\tNETWORKS/S\t1-WORKER SECONDS\tSPEED-UP")
-	for _, r := range sweep {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f×\n", r.Dataset, r.Engine, r.Arch, r.Networks,
-			r.StepsPerNetwork, r.Workers, r.Seconds, r.NetworksPerSec, r.OneWorkerSec, r.Speedup)
-	}
-	return tw.Flush()
+	return enginebench.WriteText(w, res, sweep)
 }

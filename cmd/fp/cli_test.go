@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fpareto/fp/experiments"
 )
 
 // Every flag line of every command's help shows at most one default, and
@@ -106,7 +108,7 @@ func TestTrainJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res trainResult
+	var res experiments.Outcome
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}

@@ -62,16 +62,9 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	if !by.Has("run") && !by.Has("config") && by.Has("method") {
-		// Grouping by method says "one group per sweep": two sweeps of the
-		// same method pooled into one group are most likely a mistake.
-		// Grouping by λ or split pools sweeps on purpose.
-		for _, r := range res.Pooled {
-			if r.Configs > 1 && r.Metric == metrics[0] {
-				fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s pools candidates of %d sweep configurations "+
-					"(keep them apart with --by run)\n", r.Group, r.Configs)
-			}
-		}
+	for _, r := range res.MixedSweeps(by) {
+		fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s pools candidates of %d sweep configurations "+
+			"(keep them apart with --by run)\n", r.Group, r.Configs)
 	}
 	return res, nil
 }

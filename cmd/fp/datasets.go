@@ -35,15 +35,5 @@ func runDatasets(c *cli.Context) error {
 	if c.Bool(jsonFlag) {
 		return writeJSON(w, rows)
 	}
-	tw := newTable(w)
-	fmt.Fprintln(tw, "NAME\tPRESET\tROWS\tDIM\tP(y=1)\tP(a=1)\tP(y=1|a=0)\tP(y=1|a=1)\ta=1\ty=1")
-	for _, r := range rows {
-		preset := r.Preset
-		if preset == "" {
-			preset = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n",
-			r.Name, preset, r.Rows, r.Dim, r.PY, r.PA, r.PYA0, r.PYA1, r.A1, r.Y1)
-	}
-	return tw.Flush()
+	return datasets.WriteSummaries(w, rows)
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -48,21 +46,19 @@ func runPredict(c *cli.Context) error {
 			opt.Keep = append(opt.Keep, strings.TrimSpace(name))
 		}
 	}
-	data := c.String("data")
-	in, err := os.Open(data)
-	if err != nil {
-		return fmt.Errorf("predict: %w", err)
-	}
-	defer in.Close()
-	out := c.String("out")
+	data, out := c.String("data"), c.String("out")
 	if out == "" {
-		_, err := predict.Run(f, in, data, c.App.Writer, opt)
+		in, err := os.Open(data)
 		if err != nil {
+			return fmt.Errorf("predict: %w", err)
+		}
+		defer in.Close()
+		if _, err := predict.Run(f, in, data, c.App.Writer, opt); err != nil {
 			return fmt.Errorf("predict: %w", err)
 		}
 		return nil
 	}
-	n, err := streamToFile(out, func(w io.Writer) (int, error) { return predict.Run(f, in, data, w, opt) })
+	n, err := predict.RunFile(f, data, out, opt)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
@@ -72,25 +68,4 @@ func runPredict(c *cli.Context) error {
 	}
 	fmt.Fprintln(c.App.ErrWriter)
 	return nil
-}
-
-// streamToFile streams into a temporary file beside path and renames it
-// into place only when write succeeds, so a failure leaves no partial file.
-func streamToFile(path string, write func(io.Writer) (int, error)) (int, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return 0, err
-	}
-	defer os.Remove(tmp.Name())
-	n, err := write(tmp)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return n, err
-	}
-	return n, os.Rename(tmp.Name(), path)
 }

@@ -73,7 +73,7 @@ func printStatus(w io.Writer, rep *experiments.StatusReport) error {
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
-	printOverlaps(w, rep.Overlap)
+	experiments.WriteOverlaps(w, rep.Overlap)
 
 	t := newTable(w)
 	fmt.Fprintln(t, "shard\tdone/expected\tfailed\tmissing\trecords file")

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2/altsrc"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/progress"
 )
 
 func init() { register(trainCommand()) }
@@ -156,9 +157,9 @@ func runTrain(c *cli.Context) error {
 	if out == "" {
 		out = experiments.DefaultOut(cfg)
 	}
-	var obs experiments.Observer = warnings{c.App.ErrWriter}
+	var obs experiments.Observer = progress.Warnings{W: c.App.ErrWriter}
 	if !c.Bool("quiet") {
-		obs = newProgress(c.App.ErrWriter)
+		obs = progress.New(c.App.ErrWriter)
 	}
 	runner, err := experiments.NewRunner(cfg, out, obs)
 	if err != nil {
@@ -184,8 +185,8 @@ func runTrain(c *cli.Context) error {
 		stop() // a second Ctrl-C ends the process at once
 	}()
 	sum, err := runner.Run(ctx)
-	if p, ok := obs.(*progress); ok {
-		p.finish()
+	if p, ok := obs.(*progress.Sweep); ok {
+		p.Finish()
 	}
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("interrupted: %d candidates recorded in %s; run the same command again to resume", sum.Resumed+sum.Trained, sum.Records)

@@ -1,42 +1,17 @@
-package main
+package experiments
 
 import (
 	"fmt"
 	"io"
 
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 )
 
-// Overlap prints a split's overlap summary as soon as its propensity model
-// is ready, and the advice when the overlap is poor.
-func (p *progress) Overlap(o experiments.SplitOverlap) {
-	if p.bar != nil {
-		_ = p.bar.Clear()
-	}
-	fmt.Fprintf(p.w, "split %d overlap: %s\n", o.Split, o.Overlap)
-	if a := o.Advice(); a != "" {
-		fmt.Fprintln(p.w, "warning: "+a)
-	}
-}
-
-// warnings is the observer of a quiet run: it prints the poor-overlap
-// advice and nothing else.
-type warnings struct{ w io.Writer }
-
-func (warnings) Start(total, done int)    {}
-func (warnings) Done(rec *records.Record) {}
-func (q warnings) Overlap(o experiments.SplitOverlap) {
-	if a := o.Advice(); a != "" {
-		fmt.Fprintln(q.w, "warning: "+a)
-	}
-}
-
-// overlapLine summarises the overlap carried by records over their splits
+// OverlapLine summarises the overlap carried by records over their splits
 // in one line ("" when none carries it): the temperature range, the largest
 // share of extreme ê and the smallest effective sample size relative to its
 // group, each with its split.
-func overlapLine(recs []records.Record) string {
+func OverlapLine(recs []records.Record) string {
 	type split struct {
 		t, extreme, ess float64
 	}
@@ -81,9 +56,9 @@ func overlapLine(recs []records.Record) string {
 	return line
 }
 
-// printOverlaps prints a line per split's overlap, and the advice of those
+// WriteOverlaps prints a line per split's overlap, and the advice of those
 // whose overlap is poor.
-func printOverlaps(w io.Writer, ovs []experiments.SplitOverlap) {
+func WriteOverlaps(w io.Writer, ovs []SplitOverlap) {
 	for _, o := range ovs {
 		fmt.Fprintf(w, "split %d overlap: %s\n", o.Split, o.Overlap)
 		if a := o.Advice(); a != "" {

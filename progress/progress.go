@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"fmt"
@@ -14,9 +14,10 @@ import (
 	"github.com/fpareto/fp/records"
 )
 
-// progress shows a sweep's progress: a bar with candidates done / total, ETA
-// and the best test risk so far on a terminal, plain log lines otherwise.
-type progress struct {
+// Sweep shows a sweep's progress on w: a bar with candidates done / total,
+// ETA and the best test risk so far when w is a terminal, plain log lines
+// otherwise. Call Finish when the run ends.
+type Sweep struct {
 	w       io.Writer
 	bar     *progressbar.ProgressBar
 	total   int
@@ -26,8 +27,9 @@ type progress struct {
 	started time.Time
 }
 
-func newProgress(w io.Writer) *progress {
-	return &progress{w: w, best: math.Inf(1), started: time.Now()}
+// New returns a Sweep writing to w.
+func New(w io.Writer) *Sweep {
+	return &Sweep{w: w, best: math.Inf(1), started: time.Now()}
 }
 
 func isTerminal(w io.Writer) bool {
@@ -35,9 +37,10 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-var _ experiments.PropensityObserver = (*progress)(nil)
+var _ experiments.PropensityObserver = (*Sweep)(nil)
 
-func (p *progress) Start(total, done int) {
+// Start implements experiments.Observer.
+func (p *Sweep) Start(total, done int) {
 	p.total, p.done = total, done
 	if isTerminal(p.w) {
 		p.bar = progressbar.NewOptions(total,
@@ -56,7 +59,8 @@ func (p *progress) Start(total, done int) {
 	fmt.Fprintf(p.w, "training %d candidates (%d already recorded)\n", total, done)
 }
 
-func (p *progress) Done(rec *records.Record) {
+// Done implements experiments.Observer.
+func (p *Sweep) Done(rec *records.Record) {
 	p.done++
 	if rec.OK() {
 		p.best = math.Min(p.best, rec.Risk)
@@ -75,7 +79,8 @@ func (p *progress) Done(rec *records.Record) {
 	fmt.Fprintf(p.w, "[%d/%d] split %d  λ %-8.4g %s  (%.1fs)\n", p.done, p.total, rec.Split, rec.Lambda, status, rec.TrainSeconds)
 }
 
-func (p *progress) finish() {
+// Finish ends the bar's line; it does nothing for log lines.
+func (p *Sweep) Finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		fmt.Fprintln(p.w)
@@ -85,12 +90,41 @@ func (p *progress) finish() {
 // PropensityEpoch shows the propensity fit of a split, which on a large
 // file takes a while before the first candidate trains: in the bar's
 // description on a terminal, else a line at every tenth of the epochs.
-func (p *progress) PropensityEpoch(m, epoch, epochs int) {
+func (p *Sweep) PropensityEpoch(m, epoch, epochs int) {
 	if p.bar != nil {
 		p.bar.Describe(fmt.Sprintf("propensity model of split %d: epoch %d/%d", m, epoch, epochs))
 		return
 	}
 	if step := max(1, epochs/10); epoch%step == 0 || epoch == epochs {
 		fmt.Fprintf(p.w, "propensity model of split %d: epoch %d/%d\n", m, epoch, epochs)
+	}
+}
+
+// Overlap prints a split's overlap summary as soon as its propensity model
+// is ready, and the advice when the overlap is poor.
+func (p *Sweep) Overlap(o experiments.SplitOverlap) {
+	if p.bar != nil {
+		_ = p.bar.Clear()
+	}
+	fmt.Fprintf(p.w, "split %d overlap: %s\n", o.Split, o.Overlap)
+	if a := o.Advice(); a != "" {
+		fmt.Fprintln(p.w, "warning: "+a)
+	}
+}
+
+// Warnings is the observer of a quiet run: it prints the poor-overlap
+// advice to W and nothing else.
+type Warnings struct{ W io.Writer }
+
+// Start implements experiments.Observer.
+func (Warnings) Start(total, done int) {}
+
+// Done implements experiments.Observer.
+func (Warnings) Done(rec *records.Record) {}
+
+// Overlap prints the advice of a split whose overlap is poor.
+func (q Warnings) Overlap(o experiments.SplitOverlap) {
+	if a := o.Advice(); a != "" {
+		fmt.Fprintln(q.W, "warning: "+a)
 	}
 }

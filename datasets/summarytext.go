@@ -1,0 +1,23 @@
+package datasets
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteSummaries prints rows as a plain-text table, one line per dataset
+// and preset.
+func WriteSummaries(w io.Writer, rows []Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tPRESET\tROWS\tDIM\tP(y=1)\tP(a=1)\tP(y=1|a=0)\tP(y=1|a=1)\ta=1\ty=1")
+	for _, r := range rows {
+		preset := r.Preset
+		if preset == "" {
+			preset = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n",
+			r.Name, preset, r.Rows, r.Dim, r.PY, r.PA, r.PYA0, r.PYA1, r.A1, r.Y1)
+	}
+	return tw.Flush()
+}

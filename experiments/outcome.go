@@ -1,0 +1,91 @@
+package experiments
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/fpareto/fp/compare"
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
+)
+
+// Outcome is a finished sweep: its counts, the comparison of its candidates
+// and its front. Its JSON form is what fp train --json prints.
+type Outcome struct {
+	Out            string          `json:"out"`
+	Candidates     int             `json:"candidates"`
+	Trained        int             `json:"trained"`
+	Resumed        int             `json:"resumed"`
+	Failed         int             `json:"failed"`
+	ElapsedSeconds float64         `json:"elapsed_seconds"`
+	Metric         string          `json:"metric"`
+	Comparison     *compare.Result `json:"comparison"`
+	// Front are the records of the non-dominated candidates by test risk,
+	// their Weights a path from the working directory.
+	Front  []records.Record `json:"front"`
+	Figure string           `json:"figure,omitempty"` // the front figure, when one was drawn
+
+	Elapsed time.Duration `json:"-"`
+}
+
+// NewOutcome assembles the outcome of the sweep that sum describes from
+// the successful candidates recs of its folder out, with the front in
+// (test risk, metric).
+func NewOutcome(sum Summary, out string, recs []records.Record, metric string) (*Outcome, error) {
+	if !slices.Contains(records.Metrics, metric) {
+		return nil, &FieldError{Field: "metric", Err: fmt.Errorf("%q: want one of %s", metric, strings.Join(records.Metrics, ", "))}
+	}
+	cmp, err := compare.Run(recs, compare.Options{Metrics: []string{metric}})
+	if err != nil {
+		return nil, err
+	}
+	o := &Outcome{Out: out, Candidates: sum.Total, Trained: sum.Trained, Resumed: sum.Resumed, Failed: sum.Failed,
+		ElapsedSeconds: sum.Elapsed.Seconds(), Metric: metric, Comparison: cmp, Elapsed: sum.Elapsed}
+	pts := make([]pareto.Point, len(recs))
+	for i := range recs {
+		v, _ := recs[i].Metric(metric)
+		pts[i] = pareto.Point{X: recs[i].Risk, Y: v}
+	}
+	for _, i := range pareto.Front(pts) {
+		r := recs[i]
+		r.Weights = filepath.Join(out, r.Weights)
+		o.Front = append(o.Front, r)
+	}
+	return o, nil
+}
+
+// WriteText prints the outcome: the counts, the comparison tables, the
+// front's networks and the figure.
+func (o *Outcome) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%d candidates in %s (%d trained now in %s, %d already recorded, %d failed)\n\n",
+		o.Candidates, o.Out, o.Trained, o.Elapsed.Round(1e8), o.Resumed, o.Failed)
+	if err := compare.WriteText(w, o.Comparison); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(o.Front))
+	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\tnote\n")
+	for _, r := range o.Front {
+		note := ""
+		switch {
+		case r.Collapsed:
+			note = "constant predictor"
+		case r.SingleClass:
+			note = "predicts one class"
+		}
+		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
+			r.ATO, r.DP, r.EO, r.EOpp, r.Weights, note)
+	}
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	if o.Figure != "" {
+		fmt.Fprintf(w, "\nfigure: %s\n", o.Figure)
+	}
+	return nil
+}

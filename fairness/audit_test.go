@@ -1,0 +1,74 @@
+package fairness_test
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/fairness"
+)
+
+// readPredictions writes text to a file and reads it with cols.
+func readPredictions(t *testing.T, text string, cols datasets.PredictionColumns) *datasets.Predictions {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "preds.csv")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := datasets.ReadPredictions(path, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// The hand-worked case of mv_test.go with text labels and groups, read
+// from scores and from the same scores as logits.
+func TestAuditPredictions(t *testing.T) {
+	const text = "score,logit,y,sex,e\n" +
+		"0.1,-2.1972245773362196,yes,F,0.5\n0.2,-1.3862943611198906,yes,F,0.5\n0.2,-1.3862943611198906,yes,M,0.25\n" +
+		"0.3,-0.8472978603872037,yes,M,0.25\n0.5,0,no,M,0.75\n0.6,0.4054651081081645,no,F,0.5\n"
+	risk := -(math.Log(0.1) + math.Log(0.2) + math.Log(0.2) + math.Log(0.3) + math.Log(0.5) + math.Log(0.4)) / 6
+	for _, cols := range []datasets.PredictionColumns{
+		{Score: "score", Label: "y", Group: "sex", Propensity: "e"},
+		{Logit: "logit", Label: "y", Group: "sex", Propensity: "e"},
+	} {
+		got, err := fairness.AuditPredictions(readPredictions(t, text, cols))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.N != 6 || math.Abs(got.Risk-risk) > 1e-12 || got.Accuracy != 0 || got.ATO == nil ||
+			math.Abs(*got.ATO-1.0/70) > 1e-12 || math.Abs(got.DP-1.0/54) > 1e-12 || math.Abs(got.EO-1.0/8) > 1e-12 ||
+			math.Abs(got.EOpp-3.0/64) > 1e-12 || got.LabelPositive != "yes" || got.GroupPositive != "M" {
+			t.Errorf("%+v: audit %+v", cols, got)
+		}
+		if len(got.ByGroup) != 2 || got.ByGroup[0].Group != "F" || got.ByGroup[1].Group != "M" ||
+			math.Abs(got.ByGroup[1].MeanScore-1.0/3) > 1e-12 || got.ByGroup[0].Count != 3 {
+			t.Errorf("%+v: by group %+v", cols, got.ByGroup)
+		}
+		var b strings.Builder
+		if err := got.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []string{"ato       0.0142857", "eopp      0.046875", "F      0  3      0.6667     0.3000"} {
+			if !strings.Contains(b.String(), s) {
+				t.Errorf("text lacks %q:\n%s", s, b.String())
+			}
+		}
+	}
+	// Without propensities there is no ato, in the numbers or the text.
+	got, err := fairness.AuditPredictions(readPredictions(t, text, datasets.PredictionColumns{Score: "score", Label: "y", Group: "sex"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := got.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got.ATO != nil || strings.Contains(b.String(), "ato") {
+		t.Errorf("ato without propensities: %v\n%s", got.ATO, b.String())
+	}
+}

@@ -171,9 +171,12 @@
     });
     order.forEach(function (c) {
       var nd = c.nd && c.nd.indexOf(mi) >= 0;
-      var cl = "pt" + (nd ? " nd" : "") + (c.collapsed ? " collapsed" : "") + (c.id === state.selected ? " selected" : "");
+      var cl = "pt" + (nd ? " nd" : "") + (c.collapsed ? " collapsed" : "") + (c.single_class ? " single" : "") + (c.id === state.selected ? " selected" : "");
       var r = nd ? 4.5 : 3.2;
-      var e = el("circle", { cx: px(c.risk).toFixed(2), cy: py(c.m[mi]).toFixed(2), r: c.id === state.selected ? 7 : r, "data-r": r, fill: D.groups[c.g].color, "class": cl, "data-id": c.id }, plot);
+      // A network predicting one class is drawn as a ring in its method's
+      // colour: no real choice, whatever its unfairness.
+      var e = el("circle", { cx: px(c.risk).toFixed(2), cy: py(c.m[mi]).toFixed(2), r: c.id === state.selected ? 7 : r, "data-r": r, fill: c.single_class ? "#fff" : D.groups[c.g].color, "class": cl, "data-id": c.id }, plot);
+      if (c.single_class) e.style.stroke = D.groups[c.g].color;
       byId[c.id].push(e);
     });
 
@@ -218,6 +221,7 @@
         '<span class="key" style="background:' + esc(g.color) + '"></span>' + esc(g.label) + "</button>";
     });
     h += '<span><span class="front-key"></span>non-dominated staircase (outlined points)</span>';
+    if (D.candidates.some(function (c) { return c.single_class; })) h += '<span><svg width="12" height="12" class="ring-key"><circle cx="6" cy="6" r="4.2"></circle></svg>rings: predict one class for every test row</span>';
     h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
     lg.innerHTML = h;
   }
@@ -233,6 +237,7 @@
     var s = "<b>" + esc(D.groups[c.g].label) + "</b> · split " + c.split + " · " + esc(lambdaText(c)) + "<br>risk " + fmt(c.risk) + " · accuracy " + fmt(c.acc, 3);
     D.metrics.forEach(function (m, i) { s += (i % 2 === 0 ? "<br>" : " · ") + D.metric_names[m] + " " + fmt(c.m[i]); });
     if (c.collapsed) s += "<br><i>collapsed (constant predictor)</i>";
+    else if (c.single_class) s += "<br><i>single class (predicts one class for every test row)</i>";
     return s;
   }
   document.querySelectorAll(".panel svg").forEach(function (svg) {

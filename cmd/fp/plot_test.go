@@ -11,6 +11,7 @@ import (
 
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report"
+	"github.com/fpareto/fp/report/runplot"
 )
 
 // writeRecords writes recs as a records file at path.
@@ -93,7 +94,7 @@ func TestPlotFrontJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res plotResult
+	var res runplot.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}
@@ -136,7 +137,7 @@ func TestPlotFrontPanelOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var res plotResult
+		var res runplot.Result
 		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +209,7 @@ func TestPlotDist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res plotResult
+	var res runplot.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +324,7 @@ func TestPlotZoomAndLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res plotResult
+	var res runplot.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}

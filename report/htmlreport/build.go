@@ -19,7 +19,7 @@ import (
 
 // Options control what Build puts on the page. The zero value is usable.
 type Options struct {
-	// Title heads the page; default "fp report".
+	// Title heads the page; default "fp report: " and the datasets.
 	Title string
 	// Bins is the number of histogram bins on [0, 1]; default 20.
 	Bins int
@@ -48,9 +48,6 @@ var metricNames = map[string]string{"ato": "ATO", "dp": "DP", "eo": "EO", "eopp"
 func Build(paths []string, opt Options) (*Page, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("report: no run folder or records file given")
-	}
-	if opt.Title == "" {
-		opt.Title = "fp report"
 	}
 	if opt.Bins <= 0 {
 		opt.Bins = 20
@@ -180,6 +177,9 @@ func Build(paths []string, opt Options) (*Page, error) {
 	// Summary.
 	s := &p.Summary
 	s.Datasets = p.Data.Datasets
+	if p.Title == "" {
+		p.Title = "fp report: " + strings.Join(s.Datasets, ", ")
+	}
 	s.Configurations = len(configs)
 	allWall := true
 	for _, r := range p.Runs {

@@ -79,6 +79,17 @@ func TrainCommand(c experiments.Config, out string) string {
 	return strings.Join(args, " ")
 }
 
+// PredictCommand is the fp predict command that applies the network at
+// path to new data: the CSV file of cfg, the run's configuration, when it
+// trained on one, else a placeholder. It suits Options.Predict.
+func PredictCommand(network string, cfg *experiments.Config) string {
+	data := "DATA.csv"
+	if cfg != nil && cfg.CSV != "" {
+		data = cfg.CSV
+	}
+	return "fp predict --model " + shellQuote(network) + " --data " + shellQuote(data)
+}
+
 // shellQuote quotes s for a POSIX shell when it holds anything but plain
 // characters.
 func shellQuote(s string) string {

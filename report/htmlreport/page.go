@@ -1,13 +1,18 @@
 package htmlreport
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
+
+	"github.com/fpareto/fp/model"
 )
 
 // Page is everything the report shows. Pointer and slice fields left nil are
@@ -187,6 +192,25 @@ var page = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
 		return fmt.Sprintf("%.1f h", s/3600)
 	},
 }).ParseFS(assets, "assets/page.html.tmpl"))
+
+// WriteFile renders p into the file path, creating its folder, and returns
+// the number of bytes written. The file is replaced at once, so a reader
+// never sees half a page.
+func WriteFile(path string, p *Page) (int, error) {
+	var buf bytes.Buffer
+	if err := Render(&buf, p); err != nil {
+		return 0, err
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return 0, err
+		}
+	}
+	if err := model.WriteFileAtomic(path, buf.Bytes()); err != nil {
+		return 0, err
+	}
+	return buf.Len(), nil
+}
 
 // Render writes p as one HTML document.
 func Render(w io.Writer, p *Page) error {

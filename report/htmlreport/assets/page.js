@@ -304,7 +304,7 @@
     }
     h += "</tbody></table>";
     h += "<p>Non-dominated for: " + (c.nd && c.nd.length ? c.nd.map(function (k) { return D.metric_names[D.metrics[k]]; }).join(", ") : "none") + "<br>";
-    h += "Collapsed (constant predictor): " + flag(!!c.collapsed) + "<br>Single predicted class: " + flag(c.single_class) + "<br>Poor overlap: " + flag(c.poor_overlap) + "</p>";
+    h += "Collapsed (constant predictor): " + flag(!!c.collapsed) + "<br>Single predicted class: " + flag(!!c.single_class) + "<br>Poor overlap: " + flag(c.poor_overlap) + "</p>";
     h += "<p><b>Network</b><br>" + (c.net ? "<code>" + esc(c.net) + "</code>" : na) + "</p>";
     h += "<p><b>Apply it to new data</b><br>" + (c.predict ? "<code>" + esc(c.predict) + "</code>" : na) + "</p>";
     h += "<p><b>Score distributions on the test split</b></p>" + (c.dist ? histSVG(c) : '<p class="na">' + esc(c.dist_note || "Not available for this run.") + "</p>");

@@ -337,7 +337,10 @@
     { k: "acc", t: "accuracy", n: true, v: function (c) { return c.acc; } }
   ];
   D.metrics.forEach(function (m, i) { cols.push({ k: m, t: D.metric_names[m], n: true, v: function (c) { return c.m[i]; } }); });
-  cols.push({ k: "flags", t: "marks", v: function (c) { return (c.collapsed ? "collapsed " : "") + (c.poor_overlap ? "poor overlap " : "") + (c.single_class ? "single class" : ""); } });
+  // Marks are joined by "; " so that each becomes its own tag.
+  cols.push({ k: "flags", t: "marks", v: function (c) {
+    return [c.collapsed && "collapsed", c.single_class && "single class", c.poor_overlap && "poor overlap"].filter(Boolean).join("; ");
+  } });
   cols.push({ k: "net", t: "network", v: function (c) { return c.net || ""; } });
   if (D.runs.length > 1) cols.splice(1, 0, { k: "run", t: "run", v: function (c) { return D.runs[c.run]; } });
 
@@ -358,7 +361,7 @@
       h += '<tr data-id="' + r.id + '"' + (r.id === state.selected ? ' class="selected"' : "") + ">";
       cols.forEach(function (c) {
         var v = c.v(r);
-        if (c.k === "flags") v = v ? '<span class="tag bad">' + esc(v.trim()) + "</span>" : "";
+        if (c.k === "flags") v = v ? v.split("; ").map(function (m) { return '<span class="tag bad">' + esc(m) + "</span>"; }).join(" ") : "";
         else if (c.k === "net" || c.k === "run") v = v ? "<code>" + esc(v) + "</code>" : "";
         else if (c.k === "lambda") v = fmt(v, 6);
         else if (c.n && c.k !== "split") v = fmt(v, 4);

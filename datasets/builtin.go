@@ -93,6 +93,7 @@ func Load(name string, opt Options) (*Dataset, error) {
 		return nil, fmt.Errorf("dataset %s: %w", name, err)
 	}
 	d.Name, d.Preset = name, preset
+	d.Schema.Dataset, d.Schema.Preset = name, preset
 	d.Source = "embedded"
 	if opt.DataDir != "" {
 		d.Source = filepath.Join(opt.DataDir, adultDataFile)

@@ -133,6 +133,14 @@ func TestLoadCSVEncoding(t *testing.T) {
 		},
 		Y: []float64{0, 1, 1}, A: []float64{0, 1, 0}, N: 3, Dim: 5,
 		LabelPositive: "yes", GroupPositive: "M", Dropped: 1,
+		Schema: Schema{
+			Columns: []SourceColumn{
+				{Name: "age", Kind: KindNumeric},
+				{Name: "color", Kind: KindCategorical, Levels: []string{"blue", "red"}},
+				{Name: "code", Kind: KindCategorical, Levels: []string{"1", "x"}},
+			},
+			Target: "y", TargetPositive: "yes", Sensitive: "g", SensitivePositive: "M",
+		},
 	}
 	if !reflect.DeepEqual(d, want) {
 		t.Errorf("got  %+v\nwant %+v", d, want)

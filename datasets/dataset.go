@@ -21,14 +21,20 @@ type Dataset struct {
 	// those the preset's filter removes, or the rows with empty cells that
 	// CSVOptions.DropMissing drops.
 	Dropped int
+
+	// Schema describes the source columns the features come from and the
+	// coding of y and a; network files store it to score raw rows.
+	Schema Schema
 }
 
 // finish encodes the kept rows' features; d.Y and d.A are already set.
 func (d *Dataset) finish(t *table, rows []int, feats []feature) (*Dataset, error) {
-	cols, x, err := encodeX(t, rows, feats)
+	cols, x, schema, err := encodeX(t, rows, feats)
 	if err != nil {
 		return nil, err
 	}
+	d.Schema = Schema{Columns: schema, Target: d.Target, TargetPositive: d.LabelPositive,
+		Sensitive: d.Sensitive, SensitivePositive: d.GroupPositive}
 	d.Columns, d.X = cols, x
 	d.N, d.Dim = len(rows), len(cols)
 	d.Dropped = t.rows() - len(rows)

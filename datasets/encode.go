@@ -21,10 +21,10 @@ type feature struct {
 	rename map[string]string
 }
 
-// encodeX builds the row-major feature matrix of the given rows. One-hot
-// levels are those found in these rows, so every split of them has the same
-// columns.
-func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64, err error) {
+// encodeX builds the row-major feature matrix of the given rows, and the
+// schema of the source columns it read. One-hot levels are those found in
+// these rows, so every split of them has the same columns.
+func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64, schema []SourceColumn, err error) {
 	type plan struct {
 		off  int
 		vals []float64 // numeric: value of each code
@@ -40,6 +40,7 @@ func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64
 		if ft.enc == numeric {
 			p.vals, p.errs = numbers(c)
 			names = append(names, c.name)
+			schema = append(schema, SourceColumn{Name: c.name, Kind: KindNumeric})
 			dim++
 			continue
 		}
@@ -54,7 +55,7 @@ func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64
 		for _, i := range rows {
 			k := c.codes[i]
 			if !used[k] && c.levels[k] == "" {
-				return nil, nil, t.errAt(i, c, fmt.Errorf("%w: expected a category", ErrEmptyCell))
+				return nil, nil, nil, t.errAt(i, c, fmt.Errorf("%w: expected a category", ErrEmptyCell))
 			}
 			used[k] = true
 		}
@@ -66,9 +67,18 @@ func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64
 		}
 		slices.Sort(levels)
 		levels = slices.Compact(levels)
+		sc := SourceColumn{Name: c.name, Kind: KindCategorical, Levels: slices.Clone(levels)}
+		for from, to := range ft.rename {
+			if sc.Rename == nil {
+				sc.Rename = map[string]string{}
+			}
+			sc.Rename[from] = to
+		}
 		if ft.enc == oneHotDropFirst && len(levels) > 0 {
+			sc.Dropped = levels[0]
 			levels = levels[1:]
 		}
+		schema = append(schema, sc)
 		p.pos = make([]int, len(c.levels))
 		for k := range c.levels {
 			p.pos[k] = -1
@@ -89,7 +99,7 @@ func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64
 			k := codes[i]
 			if p.pos == nil {
 				if p.errs[k] != nil {
-					return nil, nil, t.errAt(i, ft.col, p.errs[k])
+					return nil, nil, nil, t.errAt(i, ft.col, p.errs[k])
 				}
 				x[r*dim+p.off] = p.vals[k]
 			} else if j := p.pos[k]; j >= 0 {
@@ -97,5 +107,5 @@ func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64
 			}
 		}
 	}
-	return names, x, nil
+	return names, x, schema, nil
 }

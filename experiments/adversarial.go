@@ -10,6 +10,7 @@ import (
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
 
@@ -72,6 +73,18 @@ func (r *Runner) trainAdversarial(ctx context.Context, sd *splitData, beta float
 	}
 	rec.TrainSeconds = time.Since(start).Seconds()
 	rec.SkippedBatches = res.Skipped
+	// The final training risk; the baseline has no penalty U of its own, so
+	// train_u stays 0.
+	eval, err := train.NewEvaluator(r.engine, train.Spec{Arch: arch, Dim: sd.train.Dim, BatchSize: 1,
+		Init: res.Network, Objective: scalarize.Objective{Method: scalarize.Risk}}, sd.evalBlock())
+	if err != nil {
+		return rec, fmt.Errorf("split %d, β = %g: %w", sd.m, beta, err)
+	}
+	fin, err := eval.Loss(res.Network.Tensors(), sd.train)
+	if err != nil {
+		return rec, fmt.Errorf("split %d, β = %g: %w", sd.m, beta, err)
+	}
+	rec.TrainR = fin.R
 	if err := r.score(&rec, res.Network, sd); err != nil {
 		return rec, err
 	}

@@ -63,6 +63,14 @@ type Config struct {
 
 	PropensityEpochs int `json:"propensity_epochs"`
 
+	// ValFraction keeps this share of every training split aside (stratified
+	// by label and group): the networks train on the rest, are scored on it
+	// after every epoch, and each keeps the network of its epoch with the
+	// lowest validation objective. 0 trains on the whole split for all
+	// epochs (the paper's protocol); ValFractionAuto (the default) is
+	// DefaultValFraction for a CSV and 0 for the built-in datasets.
+	ValFraction float64 `json:"val_fraction,omitempty"`
+
 	// Adversarial baseline (SPEC §6).
 	AdvEpochs      int `json:"adv_epochs,omitempty"`
 	AdvPretrainClf int `json:"adv_pretrain_clf,omitempty"`
@@ -79,6 +87,10 @@ type Config struct {
 	Workers int `json:"-"`
 	// Shard restricts the run to the splits of one shard.
 	Shard Shard `json:"-"`
+	// Coding records which raw target and sensitive values the data coded
+	// 1; NewRunner fills it. It follows from the other settings, so it is
+	// not part of the digest.
+	Coding *Coding `json:"coding,omitempty"`
 	// CustomPenalty, when set, is used instead of a built-in penalty; its
 	// Name is the Penalty of the records and its Version enters the digest
 	// (change it whenever the penalty's code changes). Library use only;
@@ -93,6 +105,15 @@ type Config struct {
 	// each run appends them with its start and end times to the folder's
 	// runs.jsonl (see Invocation). They change no result.
 	Args []string `json:"-"`
+}
+
+// Coding is the meaning of y = 1 and a = 1: the raw values of the target
+// and the sensitive column that the data coded 1.
+type Coding struct {
+	Target            string `json:"target"`
+	TargetPositive    string `json:"target_positive"`
+	Sensitive         string `json:"sensitive"`
+	SensitivePositive string `json:"sensitive_positive"`
 }
 
 // Shard i of n runs the splits m with m mod n = i. The zero value is "no sharding".
@@ -122,6 +143,18 @@ func (s Shard) Validate() error {
 	return nil
 }
 
+// ValFractionAuto asks for the data's default validation share: held-out
+// stopping for a CSV, none for the built-in datasets, whose default
+// reproduces the paper's protocol (500 epochs on the whole training split).
+const ValFractionAuto = -1
+
+// DefaultValFraction is the validation share of a CSV sweep by default.
+const DefaultValFraction = 0.2
+
+// MinGroupRows is the fewest rows of a group in a training split below which
+// a sweep warns that the ATO estimates of that split are noisy.
+const MinGroupRows = 50
+
 // DefaultConfig is `fp train` with no flags: a Chebyshev sweep with the
 // penultimate-layer ATO penalty on the embedded COMPAS data.
 func DefaultConfig() Config {
@@ -135,6 +168,7 @@ func DefaultConfig() Config {
 		Dropout:          0.2,
 		LR:               1e-3,
 		PropensityEpochs: 100,
+		ValFraction:      ValFractionAuto,
 		AdvEpochs:        200,
 		AdvPretrainClf:   2,
 		AdvPretrainAdv:   5,
@@ -221,6 +255,10 @@ func (c Config) Validate() error {
 		return fieldErr("lr", "learning rate %g, want > 0", c.LR)
 	case c.PropensityEpochs < 1:
 		return fieldErr("propensity_epochs", "%d, want ≥ 1", c.PropensityEpochs)
+	case c.ValFraction != ValFractionAuto && !(c.ValFraction >= 0 && c.ValFraction <= 0.5):
+		return fieldErr("val_fraction", "%g, want a value in [0, 0.5] (0: no validation part)", c.ValFraction)
+	case c.ValFraction > 0 && c.Method == MethodAdversarial:
+		return fieldErr("val_fraction", "the adversarial baseline trains on a fixed schedule (SPEC §6) without held-out stopping; use 0")
 	case c.TrainFraction < 0 || c.TrainFraction >= 1:
 		return fieldErr("train_fraction", "%g, want a value in (0, 1)", c.TrainFraction)
 	case c.TrainSize < 0:
@@ -272,12 +310,18 @@ func (c Config) penalty() (train.Term, error) {
 }
 
 // Resolved checks the config (Validate), fills the dataset-dependent
-// defaults (architecture and batch size, SPEC §2) and records the names and
-// versions of custom terms, so that they enter the digest. nTrain is the
-// number of training rows (for the CSV batch default of ≈5%).
+// defaults (validation share, architecture and batch size, SPEC §2) and
+// records the names and versions of custom terms, so that they enter the
+// digest. nTrain is the number of rows in a training split; the CSV batch
+// default is ≈5% of the rows the networks train on (without the validation
+// part).
 func (c Config) Resolved(nTrain int) (Config, error) {
 	if err := c.Validate(); err != nil {
 		return c, err
+	}
+	c.ValFraction = c.resolvedValFraction()
+	if c.ValFraction > 0 {
+		nTrain -= int(math.Round(c.ValFraction * float64(nTrain)))
 	}
 	if c.Arch == "" || c.Batch == 0 {
 		arch, batch := "4x16", int(math.Round(0.05*float64(nTrain)))
@@ -314,11 +358,24 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 	return c, nil
 }
 
+// resolvedValFraction is ValFraction with ValFractionAuto replaced by the
+// data's default.
+func (c Config) resolvedValFraction() float64 {
+	switch {
+	case c.ValFraction != ValFractionAuto:
+		return c.ValFraction
+	case c.CSV != "" && c.Method != MethodAdversarial:
+		return DefaultValFraction
+	}
+	return 0
+}
+
 // Digest identifies everything in the config that changes results: two
 // configs with the same digest produce the same records.
 func (c Config) Digest() string {
 	d := c
 	d.DataDir = ""
+	d.Coding = nil
 	b, _ := json.Marshal(d) // a struct of plain fields always marshals
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:6])
@@ -340,7 +397,7 @@ func (c Config) Diff(d Config) []string {
 		keys[k] = true
 	}
 	for _, k := range sortedKeys(keys) {
-		if k == "data_dir" {
+		if k == "data_dir" || k == "coding" {
 			continue
 		}
 		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {

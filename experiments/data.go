@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -41,11 +42,44 @@ func splitOf(c Config, d *datasets.Dataset, m int) (datasets.Split, error) {
 	return s, nil
 }
 
+// holdOut divides the rows of a training split into the rows trained on and
+// a validation part of about frac of them, stratified by (y, a) so that both
+// parts keep the split's label and group mix. The draw is seeded from the
+// sweep's seed and the split's index. Both lists keep train's order.
+func holdOut(c Config, d *datasets.Dataset, m int, trainRows []int, frac float64) (fit, val []int) {
+	if frac <= 0 {
+		return trainRows, nil
+	}
+	rng := newRand(c.Seed, "validation", m, "", 0)
+	var cells [4][]int // positions in trainRows, by 2y + a
+	for k, i := range trainRows {
+		cell := 2*int(d.Y[i]) + int(d.A[i])
+		cells[cell] = append(cells[cell], k)
+	}
+	isVal := make([]bool, len(trainRows))
+	for _, cell := range cells {
+		rng.Shuffle(len(cell), func(i, j int) { cell[i], cell[j] = cell[j], cell[i] })
+		for _, k := range cell[:int(math.Round(frac*float64(len(cell))))] {
+			isVal[k] = true
+		}
+	}
+	for k, i := range trainRows {
+		if isVal[k] {
+			val = append(val, i)
+		} else {
+			fit = append(fit, i)
+		}
+	}
+	return fit, val
+}
+
 // splitData is one split, encoded and weighted, ready to train on.
 type splitData struct {
 	m           int
-	train       train.Data // standardized; W = overlap weights
-	testX       []float64  // standardized
+	train       train.Data // standardized; W = overlap weights; the rows trained on
+	val         train.Data // the validation part (N = 0 when none is kept)
+	overlap     SplitOverlap
+	testX       []float64 // standardized
 	testY       []float64
 	testA       []float64
 	testE       []float64 // calibrated propensity on the test rows
@@ -66,24 +100,72 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	if err != nil {
 		return nil, err
 	}
+	// The standardization and the propensity model are fitted on the whole
+	// training split, as without a validation part; only the network's
+	// training rows leave the validation part out.
 	std := datasets.FitStandardizer(r.data, sp.Train)
 	sd := &splitData{m: m, std: std, columns: r.data.Columns}
-	sd.train.X = std.Apply(r.data, sp.Train)
-	sd.train.N, sd.train.Dim = len(sp.Train), r.data.Dim
-	sd.train.Y, sd.train.A = r.data.Subset(sp.Train)
+	whole := r.encode(std, sp.Train)
 	sd.testX = std.Apply(r.data, sp.Test)
 	sd.testY, sd.testA = r.data.Subset(sp.Test)
 
-	pm, err := r.propensityModel(ctx, sd)
+	pm, err := r.propensityModel(ctx, m, whole)
 	if err != nil {
 		return nil, fmt.Errorf("split %d: propensity model: %w", m, err)
 	}
 	sd.propensityT = pm.T
-	e := pm.Predict(sd.train.X, sd.train.N)
-	sd.train.W = make([]float64, sd.train.N)
-	fairness.OverlapWeights(e, sd.train.A, sd.train.W)
+	e := pm.Predict(whole.X, whole.N)
+	ov, err := propensity.Diagnose(e, whole.A, pm.T)
+	if err != nil {
+		return nil, fmt.Errorf("split %d: %w", m, err)
+	}
+	sd.overlap = SplitOverlap{Split: m, Overlap: ov}
+	if poor, why := ov.Poor(); poor {
+		sd.overlap.Warning = why
+		sd.overlap.Predictors = propensity.Predictors(whole.X, whole.N, r.data.Columns, whole.A, 3)
+	}
+	if err := writeOverlap(r.overlapPath(m), sd.overlap); err != nil {
+		return nil, err
+	}
+	r.observeOverlap(sd.overlap)
+	whole.W = make([]float64, whole.N)
+	fairness.OverlapWeights(e, whole.A, whole.W)
 	sd.testE = pm.Predict(sd.testX, len(sp.Test))
+
+	fit, val := holdOut(c, r.data, m, sp.Train, c.ValFraction)
+	if len(val) == 0 {
+		sd.train = whole.Data
+		return sd, nil
+	}
+	pos := make(map[int]int, len(sp.Train)) // row → its place in whole
+	for k, i := range sp.Train {
+		pos[i] = k
+	}
+	sd.train, sd.val = whole.rows(fit, pos), whole.rows(val, pos)
 	return sd, nil
+}
+
+// encode is the standardized training data of rows (no weights yet).
+func (r *Runner) encode(std *datasets.Standardizer, rows []int) encoded {
+	d := train.Data{X: std.Apply(r.data, rows), N: len(rows), Dim: r.data.Dim}
+	d.Y, d.A = r.data.Subset(rows)
+	return encoded{d}
+}
+
+// encoded is training data that can be cut into parts.
+type encoded struct{ train.Data }
+
+// rows is the part of d made of the given dataset rows; pos maps a dataset
+// row to its place in d.
+func (d encoded) rows(rows []int, pos map[int]int) train.Data {
+	out := train.Data{N: len(rows), Dim: d.Dim, X: make([]float64, 0, len(rows)*d.Dim),
+		Y: make([]float64, len(rows)), A: make([]float64, len(rows)), W: make([]float64, len(rows))}
+	for k, i := range rows {
+		j := pos[i]
+		out.X = append(out.X, d.X[j*d.Dim:(j+1)*d.Dim]...)
+		out.Y[k], out.A[k], out.W[k] = d.Y[j], d.A[j], d.W[j]
+	}
+	return out
 }
 
 // propensityFile is a split's stored propensity model.
@@ -97,8 +179,8 @@ func (r *Runner) propensityPath(m int) string {
 }
 
 // propensityModel reloads the split's propensity model or fits and stores it.
-func (r *Runner) propensityModel(ctx context.Context, sd *splitData) (*propensity.Model, error) {
-	path := r.propensityPath(sd.m)
+func (r *Runner) propensityModel(ctx context.Context, m int, d encoded) (*propensity.Model, error) {
+	path := r.propensityPath(m)
 	if b, err := os.ReadFile(path); err == nil {
 		var f propensityFile
 		if err := json.Unmarshal(b, &f); err != nil || f.Network == nil {
@@ -122,11 +204,11 @@ func (r *Runner) propensityModel(ctx context.Context, sd *splitData) (*propensit
 		cfg.OnEpoch = func(epoch, epochs int) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			po.PropensityEpoch(sd.m, epoch, epochs)
+			po.PropensityEpoch(m, epoch, epochs)
 		}
 	}
-	pm, _, err := propensity.Fit(ctx, r.engine, sd.train.X, sd.train.N, sd.train.Dim, sd.train.A, cfg,
-		newRand(r.cfg.Seed, "propensity", sd.m, "", 0))
+	pm, _, err := propensity.Fit(ctx, r.engine, d.X, d.N, d.Dim, d.A, cfg,
+		newRand(r.cfg.Seed, "propensity", m, "", 0))
 	if err != nil {
 		return nil, err
 	}

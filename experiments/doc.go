@@ -11,6 +11,14 @@
 // ShardFromEnv finds a job-array task's shard in its Slurm or Kubernetes
 // environment).
 //
+// With Config.ValFraction (the default for a CSV) part of each training
+// split is kept aside and every network ends with its best epoch on it
+// (train.Holdout). Each split's overlap summary (propensity.Diagnose) is
+// stored beside its propensity model, copied into every record and, when
+// poor, explained (SplitOverlap.Advice). Before training, NewRunner refuses a
+// sweep whose every batch would lack a group and collects warnings
+// (Runner.Warnings).
+//
 // Engines are interchangeable: the Runner only sees train.Engine, looked up
 // by name (EngineByName). Config.Validate, which needs no data, asks the
 // engine whether it can train the sweep's terms (train.Engine.Check), so an

@@ -36,6 +36,8 @@ func TestConfigRefusesBadSettings(t *testing.T) {
 		{"arch", func(c *experiments.Config) { c.Arch = "4by4" }, "LxH"},
 		{"engine", func(c *experiments.Config) { c.Engine = "torch" }, "engine"},
 		{"shard", func(c *experiments.Config) { c.Shard = experiments.Shard{Index: 3, Count: 2} }, "shard"},
+		{"validation share", func(c *experiments.Config) { c.ValFraction = 0.9 }, "val_fraction"},
+		{"adversarial validation", func(c *experiments.Config) { c.Method, c.ValFraction = "adversarial", 0.2 }, "held-out"},
 		{"adversarial engine", func(c *experiments.Config) { c.Method, c.Engine = "adversarial", "backprop" }, "graph engine"},
 	}
 	for _, tc := range cases {
@@ -71,8 +73,20 @@ func TestConfigDefaultsPerDataset(t *testing.T) {
 	c := experiments.DefaultConfig()
 	c.Dataset, c.CSV = "", "data.csv"
 	r, err := c.Resolved(2000)
-	if err != nil || r.Arch != "4x16" || r.Batch != 100 {
-		t.Errorf("CSV defaults: %v %s %d, want 4x16 and 5%% of 2000 rows", err, r.Arch, r.Batch)
+	if err != nil || r.Arch != "4x16" || r.Batch != 80 || r.ValFraction != experiments.DefaultValFraction {
+		t.Errorf("CSV defaults: %v %s %d %g, want 4x16, 5%% of the 1600 rows trained on and a validation share of %g",
+			err, r.Arch, r.Batch, r.ValFraction, experiments.DefaultValFraction)
+	}
+	c.ValFraction = 0
+	if r, err := c.Resolved(2000); err != nil || r.Batch != 100 || r.ValFraction != 0 {
+		t.Errorf("CSV without a validation part: %v batch %d, val %g; want 5%% of 2000 rows and none", err, r.Batch, r.ValFraction)
+	}
+	// The built-in datasets keep the paper's protocol: no validation part,
+	// and a digest unchanged by the setting's existence.
+	b := experiments.DefaultConfig()
+	rb, err := b.Resolved(3086)
+	if err != nil || rb.ValFraction != 0 {
+		t.Errorf("compas: %v, validation share %g, want 0", err, rb.ValFraction)
 	}
 }
 

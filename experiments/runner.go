@@ -58,6 +58,8 @@ type Runner struct {
 	writer *records.Writer
 	path   string
 
+	warnings []string
+
 	mu   sync.Mutex
 	done map[string]*records.Record
 	sum  Summary
@@ -97,6 +99,12 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Coding = &Coding{Target: data.Target, TargetPositive: data.LabelPositive,
+		Sensitive: data.Sensitive, SensitivePositive: data.GroupPositive}
+	warnings, err := checkGroups(c, data)
+	if err != nil {
+		return nil, err
+	}
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, _ := scalarize.ParseGrid(c.Lambdas)
 	if c.Method == MethodAdversarial {
@@ -112,7 +120,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{cfg: c, out: out, engine: engine, data: data, grid: grid, obs: obs,
-		done: map[string]*records.Record{}}
+		done: map[string]*records.Record{}, warnings: warnings}
 	existing, err := readFolder(out)
 	if err != nil {
 		return nil, err
@@ -130,6 +138,44 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// Warnings are what NewRunner found doubtful about the sweep's data before
+// training (a group with few rows in a training split, say), one line each.
+func (r *Runner) Warnings() []string { return r.warnings }
+
+// checkGroups looks at the rows each split of the sweep trains on. A
+// penalised sweep in which every batch would lack one of the groups (a
+// training split without one of them, or batches of one row) is refused:
+// its penalty would be 0 throughout. A group with fewer than MinGroupRows
+// rows gives a warning.
+func checkGroups(c Config, d *datasets.Dataset) ([]string, error) {
+	var warnings []string
+	for m := 0; m < c.Splits; m++ {
+		if !c.Shard.Owns(m) {
+			continue
+		}
+		sp, err := splitOf(c, d, m)
+		if err != nil {
+			return nil, err
+		}
+		fit, _ := holdOut(c, d, m, sp.Train, c.ValFraction)
+		var n1 int
+		for _, i := range fit {
+			n1 += int(d.A[i])
+		}
+		n0 := len(fit) - n1
+		batch := min(c.Batch, len(fit))
+		if c.Method != MethodAdversarial && (n1 == 0 || n0 == 0 || batch < 2) {
+			return nil, fmt.Errorf("split %d: the networks train on %d rows (%d with a = 1, %d with a = 0) in batches of %d: every batch would lack one of the groups, so the unfairness penalty would be 0 throughout; use more rows (or a larger --batch)",
+				m, len(fit), n1, n0, batch)
+		}
+		if n1 < MinGroupRows || n0 < MinGroupRows {
+			warnings = append(warnings, fmt.Sprintf("split %d: the networks train on %d rows with a = 1 and %d with a = 0; with fewer than %d rows in a group the ATO estimates are noisy",
+				m, n1, n0, MinGroupRows))
+		}
+	}
+	return warnings, nil
 }
 
 // Config is the resolved configuration the runner uses.

@@ -87,7 +87,8 @@ func TestRunnerWritesResumesAndIgnoresWorkers(t *testing.T) {
 	}
 	keys := []string{"dataset", "preset", "sensitive", "method", "penalty", "split", "lambda", "seed", "engine",
 		"epochs", "dim", "n_train", "n_test", "r_min", "r_max", "u_min", "u_max", "train_seconds",
-		"skipped_batches", "collapsed", "risk", "accuracy", "ato", "dp", "eo", "eopp", "weights"}
+		"skipped_batches", "collapsed", "risk", "accuracy", "ato", "dp", "eo", "eopp", "weights",
+		"train_r", "train_u", "prop_temperature", "prop_q", "prop_extreme", "ess1", "ess0"}
 	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		for _, k := range keys {
 			if !strings.Contains(line, `"`+k+`":`) {
@@ -98,6 +99,9 @@ func TestRunnerWritesResumesAndIgnoresWorkers(t *testing.T) {
 	for _, r := range recs {
 		if !r.OK() || r.Dataset != "compas" || r.Dim != 12 || r.Engine != "graph" || r.NTrain+r.NTest != 6172 {
 			t.Errorf("unexpected record %+v", r)
+		}
+		if r.NVal != 0 || r.ValR != nil || r.KeptEpoch != 0 {
+			t.Errorf("%s: a built-in dataset kept a validation part by default (n_val %d)", r.Key(), r.NVal)
 		}
 		if _, err := os.Stat(filepath.Join(d1, r.Weights)); err != nil {
 			t.Errorf("network of %s: %v", r.Key(), err)

@@ -149,6 +149,21 @@ func (r *Runner) standardizationRun(ctx context.Context, sd *splitData, method s
 	return &rec, writeAtomic(path, b)
 }
 
+// EvalBlock is the most rows whose R and U are measured at once (train_r,
+// val_r, …); larger parts are measured in blocks of this size.
+const EvalBlock = 4096
+
+// evalBlock is the block size in which the split's parts are measured: the
+// validation part's size when one is kept, else the training rows', at most
+// EvalBlock.
+func (sd *splitData) evalBlock() int {
+	n := sd.train.N
+	if sd.val.N > 0 {
+		n = sd.val.N
+	}
+	return min(n, EvalBlock)
+}
+
 // baseRecord fills what a record says about the candidate before training.
 func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float64) records.Record {
 	c := r.cfg
@@ -160,14 +175,16 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 	if preset == "" && r.data.Preset != "" {
 		preset = r.data.Preset
 	}
-	return records.Record{
+	rec := records.Record{
 		Dataset: name, Preset: preset, Sensitive: r.data.Sensitive,
 		Method: c.Method, Penalty: c.Penalty, Lambdas: c.Lambdas, Split: sd.m, Lambda: lambda, Seed: c.Seed,
 		Engine: r.engine.Name(), Arch: c.Arch, Batch: c.Batch, Epochs: c.Epochs,
-		Dim: sd.train.Dim, NTrain: sd.train.N, NTest: len(sd.testY),
+		Dim: sd.train.Dim, NTrain: sd.train.N, NTest: len(sd.testY), NVal: sd.val.N,
 		Status:  records.StatusOK,
 		Weights: r.networkPath(sd.m, lambda),
 	}
+	setOverlap(&rec, sd.overlap)
+	return rec
 }
 
 // networkPath is where a candidate's network is stored, relative to the folder.
@@ -203,18 +220,35 @@ func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalariz
 		pen = nil
 	}
 	batch := min(c.Batch, sd.train.N)
-	tr, err := r.engine.NewTrainer(train.Spec{
+	spec := train.Spec{
 		Arch: arch, Dim: sd.train.Dim, BatchSize: batch, Dropout: c.Dropout,
 		Init: model.Init(arch, sd.train.Dim, rng), Objective: obj, Penalty: pen, Risk: r.cfg.CustomRisk,
-	})
+	}
+	tr, err := r.engine.NewTrainer(spec)
+	if err != nil {
+		return rec, train.Result{}, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
+	}
+	// The evaluator measures R and U of whole parts in evaluation mode, U
+	// even for λ = 0 (whose trainer has no penalty), in blocks of the same
+	// size for the training and the validation part (U, a contrast, is
+	// larger on fewer rows by noise alone).
+	spec.Penalty, err = r.penalty()
+	if err != nil {
+		return rec, train.Result{}, err
+	}
+	eval, err := train.NewEvaluator(r.engine, spec, sd.evalBlock())
 	if err != nil {
 		return rec, train.Result{}, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
 	}
 	adam := optim.DefaultAdam
 	adam.LR = c.LR
 	plateau := optim.DefaultPlateau
+	opt := train.Options{Epochs: c.Epochs, Adam: adam, Plateau: &plateau}
+	if sd.val.N > 0 {
+		opt.Holdout = &train.Holdout{Data: sd.val, Eval: eval, Objective: obj}
+	}
 	start := time.Now()
-	res, err := train.Fit(ctx, tr, sd.train, train.Options{Epochs: c.Epochs, Adam: adam, Plateau: &plateau}, rng)
+	res, err := train.Fit(ctx, tr, sd.train, opt, rng)
 	rec.TrainSeconds = time.Since(start).Seconds()
 	rec.SkippedBatches = res.Skipped
 	var div *train.DivergedError
@@ -225,6 +259,14 @@ func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalariz
 	}
 	if err != nil {
 		return rec, res, err
+	}
+	fin, err := eval.Loss(tr.Params(), sd.train)
+	if err != nil {
+		return rec, res, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
+	}
+	rec.TrainR, rec.TrainU = fin.R, fin.U
+	if res.Val != nil {
+		rec.ValR, rec.ValU, rec.KeptEpoch = &res.Val.R, &res.Val.U, res.Kept
 	}
 	if err := r.score(&rec, tr.Network(), sd); err != nil {
 		return rec, res, err
@@ -254,6 +296,14 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 		}
 	}
 	f := model.NewFile(net, sd.columns, sd.std.Mean, sd.std.SD)
+	schema := r.data.Schema
+	f.Schema = &schema
+	f.Card = &model.Card{
+		Dataset: rec.Dataset, Preset: rec.Preset, Sensitive: rec.Sensitive, Method: rec.Method, Penalty: rec.Penalty,
+		Lambda: rec.Lambda, Split: rec.Split, Seed: rec.Seed, Engine: rec.Engine, Epochs: rec.Epochs,
+		Test:   model.Metrics{Risk: rec.Risk, Accuracy: rec.Accuracy, ATO: rec.ATO, DP: rec.DP, EO: rec.EO, EOpp: rec.EOpp},
+		Config: r.cfg.Digest(), Version: model.Version(),
+	}
 	path := filepath.Join(r.out, rec.Weights)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

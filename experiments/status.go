@@ -80,6 +80,8 @@ type StatusReport struct {
 	// Unexpected are recorded candidates outside the sweep's splits × grid.
 	Unexpected []Candidate `json:"unexpected,omitempty"`
 	Warnings   []string    `json:"warnings,omitempty"`
+	// Overlap is each prepared split's overlap summary (splits/split-NNN/).
+	Overlap []SplitOverlap `json:"overlap,omitempty"`
 }
 
 // IncompleteShards lists the shards with missing candidates.
@@ -136,6 +138,9 @@ func Status(dir string, shards int) (*StatusReport, error) {
 		return nil, fmt.Errorf("%s: splits = %d, want ≥ 1", filepath.Join(dir, ConfigFile), cfg.Splits)
 	}
 	rep := &StatusReport{Dir: dir, Config: cfg, Digest: cfg.Digest(), Lambdas: grid}
+	if rep.Overlap, err = ReadOverlaps(dir); err != nil {
+		return nil, err
+	}
 
 	files, err := filepath.Glob(filepath.Join(globQuote(dir), "*"+records.Ext))
 	if err != nil {

@@ -29,6 +29,12 @@ func (rep *StatusReport) WriteText(w io.Writer) error {
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
+	for _, o := range rep.Overlap {
+		fmt.Fprintf(w, "split %d overlap: %s\n", o.Split, o.Overlap)
+		if a := o.Advice(); a != "" {
+			fmt.Fprintln(w, "warning: "+a)
+		}
+	}
 
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(t, "shard\tdone/expected\tfailed\tmissing\trecords file")

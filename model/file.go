@@ -5,10 +5,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+
+	"github.com/fpareto/fp/datasets"
 )
 
-// FileFormat names the network file format written by Save.
-const FileFormat = "fp-network/1"
+// FileFormat names the network file format written by Save. Load also
+// reads FileFormatV1, the format before the raw schema and the card.
+const (
+	FileFormat   = "fp-network/2"
+	FileFormatV1 = "fp-network/1"
+)
 
 // File is a stored network: the JSON document Save writes and Load reads.
 //
@@ -19,8 +26,13 @@ const FileFormat = "fp-network/1"
 //	  "features": ["sex=Male", …],  // encoded column names, in input order
 //	  "mean": [...], "sd": [...],   // the training split's standardization of each input
 //	  "weights":  [[...], ...],     // per layer, row-major In×Out
-//	  "biases":   [[...], ...]      // per layer, Out entries
+//	  "biases":   [[...], ...],     // per layer, Out entries
+//	  "schema":   {...},            // the raw source columns, their encoding and the 0/1 coding of y and a
+//	  "card":     {...}             // where the network came from and its test metrics
 //	}
+//
+// Schema and Card are absent from fp-network/1 files and from networks
+// that are not trained on a dataset (a propensity model).
 //
 // To predict: z = Forward((x − mean)/sd) with sd = 0 meaning the input is 0,
 // then p = sigmoid(z). Predict does exactly that.
@@ -33,6 +45,9 @@ type File struct {
 	SD       []float64   `json:"sd,omitempty"`
 	Weights  [][]float64 `json:"weights"`
 	Biases   [][]float64 `json:"biases"`
+
+	Schema *datasets.Schema `json:"schema,omitempty"`
+	Card   *Card            `json:"card,omitempty"`
 }
 
 // NewFile wraps p (not copied) with the encoder's column names and statistics.
@@ -43,8 +58,8 @@ func NewFile(p *Params, features []string, mean, sd []float64) *File {
 
 // Params returns the network held by the file, validated.
 func (f *File) Params() (*Params, error) {
-	if f.Format != FileFormat {
-		return nil, fmt.Errorf("network file format %q: want %q", f.Format, FileFormat)
+	if f.Format != FileFormat && f.Format != FileFormatV1 {
+		return nil, fmt.Errorf("network file format %q: want %q or %q", f.Format, FileFormat, FileFormatV1)
 	}
 	a, err := ParseArch(f.Arch)
 	if err != nil {
@@ -56,6 +71,14 @@ func (f *File) Params() (*Params, error) {
 	}
 	if (f.Mean != nil && len(f.Mean) != f.Dim) || (f.SD != nil && len(f.SD) != f.Dim) {
 		return nil, fmt.Errorf("network file: mean/sd have %d/%d entries, want dim %d", len(f.Mean), len(f.SD), f.Dim)
+	}
+	if f.Schema != nil {
+		if err := f.Schema.Validate(); err != nil {
+			return nil, fmt.Errorf("network file: %w", err)
+		}
+		if got := f.Schema.Features(); !slices.Equal(got, f.Features) {
+			return nil, fmt.Errorf("network file: the schema encodes %d features, which are not the %d the network lists", len(got), len(f.Features))
+		}
 	}
 	return p, nil
 }

@@ -10,6 +10,12 @@
 // shifts that population, which is why the weights come from the calibrated
 // score sigmoid(logit/T) rather than from the raw network output.
 //
+// Diagnose summarises how well the groups overlap under the calibrated
+// score (quantiles of ê, the share of rows with ê near 0 or 1, and the
+// effective sample size of the overlap weights in each group), and
+// Predictors names the input columns that go most with a, for a warning a
+// user can act on when the overlap is poor.
+//
 // The package knows nothing about λ, objectives or fronts: it trains with any
 // train.Engine and returns a Model whose Predict gives clipped, calibrated
 // scores.

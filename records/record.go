@@ -76,7 +76,41 @@ type Record struct {
 	// ReadAll, never stored): groups of records that would otherwise print
 	// alike are named after it.
 	Source string `json:"-"`
+
+	// TrainR and TrainU are the risk and penalty of the candidate's network
+	// (the one stored) on the rows it was trained on, in evaluation mode
+	// (no dropout), over blocks of as many rows as the validation part has
+	// (all the rows when none is kept), at most 4,096, averaged over the
+	// blocks by rows; U is the split's penalty
+	// even for λ = 0, which does not minimise it (and 0 for the adversarial
+	// baseline, which has no penalty). ValR and ValU are the same
+	// on the validation part, when one was kept (NVal rows); KeptEpoch is
+	// then the epoch whose network was kept (the one with the lowest
+	// validation objective).
+	TrainR    float64  `json:"train_r"`
+	TrainU    float64  `json:"train_u"`
+	ValR      *float64 `json:"val_r,omitempty"`
+	ValU      *float64 `json:"val_u,omitempty"`
+	NVal      int      `json:"n_val,omitempty"`
+	KeptEpoch int      `json:"kept_epoch,omitempty"`
+
+	// The overlap of the split's calibrated propensity ê on its training
+	// rows (SPEC §4): the temperature, ê's quantiles at 0, 0.01, 0.05, 0.25,
+	// 0.5, 0.75, 0.95, 0.99 and 1, the share of rows with ê < 0.01 or
+	// ê > 0.99, and the effective sample size (Σw)²/Σw² of the overlap
+	// weights in each group, beside the group's rows. Records written
+	// before these keys existed have PropQ empty.
+	PropTemperature float64   `json:"prop_temperature,omitempty"`
+	PropQ           []float64 `json:"prop_q,omitempty"`
+	PropExtreme     float64   `json:"prop_extreme"`
+	ESS1            float64   `json:"ess1"`
+	ESS0            float64   `json:"ess0"`
+	PropN1          int       `json:"prop_n1"`
+	PropN0          int       `json:"prop_n0"`
 }
+
+// HasOverlap reports whether the record carries the overlap summary.
+func (r *Record) HasOverlap() bool { return len(r.PropQ) > 0 }
 
 // Degenerate reports whether the candidate is a constant predictor or
 // predicts a single class: tables and figures mark such candidates.

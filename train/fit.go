@@ -19,6 +19,10 @@ type Options struct {
 	Plateau *optim.PlateauConfig
 	// OnEpoch, when set, is called after every epoch.
 	OnEpoch func(EpochStats)
+	// Holdout, when set, is scored after every epoch, and Fit ends with the
+	// network of the epoch with the lowest validation objective (the first
+	// such epoch on a tie) instead of the last one.
+	Holdout *Holdout
 }
 
 // EpochStats are an epoch's means over its mini-batches, and the learning
@@ -29,6 +33,9 @@ type EpochStats struct {
 	U         float64 `json:"u"`
 	Objective float64 `json:"objective"`
 	LR        float64 `json:"lr"`
+	// Val is the network's R, U and objective on the holdout at the end of
+	// the epoch (evaluation mode); nil without a holdout.
+	Val *Loss `json:"val,omitempty"`
 }
 
 // Result is what Fit measured. The network itself stays in the trainer.
@@ -39,6 +46,11 @@ type Result struct {
 	RMin, RMax, UMin, UMax float64
 	Skipped                int // batches that lacked one of the groups
 	Steps                  int // optimizer steps taken
+	// Kept is the epoch (1-based) whose network the trainer holds at the
+	// end: the last one, or with a holdout the one with the lowest
+	// validation objective. Val is that epoch's holdout score.
+	Kept int
+	Val  *Loss
 }
 
 // DivergedError reports a non-finite loss or gradient; the run is abandoned.
@@ -173,8 +185,11 @@ func (l *Loop) Epoch(ctx context.Context, d Data, rng *rand.Rand) (EpochStats, e
 // Fit trains tr on d for opt.Epochs epochs. Each epoch shuffles the rows with
 // rng and walks them in batches of tr.BatchSize() (the last, short batch is
 // padded, which is exact); each batch gets fresh dropout masks from rng; each
-// step is one Adam update. It stops early with ctx's error when ctx is done,
-// and with a *DivergedError when a loss or gradient is not finite.
+// step is one Adam update. With opt.Holdout it scores the network on the
+// holdout after every epoch and ends holding the best epoch's network
+// (Result.Kept, Result.Val); the extremes RMin … UMax still cover every
+// epoch run. It stops early with ctx's error when ctx is done, and with a
+// *DivergedError when a loss or gradient is not finite.
 func Fit(ctx context.Context, tr Trainer, d Data, opt Options, rng *rand.Rand) (Result, error) {
 	if err := d.Validate(); err != nil {
 		return Result{}, err
@@ -186,14 +201,49 @@ func Fit(ctx context.Context, tr Trainer, d Data, opt Options, rng *rand.Rand) (
 	if opt.Epochs < 1 {
 		return Result{}, fmt.Errorf("fit: epochs = %d, want ≥ 1", opt.Epochs)
 	}
+	h := opt.Holdout
+	if h != nil {
+		if err := h.Data.Validate(); err != nil {
+			return Result{}, fmt.Errorf("validation: %w", err)
+		}
+		if h.Data.Dim != d.Dim || h.Eval == nil {
+			return Result{}, fmt.Errorf("fit: validation part of %d rows × %d features needs an evaluator and %d features", h.Data.N, h.Data.Dim, d.Dim)
+		}
+		opt.Holdout = nil // the loop itself does not score it
+	}
 	l, err := NewLoop(tr, opt)
 	if err != nil {
 		return Result{}, err
 	}
+	var best [][]float64
+	kept := 0
 	for epoch := 1; epoch <= opt.Epochs; epoch++ {
 		if _, err := l.Epoch(ctx, d, rng); err != nil {
 			return l.res, err
 		}
+		l.res.Kept = epoch
+		if h == nil {
+			continue
+		}
+		v, err := h.score(l.params)
+		if err != nil {
+			return l.res, fmt.Errorf("epoch %d: %w", epoch, err)
+		}
+		if !finite(v.R) || !finite(v.U) || !finite(v.Objective) {
+			return l.res, &DivergedError{Epoch: epoch, Reason: fmt.Sprintf("validation loss is not finite (R = %v, U = %v)", v.R, v.U)}
+		}
+		l.res.History[len(l.res.History)-1].Val = &v
+		if l.res.Val == nil || v.Objective < l.res.Val.Objective {
+			vv := v
+			l.res.Val, kept = &vv, epoch
+			best = cloneTensors(l.params)
+		}
+	}
+	if h != nil {
+		for i, p := range best {
+			copy(l.params[i], p)
+		}
+		l.res.Kept = kept
 	}
 	return l.res, nil
 }

@@ -8,5 +8,8 @@
 //	fp front RECORDS…      non-dominated counts, hypervolume and shares
 //	fp plot RECORDS…       the candidates and the front as a figure
 //	fp report RUN…         one self-contained HTML page: fronts, networks, comparison
+//	fp pick RECORDS…       one network of the pooled front, by a stated requirement
+//	fp predict             score raw rows with a stored network
+//	fp export              a stored network as an ONNX model
 //	fp audit               the fairness metrics of any file of predictions
 package main

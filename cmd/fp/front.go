@@ -54,7 +54,17 @@ func runFront(c *cli.Context) error {
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, res)
 	}
-	return compare.WriteText(c.App.Writer, res)
+	if err := compare.WriteText(c.App.Writer, res); err != nil {
+		return err
+	}
+	// The overlap of the splits behind the fronts, in one line (records
+	// written before the overlap was recorded give none).
+	if recs, _, err := readSucceeded(paths, io.Discard); err == nil {
+		if line := overlapLine(recs); line != "" {
+			fmt.Fprintln(c.App.Writer, line)
+		}
+	}
+	return nil
 }
 
 // readCandidates reads the records of paths (files or sweep folders),

@@ -43,6 +43,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "train-fraction", Usage: "share of the rows in each training split", DefaultText: "0.5"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "train-size", Usage: "rows in each training split (instead of --train-fraction)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "test-size", Usage: "rows in each test split", DefaultText: "the rows not in the training split"}),
+		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "val-fraction", Value: d.ValFraction, DefaultText: "0.2 for --data, 0 for built-in datasets", Usage: "keep this share `F` of each training split aside and keep each network's epoch with the best validation objective (0: train on all of it for every epoch, the paper's protocol)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "propensity-epochs", Value: d.PropensityEpochs, Usage: "training epochs of the propensity network"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "beta-scale", Value: d.AdvBetaScale, Usage: "adversarial: β = λ × this scale (the paper's β lie in [0, 1]; the code its adversary came from used 30 to 200)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-rounds", Value: d.AdvEpochs, Usage: "adversarial: rounds of (one adversary epoch, one classifier step)"}),
@@ -112,6 +113,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.Dropout, cfg.LR = c.Float64("dropout"), c.Float64("lr")
 	cfg.TrainFraction, cfg.TrainSize, cfg.TestSize = c.Float64("train-fraction"), c.Int("train-size"), c.Int("test-size")
 	cfg.PropensityEpochs = c.Int("propensity-epochs")
+	cfg.ValFraction = c.Float64("val-fraction")
 	cfg.AdvBetaScale, cfg.AdvEpochs = c.Float64("beta-scale"), c.Int("adv-rounds")
 	cfg.AdvPretrainClf, cfg.AdvPretrainAdv = c.Int("adv-pretrain-clf"), c.Int("adv-pretrain-adv")
 	cfg.Seed, cfg.Engine, cfg.Workers = c.Uint64("seed"), c.String("engine"), c.Int("workers")
@@ -155,7 +157,7 @@ func runTrain(c *cli.Context) error {
 	if out == "" {
 		out = experiments.DefaultOut(cfg)
 	}
-	var obs experiments.Observer
+	var obs experiments.Observer = warnings{c.App.ErrWriter}
 	if !c.Bool("quiet") {
 		obs = newProgress(c.App.ErrWriter)
 	}
@@ -164,6 +166,18 @@ func runTrain(c *cli.Context) error {
 		return flagError(err)
 	}
 	defer runner.Close()
+	if rc := runner.Config(); rc.CSV != "" && rc.Coding != nil {
+		// A CSV's 0/1 coding follows a rule; say what it made of this file.
+		w := c.App.Writer
+		if c.Bool(jsonFlag) {
+			w = c.App.ErrWriter // standard output is the JSON document
+		}
+		fmt.Fprintf(w, "coding: y = 1 means %s = %q; a = 1 means %s = %q\n",
+			rc.Coding.Target, rc.Coding.TargetPositive, rc.Coding.Sensitive, rc.Coding.SensitivePositive)
+	}
+	for _, s := range runner.Warnings() {
+		fmt.Fprintln(c.App.ErrWriter, "warning: "+s)
+	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	go func() {

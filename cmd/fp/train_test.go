@@ -119,6 +119,9 @@ func TestTrainAdversarialBaseline(t *testing.T) {
 		if r.Method != "adversarial" || r.Penalty != "" || r.BetaScale != 200 || r.Engine != "graph" || !r.OK() {
 			t.Errorf("record %+v", r)
 		}
+		if !(r.TrainR > 0) || r.ValR != nil || !r.HasOverlap() {
+			t.Errorf("record: train_r %g, val_r %v, overlap summary %v; want a training risk, no validation part and the overlap", r.TrainR, r.ValR, r.HasOverlap())
+		}
 	}
 	if !betas[0] || !betas[100] || !betas[200] {
 		t.Errorf("β values %v, want 0, 100 and 200 (λ × 200)", betas)

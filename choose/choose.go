@@ -1,0 +1,125 @@
+package choose
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fpareto/fp/pareto"
+)
+
+// Point is a candidate as the choice sees it; risk and unfairness are
+// minimised, accuracy only enters MinAccuracy.
+type Point struct{ Risk, Unfairness, Accuracy float64 }
+
+// Kind is the kind of a Rule.
+type Kind int
+
+// The requirements.
+const (
+	MaxUnfairness Kind = iota + 1 // the lowest risk among points with unfairness ≤ Bound
+	MaxRisk                       // the lowest unfairness among points with risk ≤ Bound
+	MinAccuracy                   // the lowest unfairness among points with accuracy ≥ Bound
+	Knee                          // the point of highest trade-off (pareto.HighTradeoff)
+)
+
+// Rule is one requirement.
+type Rule struct {
+	Kind  Kind
+	Bound float64 // unused by Knee
+}
+
+func (r Rule) String() string {
+	switch r.Kind {
+	case MaxUnfairness:
+		return fmt.Sprintf("unfairness ≤ %g", r.Bound)
+	case MaxRisk:
+		return fmt.Sprintf("risk ≤ %g", r.Bound)
+	case MinAccuracy:
+		return fmt.Sprintf("accuracy ≥ %g", r.Bound)
+	case Knee:
+		return "the knee"
+	}
+	return fmt.Sprintf("rule %d", int(r.Kind))
+}
+
+// ErrNone is wrapped by the *NoneError of a rule no point meets.
+var ErrNone = errors.New("no point meets the requirement")
+
+// NoneError says that no point of the front meets a rule, and which comes
+// closest: the lowest unfairness, the lowest risk, the highest accuracy,
+// or for the knee the point of largest finite trade-off (−1 when none).
+type NoneError struct {
+	Rule    Rule
+	Closest int
+}
+
+func (e *NoneError) Error() string {
+	if e.Rule.Kind == Knee {
+		return "no point of the front stands out by its trade-off"
+	}
+	return fmt.Sprintf("no point of the front has %s", e.Rule)
+}
+
+func (e *NoneError) Unwrap() error { return ErrNone }
+
+// Front returns the indices of the points not dominated in (risk,
+// unfairness), by increasing risk: the ones a choice is made among.
+func Front(pts []Point) []int {
+	pp := make([]pareto.Point, len(pts))
+	for i, p := range pts {
+		pp[i] = pareto.Point{X: p.Risk, Y: p.Unfairness}
+	}
+	return pareto.Front(pp)
+}
+
+// Choose returns the index of the point of front that r picks. Ties go to
+// the earlier point. When no point meets r the error is a *NoneError.
+func Choose(front []Point, r Rule) (int, error) {
+	// best returns the point minimising key among those passing ok, or −1.
+	best := func(ok func(Point) bool, key func(Point) float64) int {
+		b := -1
+		for i, p := range front {
+			if ok(p) && (b < 0 || key(p) < key(front[b])) {
+				b = i
+			}
+		}
+		return b
+	}
+	all := func(Point) bool { return true }
+	risk := func(p Point) float64 { return p.Risk }
+	unfair := func(p Point) float64 { return p.Unfairness }
+	var chosen, closest int
+	switch r.Kind {
+	case MaxUnfairness:
+		chosen = best(func(p Point) bool { return p.Unfairness <= r.Bound }, risk)
+		closest = best(all, unfair)
+	case MaxRisk:
+		chosen = best(func(p Point) bool { return p.Risk <= r.Bound }, unfair)
+		closest = best(all, risk)
+	case MinAccuracy:
+		chosen = best(func(p Point) bool { return p.Accuracy >= r.Bound }, unfair)
+		closest = best(all, func(p Point) float64 { return -p.Accuracy })
+	case Knee:
+		pp := make([]pareto.Point, len(front))
+		for i, p := range front {
+			pp[i] = pareto.Point{X: p.Risk, Y: p.Unfairness}
+		}
+		if knee := pareto.HighTradeoff(pp); len(knee) > 0 {
+			return knee[0], nil
+		}
+		chosen, closest = -1, -1
+		mu := pareto.Tradeoffs(pp)
+		for i, m := range mu {
+			if !math.IsNaN(m) && !math.IsInf(m, 0) && (closest < 0 || m > mu[closest]) {
+				closest = i
+			}
+		}
+	default:
+		return -1, fmt.Errorf("choose: unknown rule %d", int(r.Kind))
+	}
+	if chosen < 0 {
+		return -1, &NoneError{Rule: r, Closest: closest}
+	}
+	return chosen, nil
+}

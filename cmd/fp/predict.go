@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/predict"
+)
+
+func init() { register(predictCommand()) }
+
+func predictCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "predict",
+		Usage: "score the raw rows of a data file with a stored network",
+		Description: "Reads the rows of --data with the columns the network was trained on (others are ignored,\n" +
+			"or copied with --keep) and writes a CSV with score (the probability), label (score ≥ --threshold)\n" +
+			"and, with --logit, the logit. A network trained on a built-in dataset reads that dataset's\n" +
+			"original file (compas-scores-two-years.csv, adult.data); any other network reads a CSV with a\n" +
+			"header row. Memory does not grow with the file. A missing column, an unseen category, an empty\n" +
+			"or non-numeric cell stops it with an error naming the line and column; --out is then not written.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "model", Required: true, Usage: "network file (from a sweep's networks/ folder, or fp pick)"},
+			&cli.StringFlag{Name: "data", Required: true, Usage: "data file to score"},
+			&cli.StringFlag{Name: "out", Usage: "output CSV (default: standard output)"},
+			&cli.StringFlag{Name: "keep", Usage: "comma-separated columns of --data to copy to the output"},
+			&cli.Float64Flag{Name: "threshold", Value: predict.DefaultThreshold, Usage: "label is 1 when score ≥ this"},
+			&cli.BoolFlag{Name: "logit", Usage: "also write the logit"},
+		},
+		Action: runPredict,
+	}
+}
+
+func runPredict(c *cli.Context) error {
+	f, err := model.Load(c.String("model"))
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit")}
+	if k := c.String("keep"); k != "" {
+		for _, name := range strings.Split(k, ",") {
+			opt.Keep = append(opt.Keep, strings.TrimSpace(name))
+		}
+	}
+	data := c.String("data")
+	in, err := os.Open(data)
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	defer in.Close()
+	out := c.String("out")
+	if out == "" {
+		_, err := predict.Run(f, in, data, c.App.Writer, opt)
+		if err != nil {
+			return fmt.Errorf("predict: %w", err)
+		}
+		return nil
+	}
+	n, err := streamToFile(out, func(w io.Writer) (int, error) { return predict.Run(f, in, data, w, opt) })
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "fp: %d rows scored into %s", n, out)
+	if s := f.Schema; s != nil {
+		fmt.Fprintf(c.App.ErrWriter, "; score is P(%s = %q)", s.Target, s.TargetPositive)
+	}
+	fmt.Fprintln(c.App.ErrWriter)
+	return nil
+}
+
+// streamToFile streams into a temporary file beside path and renames it
+// into place only when write succeeds, so a failure leaves no partial file.
+func streamToFile(path string, write func(io.Writer) (int, error)) (int, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name())
+	n, err := write(tmp)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, err
+	}
+	return n, os.Rename(tmp.Name(), path)
+}

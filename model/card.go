@@ -1,0 +1,64 @@
+package model
+
+import "runtime/debug"
+
+// Card says where a stored network came from: the data, the method and its
+// weight λ, the split and the seed, how it was trained, its metrics on the
+// test rows of its split, the digest of the sweep configuration and the fp
+// version that wrote it.
+type Card struct {
+	Dataset   string  `json:"dataset"`
+	Preset    string  `json:"preset,omitempty"`
+	Sensitive string  `json:"sensitive"`
+	Method    string  `json:"method"`
+	Penalty   string  `json:"penalty,omitempty"`
+	Lambda    float64 `json:"lambda"`
+	Split     int     `json:"split"`
+	Seed      uint64  `json:"seed"`
+	Engine    string  `json:"engine"`
+	Epochs    int     `json:"epochs"`
+	Test      Metrics `json:"test"`
+	Config    string  `json:"config"`
+	Version   string  `json:"fp_version"`
+}
+
+// Metrics are a network's metrics on a set of rows, as records hold them.
+type Metrics struct {
+	Risk     float64 `json:"risk"`
+	Accuracy float64 `json:"accuracy"`
+	ATO      float64 `json:"ato"`
+	DP       float64 `json:"dp"`
+	EO       float64 `json:"eo"`
+	EOpp     float64 `json:"eopp"`
+}
+
+// Version is the version of the fp module in this binary: its module
+// version, else the commit it was built from, else "devel".
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
+}

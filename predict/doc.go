@@ -1,0 +1,11 @@
+// Package predict scores the raw rows of a data file with a stored network,
+// streaming: memory does not grow with the file.
+//
+// A network file of format fp-network/2 holds the raw input schema, so the
+// rows are read as the network's training data was (a built-in dataset's
+// original file with that dataset's reader, any other file as a CSV with a
+// header), encoded, standardized and scored. Each output row holds the
+// copied columns, the probability ("score"), the label (score ≥ threshold)
+// and optionally the logit, written in the shortest form that reads back
+// to the same float64.
+package predict

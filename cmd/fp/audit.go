@@ -3,13 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/datasets"
-	"github.com/fpareto/fp/fairness"
-	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/fairness/audit"
 )
 
 func init() { register(auditCommand()) }
@@ -37,26 +35,6 @@ func auditCommand() *cli.Command {
 	}
 }
 
-// auditGroup is one row of the per-group table.
-type auditGroup struct {
-	Group string `json:"group"` // the value in the file
-	fairness.GroupMetrics
-}
-
-// auditResult is the JSON output of fp audit.
-type auditResult struct {
-	N             int          `json:"n"`
-	Risk          float64      `json:"risk"`
-	Accuracy      float64      `json:"accuracy"`
-	ATO           *float64     `json:"ato,omitempty"`
-	DP            float64      `json:"dp"`
-	EO            float64      `json:"eo"`
-	EOpp          float64      `json:"eopp"`
-	LabelPositive string       `json:"label_positive"` // the label value coded 1
-	GroupPositive string       `json:"group_positive"` // the group value coded 1
-	ByGroup       []auditGroup `json:"by_group"`
-}
-
 func runAudit(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("audit: unexpected argument %q (the file is given with --data)", c.Args().First())
@@ -73,71 +51,12 @@ func runAudit(c *cli.Context) error {
 	} else if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
-	res, err := audit(in)
+	res, err := audit.Compute(in)
 	if err != nil {
 		return err
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, res)
 	}
-	return printAudit(c.App.Writer, in, res)
-}
-
-// audit computes the metrics of the predictions: from logits, the risk in
-// the exact form the records use.
-func audit(in *datasets.Predictions) (*auditResult, error) {
-	var m fairness.Metrics
-	var err error
-	p := in.P
-	if in.Z != nil {
-		m, err = fairness.EvaluateLogits(in.Z, in.Y, in.A, in.E)
-		p = make([]float64, len(in.Z))
-		for i, z := range in.Z {
-			p[i] = model.Sigmoid(z)
-		}
-	} else {
-		m, err = fairness.Evaluate(in.P, in.Y, in.A, in.E)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("audit %s: %w", in.File, err)
-	}
-	groups, err := fairness.ByGroup(p, in.Y, in.A)
-	if err != nil {
-		return nil, fmt.Errorf("audit %s: %w", in.File, err)
-	}
-	res := &auditResult{N: m.N, Risk: m.Risk, Accuracy: m.Accuracy, DP: m.DP, EO: m.EO, EOpp: m.EOpp,
-		LabelPositive: in.Label.Positive, GroupPositive: in.Group.Positive}
-	if m.HasATO {
-		res.ATO = &m.ATO
-	}
-	for a, name := range []string{in.Group.Negative, in.Group.Positive} {
-		res.ByGroup = append(res.ByGroup, auditGroup{Group: name, GroupMetrics: groups[a]})
-	}
-	return res, nil
-}
-
-func printAudit(w io.Writer, in *datasets.Predictions, res *auditResult) error {
-	if note := in.CodingNote(); note != "" {
-		fmt.Fprintln(w, note)
-	}
-	t := newTable(w)
-	fmt.Fprintf(t, "n\t%d\n", res.N)
-	fmt.Fprintf(t, "risk\t%.6g\n", res.Risk)
-	fmt.Fprintf(t, "accuracy\t%.6g\n", res.Accuracy)
-	if res.ATO != nil {
-		fmt.Fprintf(t, "ato\t%.6g\n", *res.ATO)
-	}
-	fmt.Fprintf(t, "dp\t%.6g\n", res.DP)
-	fmt.Fprintf(t, "eo\t%.6g\n", res.EO)
-	fmt.Fprintf(t, "eopp\t%.6g\n", res.EOpp)
-	if err := t.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	t = newTable(w)
-	fmt.Fprintln(t, "group\ta\tcount\tbase_rate\tmean_score\taccuracy\tselection_rate")
-	for _, g := range res.ByGroup {
-		fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\n", g.Group, g.A, g.Count, g.BaseRate, g.MeanScore, g.Accuracy, g.SelectionRate)
-	}
-	return t.Flush()
+	return audit.WriteText(c.App.Writer, in, res)
 }

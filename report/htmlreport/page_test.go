@@ -233,3 +233,21 @@ func TestPageLoadsNothingFromTheNetwork(t *testing.T) {
 		}
 	}
 }
+
+func TestPredictCommand(t *testing.T) {
+	csv := experiments.DefaultConfig()
+	csv.Dataset, csv.CSV = "", "my data.csv"
+	compas := experiments.DefaultConfig()
+	for _, tc := range []struct {
+		cfg  *experiments.Config
+		want string
+	}{
+		{nil, "fp predict --model runs/x/net.json --data DATA.csv --out scores.csv"},
+		{&csv, "fp predict --model runs/x/net.json --data 'my data.csv' --out scores.csv"},
+		{&compas, "fp predict --model runs/x/net.json --data compas-scores-two-years.csv --out scores.csv"},
+	} {
+		if got := htmlreport.PredictCommand("runs/x/net.json", tc.cfg); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}

@@ -3,13 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/records"
-	"github.com/fpareto/fp/report"
 	"github.com/fpareto/fp/report/runplot"
 )
 
@@ -90,20 +88,6 @@ func plotCommand() *cli.Command {
 			return err
 		},
 	}
-}
-
-// plotRun draws the front figure of a finished run (its folder and its
-// records) into the folder and returns the file written.
-func plotRun(dir string, recs []records.Record, metric string) (string, error) {
-	ok, _ := records.Succeeded(recs)
-	if len(ok) == 0 {
-		return "", fmt.Errorf("plot: no trained candidates in %s", dir)
-	}
-	out := filepath.Join(dir, "front-"+metric+".png")
-	if _, err := report.SaveRecordsFront(out, ok, report.RecordsFront{Metric: metric, By: records.Grouping{"method", "penalty"}}); err != nil {
-		return "", fmt.Errorf("plot: %w", err)
-	}
-	return out, nil
 }
 
 // plotBeside returns the path of a file named name in the run folder path,

@@ -290,26 +290,6 @@ func sameFloats(a, b []float64) bool {
 	return true
 }
 
-func TestPlotRun(t *testing.T) {
-	dir := t.TempDir()
-	path, err := plotRun(dir, syntheticRecords(), "eo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if path != filepath.Join(dir, "front-eo.png") {
-		t.Errorf("path = %s", path)
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := plotRun(dir, syntheticRecords()[7:], "eo"); err == nil || !strings.Contains(err.Error(), "no trained candidates in "+dir) {
-		t.Errorf("only failed records: err = %v", err)
-	}
-	if _, err := plotRun(dir, syntheticRecords(), "auc"); err == nil || !strings.Contains(err.Error(), `"auc"`) {
-		t.Errorf("unknown metric: err = %v", err)
-	}
-}
-
 // --zoom leaves out the constant predictors, --log draws the unfairness
 // axis on a log scale; degenerate candidates are marked.
 func TestPlotZoomAndLog(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report"
+	"github.com/fpareto/fp/report/runplot"
 )
 
 // trainResult is what fp train --json prints at the end.
@@ -54,7 +55,7 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 		res.Front = append(res.Front, r)
 	}
 	if !c.Bool("no-plot") {
-		if res.Figure, err = plotRun(out, recs, metric); err != nil {
+		if res.Figure, err = runplot.RunFront(out, recs, metric); err != nil {
 			return err
 		}
 	}

@@ -82,6 +82,21 @@ func DrawFront(paths []string, o Front, warn io.Writer) (*Result, error) {
 	return &Result{Out: out, Metric: o.Metric, Panels: panels, Failed: failed}, nil
 }
 
+// RunFront draws the front figure of a finished run (its folder and its
+// records) into the folder, one panel per method and penalty, and returns
+// the file written.
+func RunFront(dir string, recs []records.Record, metric string) (string, error) {
+	ok, _ := records.Succeeded(recs)
+	if len(ok) == 0 {
+		return "", fmt.Errorf("plot: no trained candidates in %s", dir)
+	}
+	out := filepath.Join(dir, "front-"+metric+".png")
+	if _, err := report.SaveRecordsFront(out, ok, report.RecordsFront{Metric: metric, By: records.Grouping{"method", "penalty"}}); err != nil {
+		return "", fmt.Errorf("plot: %w", err)
+	}
+	return out, nil
+}
+
 // Dist says what DrawDist draws.
 type Dist struct {
 	Split    int

@@ -84,3 +84,30 @@ func TestBeside(t *testing.T) {
 		t.Errorf("records file: %s", got)
 	}
 }
+
+func TestRunFront(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(lambda, risk, eo float64) records.Record {
+		return records.Record{Dataset: "compas", Method: "cheb", Penalty: "ato-all", Lambda: lambda, Risk: risk, EO: eo,
+			Config: "c", Status: records.StatusOK}
+	}
+	failed := rec(1, 0, 0)
+	failed.Status = records.StatusFailed
+	recs := []records.Record{rec(0, 0.3, 0.2), rec(0.5, 0.4, 0.1), failed}
+	path, err := runplot.RunFront(dir, recs, "eo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join(dir, "front-eo.png") {
+		t.Errorf("path = %s", path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runplot.RunFront(dir, recs[2:], "eo"); err == nil || !strings.Contains(err.Error(), "no trained candidates in "+dir) {
+		t.Errorf("only failed records: err = %v", err)
+	}
+	if _, err := runplot.RunFront(dir, recs, "auc"); err == nil || !strings.Contains(err.Error(), `"auc"`) {
+		t.Errorf("unknown metric: err = %v", err)
+	}
+}

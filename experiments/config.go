@@ -101,6 +101,10 @@ type Config struct {
 	// version enter the digest. Library use only; for the graph engine it is
 	// a losses.Risk (losses.NewRisk).
 	CustomRisk train.Term `json:"-"`
+	// Args are the command-line arguments that started the run, as typed;
+	// each run appends them with its start and end times to the folder's
+	// runs.jsonl (see Invocation). They change no result.
+	Args []string `json:"-"`
 }
 
 // Coding is the meaning of y = 1 and a = 1: the raw values of the target

@@ -341,10 +341,20 @@ splits:
 	sum := r.sum
 	r.mu.Unlock()
 	sum.Elapsed = time.Since(start)
-	if err := context.Cause(ctx); err != nil {
-		return sum, err
+	err := context.Cause(ctx)
+	inv := Invocation{Args: r.cfg.Args, Shard: r.cfg.Shard.String(), Start: start, End: start.Add(sum.Elapsed),
+		Trained: sum.Trained, Status: "done"}
+	inv.Dir, _ = os.Getwd()
+	switch {
+	case errors.Is(err, context.Canceled):
+		inv.Status = "interrupted"
+	case err != nil:
+		inv.Status = "failed: " + err.Error()
 	}
-	return sum, nil
+	if ierr := appendInvocation(r.out, inv); ierr != nil && err == nil {
+		err = ierr
+	}
+	return sum, err
 }
 
 // doneInSplit counts the candidates of split m with a record (the caller

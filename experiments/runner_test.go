@@ -111,10 +111,21 @@ func TestRunnerWritesResumesAndIgnoresWorkers(t *testing.T) {
 		}
 	}
 
-	// Running the same sweep again writes nothing new.
+	// Running the same sweep again writes nothing new but the record of
+	// its invocation.
 	before, _ := os.ReadFile(filepath.Join(d1, "records.jsonl"))
-	if err := runSweep(cfg, d1); err != nil {
+	args := cfg
+	args.Args = []string{"fp", "train", "--splits", "2"}
+	if err := runSweep(args, d1); err != nil {
 		t.Fatal(err)
+	}
+	invs, err := experiments.ReadInvocations(d1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(invs) != 2 || invs[0].Trained != 10 || invs[1].Trained != 0 || invs[1].Status != "done" ||
+		!reflect.DeepEqual(invs[1].Args, args.Args) || !invs[0].End.After(invs[0].Start) {
+		t.Errorf("invocations %+v: want two, the first training 10 candidates, the second the rerun with its arguments", invs)
 	}
 	after, _ := os.ReadFile(filepath.Join(d1, "records.jsonl"))
 	if string(before) != string(after) {

@@ -7,7 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/datasets"
-	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/fairness/audit"
 )
 
 func init() { register(auditCommand()) }
@@ -51,15 +51,12 @@ func runAudit(c *cli.Context) error {
 	} else if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
-	res, err := fairness.AuditPredictions(in)
+	res, err := audit.Compute(in)
 	if err != nil {
 		return err
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, res)
 	}
-	if note := in.CodingNote(); note != "" {
-		fmt.Fprintln(c.App.Writer, note)
-	}
-	return res.WriteText(c.App.Writer)
+	return audit.WriteText(c.App.Writer, in, res)
 }

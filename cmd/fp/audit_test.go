@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/fairness/audit"
 )
 
 // writeFile writes text to a fresh file and returns its path.
@@ -52,7 +53,7 @@ func TestAuditHandWorked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got fairness.Audit
+	var got audit.Result
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
@@ -74,7 +75,7 @@ func TestAuditHandWorked(t *testing.T) {
 	if got.LabelPositive != "yes" || got.GroupPositive != "M" {
 		t.Errorf("coded 1: label %q, group %q; want yes, M", got.LabelPositive, got.GroupPositive)
 	}
-	want := []fairness.AuditGroup{
+	want := []audit.Group{
 		{Group: "F", GroupMetrics: fairness.GroupMetrics{A: 0, Count: 3, BaseRate: 2.0 / 3, MeanScore: 0.3, Accuracy: 0, SelectionRate: 1.0 / 3}},
 		{Group: "M", GroupMetrics: fairness.GroupMetrics{A: 1, Count: 3, BaseRate: 2.0 / 3, MeanScore: 1.0 / 3, Accuracy: 0, SelectionRate: 1.0 / 3}},
 	}
@@ -107,7 +108,7 @@ func TestAuditHandWorked(t *testing.T) {
 	}
 }
 
-func checkAuditGroups(t *testing.T, got, want []fairness.AuditGroup) {
+func checkAuditGroups(t *testing.T, got, want []audit.Group) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d group rows, want %d", len(got), len(want))
@@ -142,7 +143,7 @@ func TestAuditMatchesFairness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got fairness.Audit
+	var got audit.Result
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +158,9 @@ func TestAuditMatchesFairness(t *testing.T) {
 	if got.LabelPositive != "1" || got.GroupPositive != "1" {
 		t.Errorf("coded 1: %q, %q", got.LabelPositive, got.GroupPositive)
 	}
-	var want []fairness.AuditGroup
+	var want []audit.Group
 	for g := range 2 {
-		r := fairness.AuditGroup{Group: strconv.Itoa(g), GroupMetrics: fairness.GroupMetrics{A: g}}
+		r := audit.Group{Group: strconv.Itoa(g), GroupMetrics: fairness.GroupMetrics{A: g}}
 		var pos, sc, cor, sel float64
 		for i := range n {
 			if a[i] == float64(g) {
@@ -203,7 +204,7 @@ func TestAuditLabelCoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got fairness.Audit
+			var got audit.Result
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -325,7 +326,7 @@ func TestAuditLogits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got fairness.Audit
+	var got audit.Result
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}

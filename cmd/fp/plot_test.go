@@ -11,6 +11,7 @@ import (
 
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report"
+	"github.com/fpareto/fp/report/runplot"
 )
 
 // writeRecords writes recs as a records file at path.
@@ -93,7 +94,7 @@ func TestPlotFrontJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res plotResult
+	var res runplot.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}
@@ -136,7 +137,7 @@ func TestPlotFrontPanelOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var res plotResult
+		var res runplot.Result
 		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +209,7 @@ func TestPlotDist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res plotResult
+	var res runplot.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -289,26 +290,6 @@ func sameFloats(a, b []float64) bool {
 	return true
 }
 
-func TestPlotRun(t *testing.T) {
-	dir := t.TempDir()
-	path, err := plotRun(dir, syntheticRecords(), "eo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if path != filepath.Join(dir, "front-eo.png") {
-		t.Errorf("path = %s", path)
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := plotRun(dir, syntheticRecords()[7:], "eo"); err == nil || !strings.Contains(err.Error(), "no trained candidates in "+dir) {
-		t.Errorf("only failed records: err = %v", err)
-	}
-	if _, err := plotRun(dir, syntheticRecords(), "auc"); err == nil || !strings.Contains(err.Error(), `"auc"`) {
-		t.Errorf("unknown metric: err = %v", err)
-	}
-}
-
 // --zoom leaves out the constant predictors, --log draws the unfairness
 // axis on a log scale; degenerate candidates are marked.
 func TestPlotZoomAndLog(t *testing.T) {
@@ -323,7 +304,7 @@ func TestPlotZoomAndLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res plotResult
+	var res runplot.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}

@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/report/htmlreport"
 )
 
@@ -53,62 +48,28 @@ func runReport(c *cli.Context) error {
 	if len(paths) == 0 {
 		return errors.New("report: give one or more run folders (as written by fp train)")
 	}
-	opt := htmlreport.Options{Title: c.String("title"), Predict: predictHint()}
+	opt := htmlreport.Options{Title: c.String("title")}
+	if slices.ContainsFunc(commands, func(c *cli.Command) bool { return c.Name == "predict" }) {
+		opt.Predict = htmlreport.PredictCommand
+	}
 	p, err := htmlreport.Build(paths, opt)
 	if err != nil {
 		return err
 	}
-	if opt.Title == "" {
-		p.Title = "fp report: " + strings.Join(p.Summary.Datasets, ", ")
-	}
 	for _, w := range p.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %s\n", w)
-	}
-	var buf bytes.Buffer
-	if err := htmlreport.Render(&buf, p); err != nil {
-		return fmt.Errorf("report: %w", err)
 	}
 	out := c.String("out")
 	if out == "" {
 		out = plotBeside(paths[0], "report.html")
 	}
-	if dir := filepath.Dir(out); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-	}
-	if err := model.WriteFileAtomic(out, buf.Bytes()); err != nil {
+	n, err := htmlreport.WriteFile(out, p)
+	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	if c.Bool(jsonFlag) {
-		return writeJSON(c.App.Writer, reportResult{Out: out, Bytes: buf.Len(), Candidates: p.Summary.Done, Failed: p.Summary.Failed})
+		return writeJSON(c.App.Writer, reportResult{Out: out, Bytes: n, Candidates: p.Summary.Done, Failed: p.Summary.Failed})
 	}
 	_, err = fmt.Fprintln(c.App.Writer, out)
 	return err
-}
-
-// predictHint returns how the page names the command applying a network
-// to new data, or nil when this fp has no predict command.
-func predictHint() func(string, *experiments.Config) string {
-	for _, cmd := range commands {
-		if cmd.Name == "predict" {
-			return func(network string, cfg *experiments.Config) string {
-				data := "DATA.csv"
-				if cfg != nil && cfg.CSV != "" {
-					data = cfg.CSV
-				}
-				return "fp predict --model " + shellArg(network) + " --data " + shellArg(data)
-			}
-		}
-	}
-	return nil
-}
-
-// shellArg quotes s for a POSIX shell when it holds anything but plain
-// characters.
-func shellArg(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,=+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

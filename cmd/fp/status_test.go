@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,8 +107,8 @@ func TestStatusNamesMissingCandidatesOfAHalfFinishedSweep(t *testing.T) {
 				line = l
 			}
 		}
-		if !strings.Contains(line, lambdaText(m.Lambda)) {
-			t.Errorf("text status does not name split %d, λ = %s:\n%s", m.Split, lambdaText(m.Lambda), text)
+		if !strings.Contains(line, strconv.FormatFloat(m.Lambda, 'g', 4, 64)) {
+			t.Errorf("text status does not name split %d, λ = %s:\n%s", m.Split, strconv.FormatFloat(m.Lambda, 'g', 4, 64), text)
 		}
 	}
 

@@ -118,6 +118,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.AdvBetaScale, cfg.AdvEpochs = c.Float64("beta-scale"), c.Int("adv-rounds")
 	cfg.AdvPretrainClf, cfg.AdvPretrainAdv = c.Int("adv-pretrain-clf"), c.Int("adv-pretrain-adv")
 	cfg.Seed, cfg.Engine, cfg.Workers = c.Uint64("seed"), c.String("engine"), c.Int("workers")
+	cfg.Args = os.Args
 	sh, err := shardFromContext(c, cfg)
 	if err != nil {
 		return cfg, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/report/runplot"
 )
 
 // showTrained prints a finished run: its summary, the front table, the
@@ -27,7 +28,7 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 		return err
 	}
 	if !c.Bool("no-plot") {
-		if res.Figure, err = plotRun(out, recs, metric); err != nil {
+		if res.Figure, err = runplot.RunFront(out, recs, metric); err != nil {
 			return err
 		}
 	}

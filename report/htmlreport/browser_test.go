@@ -190,6 +190,23 @@ func TestReportInChromium(t *testing.T) {
 			t.Errorf("panel %s draws %d points, want one per successful candidate (%d)", m, k, len(recs))
 		}
 	}
+	// Networks predicting one class are drawn as rings.
+	single := 0
+	for _, r := range recs {
+		if r.SingleClass {
+			single++
+		}
+	}
+	for _, m := range records.Metrics {
+		k := eval[int](t, b, fmt.Sprintf(`[...document.querySelectorAll("#panel-%s circle.pt.single")].filter(e => getComputedStyle(e).fill === "rgb(255, 255, 255)").length`, m))
+		if k != single {
+			t.Errorf("panel %s draws %d white-filled single-class points, want %d", m, k, single)
+		}
+	}
+	// The runner recorded its invocation: the summary gives the wall time.
+	if head := eval[string](t, b, `document.querySelector("header").textContent`); !strings.Contains(head, "wall time") || strings.Contains(head, "not recorded") {
+		t.Errorf("summary %q: want the recorded wall time", head)
+	}
 
 	// Selecting a point shows that candidate's metrics. Candidates are
 	// numbered in the order of the records.

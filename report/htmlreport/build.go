@@ -19,7 +19,7 @@ import (
 
 // Options control what Build puts on the page. The zero value is usable.
 type Options struct {
-	// Title heads the page; default "fp report".
+	// Title heads the page; default "fp report: " and the datasets.
 	Title string
 	// Bins is the number of histogram bins on [0, 1]; default 20.
 	Bins int
@@ -28,6 +28,9 @@ type Options struct {
 	// the run has no config.json). nil, or "" returned, shows the command
 	// as not available.
 	Predict func(network string, cfg *experiments.Config) string
+	// Resamples is the number of bootstrap resamples of the paired
+	// comparisons; default 10,000, as fp compare.
+	Resamples int
 }
 
 // palette is the Okabe–Ito palette, distinguishable with the common forms
@@ -46,9 +49,6 @@ func Build(paths []string, opt Options) (*Page, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("report: no run folder or records file given")
 	}
-	if opt.Title == "" {
-		opt.Title = "fp report"
-	}
 	if opt.Bins <= 0 {
 		opt.Bins = 20
 	}
@@ -64,15 +64,8 @@ func Build(paths []string, opt Options) (*Page, error) {
 	}
 	var sources []*source
 	var noConfig, noNetworks []string
-	for ri, path := range paths {
-		st, err := os.Stat(path)
-		if err != nil {
-			return nil, fmt.Errorf("report: %w", err)
-		}
-		dir := path
-		if !st.IsDir() {
-			dir = filepath.Dir(path)
-		}
+	var read [][]records.Record
+	for _, path := range paths {
 		all, warns, err := records.ReadAll([]string{path})
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
@@ -83,9 +76,30 @@ func Build(paths []string, opt Options) (*Page, error) {
 		if len(all) == 0 {
 			return nil, fmt.Errorf("report: no candidates in %s", path)
 		}
-		run := Run{Path: path, Dataset: datasetLabel(&all[0]), Method: groupLabel(&all[0]), Config: all[0].Config, Networks: true}
+		read = append(read, all)
+	}
+	labels := runLabels(read)
+	for ri, path := range paths {
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		dir := path
+		if !st.IsDir() {
+			dir = filepath.Dir(path)
+		}
+		all := read[ri]
+		run := Run{Path: path, Dataset: datasetLabel(&all[0]), Method: labels.of(&all[0]), Config: all[0].Config, Networks: true}
+		invs, err := experiments.ReadInvocations(dir)
+		if err != nil {
+			p.Warnings = append(p.Warnings, err.Error())
+		}
+		run.WallSeconds = experiments.WallTime(invs).Seconds()
+		run.Commands = typedCommands(invs)
 		if cfg, err := experiments.ReadConfig(dir); err != nil {
-			noConfig = append(noConfig, path)
+			if len(run.Commands) == 0 {
+				noConfig = append(noConfig, path)
+			}
 		} else {
 			run.Command = TrainCommand(cfg, dir)
 		}
@@ -106,9 +120,12 @@ func Build(paths []string, opt Options) (*Page, error) {
 			run.Done++
 			run.TrainSeconds += r.TrainSeconds
 			c := Candidate{ID: len(p.Data.Candidates), Run: ri, Split: r.Split, Lambda: Num(r.Lambda),
-				Risk: Num(r.Risk), Acc: Num(r.Accuracy), Collapsed: r.Collapsed}
+				Risk: Num(r.Risk), Acc: Num(r.Accuracy), Collapsed: r.Collapsed, SingleClass: r.SingleClass}
 			if r.Collapsed {
 				run.Collapsed++
+			}
+			if r.SingleClass {
+				run.SingleClass++
 			}
 			if r.Method == experiments.MethodAdversarial {
 				c.Symbol = "β"
@@ -117,7 +134,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 				v, _ := r.Metric(m)
 				c.Metrics = append(c.Metrics, Num(v))
 			}
-			c.Group = index(groups, groupLabel(r))
+			c.Group = index(groups, labels.of(r))
 			c.Dataset = index(datasets, datasetLabel(r))
 			if r.Weights != "" {
 				c.Network = filepath.Join(dir, r.Weights)
@@ -160,6 +177,9 @@ func Build(paths []string, opt Options) (*Page, error) {
 	// Summary.
 	s := &p.Summary
 	s.Datasets = p.Data.Datasets
+	if p.Title == "" {
+		p.Title = "fp report: " + strings.Join(s.Datasets, ", ")
+	}
 	s.Configurations = len(configs)
 	allWall := true
 	for _, r := range p.Runs {
@@ -168,6 +188,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		s.Done += r.Done
 		s.Failed += r.Failed
 		s.Collapsed += r.Collapsed
+		s.SingleClass += r.SingleClass
 		s.TrainSeconds += r.TrainSeconds
 	}
 	s.Candidates = s.Done + s.Failed
@@ -212,7 +233,11 @@ func Build(paths []string, opt Options) (*Page, error) {
 		}
 	}
 
-	p.Comparison, p.SplitComparison = comparisons(p.Data)
+	cmps, err := comparisons(read, opt.Resamples)
+	if err != nil {
+		p.Warnings = append(p.Warnings, err.Error())
+	}
+	p.Comparisons = cmps
 	return p, nil
 }
 
@@ -268,45 +293,6 @@ func markFronts(cands []Candidate, nDatasets int) {
 	}
 }
 
-// comparisons compares the groups of each dataset for every metric, pooled
-// over the splits and split by split, as fp compare does.
-func comparisons(d Data) (pooled, perSplit []CompareRow) {
-	for di, ds := range d.Datasets {
-		splits := map[int]bool{}
-		for _, c := range d.Candidates {
-			if c.Dataset == di {
-				splits[c.Split] = true
-			}
-		}
-		order := []int{-1}
-		for m := range splits {
-			order = append(order, m)
-		}
-		sort.Ints(order)
-		for _, split := range order {
-			for mi, metric := range d.Metrics {
-				groups := map[string][]pareto.Point{}
-				for _, c := range d.Candidates {
-					if c.Dataset == di && (split < 0 || c.Split == split) {
-						g := d.Groups[c.Group].Label
-						groups[g] = append(groups[g], pareto.Point{X: float64(c.Risk), Y: float64(c.Metrics[mi])})
-					}
-				}
-				for _, s := range pareto.Compare(groups) {
-					row := CompareRow{Dataset: ds, Metric: metric, Split: split, Group: s.Group, Candidates: s.Candidates,
-						NonDominated: s.NonDominated, Hypervolume: s.Hypervolume, Share: s.Share}
-					if split < 0 {
-						pooled = append(pooled, row)
-					} else {
-						perSplit = append(perSplit, row)
-					}
-				}
-			}
-		}
-	}
-	return pooled, perSplit
-}
-
 // histograms bins the predictions of each (y, a) cell.
 func histograms(pr *experiments.Predictions, bins int) []Hist {
 	var out []Hist
@@ -342,14 +328,6 @@ func index(m map[string]int, k string) int {
 }
 
 func exists(path string) bool { _, err := os.Stat(path); return err == nil }
-
-// groupLabel is a record's method and penalty, as fp compare names them.
-func groupLabel(r *records.Record) string {
-	if r.Penalty == "" {
-		return r.MethodLabel()
-	}
-	return r.MethodLabel() + "/" + r.Penalty
-}
 
 // datasetLabel is a record's dataset and sensitive attribute.
 func datasetLabel(r *records.Record) string {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/experiments"
 )
 
@@ -77,6 +78,22 @@ func TrainCommand(c experiments.Config, out string) string {
 	str("engine", c.Engine, d.Engine)
 	args = append(args, "--out", shellQuote(out))
 	return strings.Join(args, " ")
+}
+
+// PredictCommand is the fp predict command that applies the network at
+// path to new data, as fp pick names it: the data is the CSV file of cfg,
+// the run's configuration, when it trained on one, the published file of a
+// built-in dataset, else a placeholder. It suits Options.Predict.
+func PredictCommand(network string, cfg *experiments.Config) string {
+	data := "DATA.csv"
+	switch {
+	case cfg == nil:
+	case cfg.CSV != "":
+		data = cfg.CSV
+	case datasets.OriginalFile(cfg.Dataset) != "":
+		data = datasets.OriginalFile(cfg.Dataset)
+	}
+	return "fp predict --model " + shellQuote(network) + " --data " + shellQuote(data) + " --out scores.csv"
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but plain

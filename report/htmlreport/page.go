@@ -1,13 +1,18 @@
 package htmlreport
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
+
+	"github.com/fpareto/fp/model"
 )
 
 // Page is everything the report shows. Pointer and slice fields left nil are
@@ -18,13 +23,9 @@ type Page struct {
 	Runs     []Run
 	Warnings []string
 
-	// Comparison is the method comparison of fp compare: pooled over every
-	// split, then per split.
-	Comparison      []CompareRow
-	SplitComparison []CompareRow
-	// Paired holds per-split paired statistics between methods; nil when
-	// the records do not provide them.
-	Paired []PairedRow
+	// Comparisons hold fp compare's comparison of the runs of every
+	// dataset: pooled tables, per-split hypervolumes and paired statistics.
+	Comparisons []Comparison
 	// Constants are the standardization constants of every split of every
 	// run.
 	Constants []SplitConstants
@@ -44,56 +45,37 @@ type Summary struct {
 	Done           int
 	Failed         int
 	Collapsed      int
+	SingleClass    int
 	// TrainSeconds is the sum of the candidates' training times.
 	TrainSeconds float64
-	// WallSeconds is the runs' elapsed time from start to end; 0 when the
-	// run folders do not record it.
+	// WallSeconds is the sum of the runs' wall times; 0 when a run folder
+	// does not record it.
 	WallSeconds float64
 }
 
 // Run is one run folder (or records file).
 type Run struct {
-	Path      string
-	Dataset   string
-	Method    string // method label and penalty, as in fp compare
-	Config    string // the configuration digest
-	Command   string // the fp train command that reproduces the run; "" if unknown
-	Done      int
-	Failed    int
-	Collapsed int
+	Path    string
+	Dataset string
+	Method  string // method label and penalty, as in fp compare
+	Config  string // the configuration digest
+	// Commands are the commands that ran the sweep, as typed (recorded by
+	// fp train in runs.log); nil for runs written before they were.
+	Commands []TypedCommand
+	// Command is the fp train command that reproduces the run,
+	// reconstructed from its config.json; "" if unknown.
+	Command     string
+	Done        int
+	Failed      int
+	Collapsed   int
+	SingleClass int
 	// TrainSeconds is the sum of the run's candidates' training times.
 	TrainSeconds float64
-	// WallSeconds is the run's elapsed time; 0 when not recorded.
+	// WallSeconds is the time during which one of the run's invocations
+	// was running; 0 when not recorded.
 	WallSeconds float64
 	// Networks is false when the run's network files are absent.
 	Networks bool
-}
-
-// CompareRow is one (metric, group) row of a method comparison; Split is
-// -1 for the pooled comparison.
-type CompareRow struct {
-	Dataset      string
-	Metric       string
-	Split        int
-	Group        string
-	Candidates   int
-	NonDominated int
-	Hypervolume  float64
-	Share        float64
-}
-
-// PairedRow is one paired comparison of two methods over the splits they
-// share, for one metric.
-type PairedRow struct {
-	Dataset string
-	Metric  string
-	A, B    string // the two groups compared
-	Splits  int
-	// Statistic names the paired statistic (e.g. the mean difference of
-	// hypervolumes) and Value, Low, High its estimate and interval.
-	Statistic        string
-	Value, Low, High float64
-	Note             string
 }
 
 // SplitConstants are the standardization constants of one split of a run
@@ -152,8 +134,10 @@ type Candidate struct {
 	Front   []int  `json:"nd,omitempty"`
 	// Collapsed marks a constant predictor.
 	Collapsed bool `json:"collapsed,omitempty"`
-	// SingleClass and PoorOverlap are nil when the records do not say.
-	SingleClass *bool `json:"single_class,omitempty"`
+	// SingleClass marks a candidate predicting one class for every test
+	// row.
+	SingleClass bool `json:"single_class,omitempty"`
+	// PoorOverlap is nil when the records do not say.
 	PoorOverlap *bool `json:"poor_overlap,omitempty"`
 	// Network is the path of the stored network ("" if none); Predict the
 	// command that applies it to new data ("" when unavailable).
@@ -192,7 +176,12 @@ func (n Num) MarshalJSON() ([]byte, error) {
 var assets embed.FS
 
 var page = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
-	"f": func(format string, v float64) string { return fmt.Sprintf(format, v) },
+	"f": func(format string, v float64) string {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "–"
+		}
+		return fmt.Sprintf(format, v)
+	},
 	"dur": func(s float64) string {
 		switch {
 		case s < 120:
@@ -202,13 +191,26 @@ var page = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf("%.1f h", s/3600)
 	},
-	"split": func(m int) string {
-		if m < 0 {
-			return "pooled"
-		}
-		return strconv.Itoa(m)
-	},
 }).ParseFS(assets, "assets/page.html.tmpl"))
+
+// WriteFile renders p into the file path, creating its folder, and returns
+// the number of bytes written. The file is replaced at once, so a reader
+// never sees half a page.
+func WriteFile(path string, p *Page) (int, error) {
+	var buf bytes.Buffer
+	if err := Render(&buf, p); err != nil {
+		return 0, err
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return 0, err
+		}
+	}
+	if err := model.WriteFileAtomic(path, buf.Bytes()); err != nil {
+		return 0, err
+	}
+	return buf.Len(), nil
+}
 
 // Render writes p as one HTML document.
 func Render(w io.Writer, p *Page) error {

@@ -6,10 +6,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
 )
@@ -38,7 +40,8 @@ func syntheticRun(t testing.TB, root, method, penalty string, splits, lambdas in
 				TrainSeconds: 0.5, Risk: 0.6 + 0.1*l*l + noise, Accuracy: 0.7 - 0.1*l,
 				ATO: 0.02*(1-l) + noise, DP: 0.03*(1-l) + noise, EO: 0.025*(1-l) + noise, EOpp: 0.01*(1-l) + noise,
 				Weights: fmt.Sprintf("networks/split-%03d/%s-lambda-%d.json", m, method, k),
-				Status:  records.StatusOK, Config: method + penalty, Collapsed: k == lambdas-1}
+				Status:  records.StatusOK, Config: method + penalty, Collapsed: k == lambdas-1,
+				SingleClass: k >= lambdas-2}
 			if err := w.Append(&r); err != nil {
 				t.Fatal(err)
 			}
@@ -100,8 +103,20 @@ func TestBuildCountsAndNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := p.Summary
-	if s.Done != 20 || s.Failed != 0 || s.Collapsed != 4 || s.Configurations != 2 || math.Abs(s.TrainSeconds-10) > 1e-9 {
-		t.Errorf("summary %+v: want 20 done, 0 failed, 4 collapsed, 2 configurations, 10 s", s)
+	if s.Done != 20 || s.Failed != 0 || s.Collapsed != 4 || s.SingleClass != 8 || s.Configurations != 2 || math.Abs(s.TrainSeconds-10) > 1e-9 {
+		t.Errorf("summary %+v: want 20 done, 0 failed, 4 collapsed, 8 single-class, 2 configurations, 10 s", s)
+	}
+	if s.WallSeconds != 0 || p.Runs[0].Commands != nil {
+		t.Errorf("runs that record no invocation: wall time %v, commands %v; want none", s.WallSeconds, p.Runs[0].Commands)
+	}
+	single := 0
+	for _, c := range p.Data.Candidates {
+		if c.SingleClass {
+			single++
+		}
+	}
+	if single != 8 {
+		t.Errorf("%d candidates marked single-class, want 8", single)
 	}
 	if len(p.Data.Groups) != 2 || p.Data.Groups[0].Color == p.Data.Groups[1].Color {
 		t.Errorf("groups %+v: want two with distinct colours", p.Data.Groups)
@@ -109,9 +124,19 @@ func TestBuildCountsAndNotes(t *testing.T) {
 	if len(p.Constants) != 4 {
 		t.Errorf("%d rows of constants, want 2 runs × 2 splits", len(p.Constants))
 	}
-	// Pooled: 4 metrics × 2 methods; per split: 2 splits × that.
-	if len(p.Comparison) != 8 || len(p.SplitComparison) != 16 {
-		t.Errorf("%d pooled and %d per-split comparison rows, want 8 and 16", len(p.Comparison), len(p.SplitComparison))
+	// One dataset; per metric 2 methods pooled, 2 splits, 1 pair.
+	if len(p.Comparisons) != 1 || len(p.Comparisons[0].Metrics) != 4 {
+		t.Fatalf("comparisons %+v: want one dataset of 4 metrics", p.Comparisons)
+	}
+	for _, m := range p.Comparisons[0].Metrics {
+		if len(m.Pooled) != 2 || len(m.Splits) != 2 || len(m.Splits[0].Hypervolume) != 2 || len(m.Paired) != 1 {
+			t.Errorf("%s: %d pooled rows, %d splits, %d pairs; want 2, 2 and 1", m.Metric, len(m.Pooled), len(m.Splits), len(m.Paired))
+			continue
+		}
+		// fp compare's labels and order: Chebyshev before linear.
+		if pr := m.Paired[0]; pr.A != "cheb/ato-penultimate" || pr.B != "linear/ato-penultimate" || pr.Splits != 2 || pr.Significant || pr.MinSplits != 6 {
+			t.Errorf("%s: pair %+v: want cheb vs linear over 2 splits, not significant, 6 splits needed", m.Metric, pr)
+		}
 	}
 	for _, c := range p.Data.Candidates {
 		if c.Dist != nil || c.DistNote == "" {
@@ -128,8 +153,45 @@ func TestBuildCountsAndNotes(t *testing.T) {
 	if err := htmlreport.Render(&buf, p); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(buf.String(), `<p class="na">Not available for this run.</p>`); n != 2 {
-		t.Errorf("the page says %d times that a section is not available, want 2 (paired statistics, propensity)", n)
+	page := buf.String()
+	if n := strings.Count(page, `<p class="na">Not available for this run.</p>`); n != 1 {
+		t.Errorf("the page says %d times that a section is not available, want 1 (propensity)", n)
+	}
+	if n := strings.Count(page, "not significant"); n != 4 {
+		t.Errorf("the page calls %d paired comparisons not significant, want 4 (one per metric)", n)
+	}
+}
+
+func TestBuildShowsTheRecordedInvocations(t *testing.T) {
+	dir := syntheticRun(t, t.TempDir(), "cheb", "ato-all", 2, 5, 1)
+	// Two runs of the same command, the second resuming the first, and one
+	// run left by a crash (no end): 10 + 5 minutes.
+	log := `{"args":["fp","train","--splits","2","--out","my run"],"dir":"/home/u","start":"2026-01-01T12:00:00Z","end":"2026-01-01T12:10:00Z","trained":6,"status":"interrupted"}
+{"args":["fp","train","--splits","2","--out","my run"],"dir":"/home/u","start":"2026-01-01T13:00:00Z","end":"2026-01-01T13:05:00Z","trained":4,"status":"done"}
+`
+	if err := os.WriteFile(filepath.Join(dir, experiments.InvocationsFile), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := htmlreport.Build([]string{dir}, htmlreport.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.Runs[0]
+	if r.WallSeconds != 900 || p.Summary.WallSeconds != 900 {
+		t.Errorf("wall time %v s (summary %v s), want 900 s", r.WallSeconds, p.Summary.WallSeconds)
+	}
+	want := []htmlreport.TypedCommand{{Command: "fp train --splits 2 --out 'my run'", Dir: "/home/u", Runs: 2}}
+	if !reflect.DeepEqual(r.Commands, want) {
+		t.Errorf("commands %+v, want %+v", r.Commands, want)
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.Render(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"wall time <b>15.0 min</b>", "fp train --splits 2 --out &#39;my run&#39;", "(2 times)"} {
+		if !strings.Contains(buf.String(), s) {
+			t.Errorf("the page lacks %q", s)
+		}
 	}
 }
 
@@ -168,6 +230,24 @@ func TestPageLoadsNothingFromTheNetwork(t *testing.T) {
 	for _, u := range regexp.MustCompile(`https?://[^\s"'<>)]+`).FindAll(b, -1) {
 		if string(u) != "http://www.w3.org/2000/svg" {
 			t.Errorf("the page names %s", u)
+		}
+	}
+}
+
+func TestPredictCommand(t *testing.T) {
+	csv := experiments.DefaultConfig()
+	csv.Dataset, csv.CSV = "", "my data.csv"
+	compas := experiments.DefaultConfig()
+	for _, tc := range []struct {
+		cfg  *experiments.Config
+		want string
+	}{
+		{nil, "fp predict --model runs/x/net.json --data DATA.csv --out scores.csv"},
+		{&csv, "fp predict --model runs/x/net.json --data 'my data.csv' --out scores.csv"},
+		{&compas, "fp predict --model runs/x/net.json --data compas-scores-two-years.csv --out scores.csv"},
+	} {
+		if got := htmlreport.PredictCommand("runs/x/net.json", tc.cfg); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
 		}
 	}
 }

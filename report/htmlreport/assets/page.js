@@ -171,9 +171,12 @@
     });
     order.forEach(function (c) {
       var nd = c.nd && c.nd.indexOf(mi) >= 0;
-      var cl = "pt" + (nd ? " nd" : "") + (c.collapsed ? " collapsed" : "") + (c.id === state.selected ? " selected" : "");
+      var cl = "pt" + (nd ? " nd" : "") + (c.collapsed ? " collapsed" : "") + (c.single_class ? " single" : "") + (c.id === state.selected ? " selected" : "");
       var r = nd ? 4.5 : 3.2;
-      var e = el("circle", { cx: px(c.risk).toFixed(2), cy: py(c.m[mi]).toFixed(2), r: c.id === state.selected ? 7 : r, "data-r": r, fill: D.groups[c.g].color, "class": cl, "data-id": c.id }, plot);
+      // A network predicting one class is drawn as a ring in its method's
+      // colour: no real choice, whatever its unfairness.
+      var e = el("circle", { cx: px(c.risk).toFixed(2), cy: py(c.m[mi]).toFixed(2), r: c.id === state.selected ? 7 : r, "data-r": r, fill: c.single_class ? "#fff" : D.groups[c.g].color, "class": cl, "data-id": c.id }, plot);
+      if (c.single_class) e.style.stroke = D.groups[c.g].color;
       byId[c.id].push(e);
     });
 
@@ -218,6 +221,7 @@
         '<span class="key" style="background:' + esc(g.color) + '"></span>' + esc(g.label) + "</button>";
     });
     h += '<span><span class="front-key"></span>non-dominated staircase (outlined points)</span>';
+    if (D.candidates.some(function (c) { return c.single_class; })) h += '<span><svg width="12" height="12" class="ring-key"><circle cx="6" cy="6" r="4.2"></circle></svg>rings: predict one class for every test row</span>';
     h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
     lg.innerHTML = h;
   }
@@ -233,6 +237,7 @@
     var s = "<b>" + esc(D.groups[c.g].label) + "</b> · split " + c.split + " · " + esc(lambdaText(c)) + "<br>risk " + fmt(c.risk) + " · accuracy " + fmt(c.acc, 3);
     D.metrics.forEach(function (m, i) { s += (i % 2 === 0 ? "<br>" : " · ") + D.metric_names[m] + " " + fmt(c.m[i]); });
     if (c.collapsed) s += "<br><i>collapsed (constant predictor)</i>";
+    else if (c.single_class) s += "<br><i>single class (predicts one class for every test row)</i>";
     return s;
   }
   document.querySelectorAll(".panel svg").forEach(function (svg) {
@@ -299,7 +304,7 @@
     }
     h += "</tbody></table>";
     h += "<p>Non-dominated for: " + (c.nd && c.nd.length ? c.nd.map(function (k) { return D.metric_names[D.metrics[k]]; }).join(", ") : "none") + "<br>";
-    h += "Collapsed (constant predictor): " + flag(!!c.collapsed) + "<br>Single predicted class: " + flag(c.single_class) + "<br>Poor overlap: " + flag(c.poor_overlap) + "</p>";
+    h += "Collapsed (constant predictor): " + flag(!!c.collapsed) + "<br>Single predicted class: " + flag(!!c.single_class) + "<br>Poor overlap: " + flag(c.poor_overlap) + "</p>";
     h += "<p><b>Network</b><br>" + (c.net ? "<code>" + esc(c.net) + "</code>" : na) + "</p>";
     h += "<p><b>Apply it to new data</b><br>" + (c.predict ? "<code>" + esc(c.predict) + "</code>" : na) + "</p>";
     h += "<p><b>Score distributions on the test split</b></p>" + (c.dist ? histSVG(c) : '<p class="na">' + esc(c.dist_note || "Not available for this run.") + "</p>");
@@ -332,7 +337,10 @@
     { k: "acc", t: "accuracy", n: true, v: function (c) { return c.acc; } }
   ];
   D.metrics.forEach(function (m, i) { cols.push({ k: m, t: D.metric_names[m], n: true, v: function (c) { return c.m[i]; } }); });
-  cols.push({ k: "flags", t: "marks", v: function (c) { return (c.collapsed ? "collapsed " : "") + (c.poor_overlap ? "poor overlap " : "") + (c.single_class ? "single class" : ""); } });
+  // Marks are joined by "; " so that each becomes its own tag.
+  cols.push({ k: "flags", t: "marks", v: function (c) {
+    return [c.collapsed && "collapsed", c.single_class && "single class", c.poor_overlap && "poor overlap"].filter(Boolean).join("; ");
+  } });
   cols.push({ k: "net", t: "network", v: function (c) { return c.net || ""; } });
   if (D.runs.length > 1) cols.splice(1, 0, { k: "run", t: "run", v: function (c) { return D.runs[c.run]; } });
 
@@ -353,7 +361,7 @@
       h += '<tr data-id="' + r.id + '"' + (r.id === state.selected ? ' class="selected"' : "") + ">";
       cols.forEach(function (c) {
         var v = c.v(r);
-        if (c.k === "flags") v = v ? '<span class="tag bad">' + esc(v.trim()) + "</span>" : "";
+        if (c.k === "flags") v = v ? v.split("; ").map(function (m) { return '<span class="tag bad">' + esc(m) + "</span>"; }).join(" ") : "";
         else if (c.k === "net" || c.k === "run") v = v ? "<code>" + esc(v) + "</code>" : "";
         else if (c.k === "lambda") v = fmt(v, 6);
         else if (c.n && c.k !== "split") v = fmt(v, 4);

@@ -1,4 +1,4 @@
-package fairness_test
+package audit_test
 
 import (
 	"math"
@@ -8,10 +8,9 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/datasets"
-	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/fairness/audit"
 )
 
-// readPredictions writes text to a file and reads it with cols.
 func readPredictions(t *testing.T, text string, cols datasets.PredictionColumns) *datasets.Predictions {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "preds.csv")
@@ -27,7 +26,7 @@ func readPredictions(t *testing.T, text string, cols datasets.PredictionColumns)
 
 // The hand-worked case of mv_test.go with text labels and groups, read
 // from scores and from the same scores as logits.
-func TestAuditPredictions(t *testing.T) {
+func TestComputeWorkedByHand(t *testing.T) {
 	const text = "score,logit,y,sex,e\n" +
 		"0.1,-2.1972245773362196,yes,F,0.5\n0.2,-1.3862943611198906,yes,F,0.5\n0.2,-1.3862943611198906,yes,M,0.25\n" +
 		"0.3,-0.8472978603872037,yes,M,0.25\n0.5,0,no,M,0.75\n0.6,0.4054651081081645,no,F,0.5\n"
@@ -36,7 +35,8 @@ func TestAuditPredictions(t *testing.T) {
 		{Score: "score", Label: "y", Group: "sex", Propensity: "e"},
 		{Logit: "logit", Label: "y", Group: "sex", Propensity: "e"},
 	} {
-		got, err := fairness.AuditPredictions(readPredictions(t, text, cols))
+		in := readPredictions(t, text, cols)
+		got, err := audit.Compute(in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func TestAuditPredictions(t *testing.T) {
 			t.Errorf("%+v: by group %+v", cols, got.ByGroup)
 		}
 		var b strings.Builder
-		if err := got.WriteText(&b); err != nil {
+		if err := audit.WriteText(&b, in, got); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range []string{"ato       0.0142857", "eopp      0.046875", "F      0  3      0.6667     0.3000"} {
@@ -60,12 +60,13 @@ func TestAuditPredictions(t *testing.T) {
 		}
 	}
 	// Without propensities there is no ato, in the numbers or the text.
-	got, err := fairness.AuditPredictions(readPredictions(t, text, datasets.PredictionColumns{Score: "score", Label: "y", Group: "sex"}))
+	in := readPredictions(t, text, datasets.PredictionColumns{Score: "score", Label: "y", Group: "sex"})
+	got, err := audit.Compute(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := got.WriteText(&b); err != nil {
+	if err := audit.WriteText(&b, in, got); err != nil {
 		t.Fatal(err)
 	}
 	if got.ATO != nil || strings.Contains(b.String(), "ato") {

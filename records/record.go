@@ -52,6 +52,10 @@ type Record struct {
 	// BetaScale is the adversarial baseline's β scale (β = λ·scale); 0
 	// for the other methods.
 	BetaScale float64 `json:"beta_scale,omitempty"`
+	// AdvVersion is the adversarial baseline's training schedule (see
+	// package adversarial); 0 for the other methods and in records written
+	// before the schedule had versions (which used version 1).
+	AdvVersion int `json:"adv_version,omitempty"`
 
 	Status     string `json:"status"`
 	FailEpoch  int    `json:"fail_epoch,omitempty"`

@@ -518,6 +518,8 @@ func TestZeroAllocs(t *testing.T) {
 	for _, p := range []problem{
 		{"compas", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2, objective(scalarize.Chebyshev, 0.3), penalties.ATOPenultimate},
 		{"adult", model.Arch{Layers: 10, Hidden: 32}, 93, 1000, 1000, 0.2, objective(scalarize.Linear, 0.3), penalties.ATOAll},
+		{"normalized", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2, objective(scalarize.Chebyshev, 0.3), penalties.ATOPenultimateNormalized},
+		{"output", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2, objective(scalarize.Linear, 0.3), penalties.ATOOutput},
 	} {
 		rng := rand.New(rand.NewPCG(6, 6))
 		tr, err := backprop.New(p.spec(model.Init(p.arch, p.dim, rng)))

@@ -3,6 +3,7 @@ package adversarial
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/fpareto/fp/backprop"
@@ -90,6 +91,23 @@ func Requirements() train.Requirements {
 	return train.Requirements{Penalty: &Penalty{}}
 }
 
+// Versions of the training schedule. Records of different versions are not
+// comparable, so the version is part of a sweep's configuration.
+const (
+	// VersionEvalFreshAdam is the first schedule: the adversary learns from
+	// the classifier's evaluation-mode (no dropout) predictions of all
+	// training rows, computed once per round, and the classifier's rounds
+	// start a fresh Adam after pre-training.
+	VersionEvalFreshAdam = 1
+	// VersionLouppe follows Louppe et al.'s reference implementation: one
+	// Adam for the classifier from pre-training to the last round, and the
+	// adversary fed the classifier's training-mode output (dropout active,
+	// fresh masks) computed batch by batch as it learns.
+	VersionLouppe = 2
+	// Version is the default schedule.
+	Version = VersionLouppe
+)
+
 // Setup is one adversarial training run.
 type Setup struct {
 	// Engine trains the classifier; it must pass Check(Requirements()).
@@ -103,6 +121,9 @@ type Setup struct {
 	// Rounds of (one adversary epoch, one classifier step) after
 	// PretrainClf classifier epochs on BCE_y and PretrainAdv adversary epochs.
 	Rounds, PretrainClf, PretrainAdv int
+	// Version is the schedule (VersionLouppe or VersionEvalFreshAdam); 0
+	// means Version.
+	Version int
 }
 
 // Result is a trained classifier.
@@ -116,12 +137,245 @@ type Result struct {
 // pre-train the classifier on BCE(y) and the adversary on (p̂, a); then,
 // for each round, one full epoch of the adversary with the classifier fixed
 // and one step of the classifier on one sampled mini-batch of
-// BCE_y − β·BCE_a with the adversary fixed. Every random draw comes from
-// rng. A non-finite loss ends it with a *train.DivergedError.
+// BCE_y − β·BCE_a with the adversary fixed. s.Version chooses how the
+// adversary sees p̂ and whether the classifier keeps its optimizer (see
+// VersionLouppe). Every random draw comes from rng. A non-finite loss ends
+// it with a *train.DivergedError.
 func Train(ctx context.Context, s Setup, d train.Data, rng *rand.Rand) (Result, error) {
 	if err := s.Engine.Check(Requirements()); err != nil {
 		return Result{}, err
 	}
+	switch s.Version {
+	case 0, VersionLouppe:
+		return trainLouppe(ctx, s, d, rng)
+	case VersionEvalFreshAdam:
+		return trainEvalFreshAdam(ctx, s, d, rng)
+	}
+	return Result{}, fmt.Errorf("adversarial: schedule version %d, want %d or %d", s.Version, VersionEvalFreshAdam, VersionLouppe)
+}
+
+// newAdversary builds the adversary's trainer (the handwritten engine: it is
+// a plain MLP on BCE, a built-in objective, and agrees with the graph engine
+// to 1e-8 at an order of magnitude less time on this tiny network) and its
+// loop, whose Adam lives as long as the run.
+func newAdversary(s Setup, rng *rand.Rand) (train.Trainer, *train.Loop, error) {
+	adv, err := backprop.Engine{}.NewTrainer(train.Spec{Arch: AdversaryArch, Dim: 1, BatchSize: s.Batch,
+		Init: model.Init(AdversaryArch, 1, rng), Objective: scalarize.Objective{Method: scalarize.Risk}})
+	if err != nil {
+		return nil, nil, err
+	}
+	loop, err := train.NewLoop(adv, train.Options{Adam: s.Adam})
+	if err != nil {
+		return nil, nil, err
+	}
+	return adv, loop, nil
+}
+
+// trainLouppe is VersionLouppe.
+func trainLouppe(ctx context.Context, s Setup, d train.Data, rng *rand.Rand) (Result, error) {
+	batch, n := s.Batch, d.N
+	clfInit := model.Init(s.Arch, d.Dim, rng)
+	pre, err := s.Engine.NewTrainer(train.Spec{Arch: s.Arch, Dim: d.Dim, BatchSize: batch, Dropout: s.Dropout,
+		Init: clfInit, Objective: scalarize.Objective{Method: scalarize.Risk}})
+	if err != nil {
+		return Result{}, err
+	}
+	// One Adam for the classifier throughout: its moments are per parameter
+	// position, and the pre-training and the round trainers have the same
+	// parameter shapes.
+	st, err := newStepper(pre, s, d)
+	if err != nil {
+		return Result{}, err
+	}
+	perm := identity(n)
+	for e := 1; e <= s.PretrainClf; e++ {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		shuffle(rng, perm)
+		for start := 0; start < n; start += batch {
+			if err := st.step(pre, perm[start:min(start+batch, n)], e, rng); err != nil {
+				return Result{}, err
+			}
+		}
+	}
+
+	adv, advLoop, err := newAdversary(s, rng)
+	if err != nil {
+		return Result{}, err
+	}
+	advData := train.Data{X: make([]float64, n), N: n, Dim: 1, Y: d.A, A: d.A}
+	fwd := newTrainForward(s.Arch, d.Dim, s.Dropout)
+	// advEpoch is one epoch of the adversary, each mini-batch on the
+	// classifier's training-mode output for its rows, fresh masks each time.
+	advEpoch := func(clf train.Trainer) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		params := clf.Params()
+		shuffle(rng, perm)
+		for start := 0; start < n; start += batch {
+			idx := perm[start:min(start+batch, n)]
+			for _, i := range idx {
+				advData.X[i] = model.Sigmoid(fwd.logit(params, d.X[i*d.Dim:(i+1)*d.Dim], rng))
+			}
+			if _, err := advLoop.Step(advData, idx, rng); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for e := 0; e < s.PretrainAdv; e++ {
+		if err := advEpoch(pre); err != nil {
+			return Result{}, err
+		}
+	}
+
+	pen := NewPenalty(adv.Network())
+	clf, err := s.Engine.NewTrainer(train.Spec{Arch: s.Arch, Dim: d.Dim, BatchSize: batch, Dropout: s.Dropout,
+		Init: pre.Network(), Objective: scalarize.Objective{Method: scalarize.Sum, Lambda: s.Beta}, Penalty: pen})
+	if err != nil {
+		return Result{}, err
+	}
+	if err := st.rebind(clf); err != nil {
+		return Result{}, err
+	}
+	skipped := 0
+	for round := 1; round <= s.Rounds; round++ {
+		if err := advEpoch(clf); err != nil {
+			return Result{}, err
+		}
+		pen.Set(adv.Params())
+		shuffle(rng, perm)
+		if err := st.step(clf, perm[:batch], s.PretrainClf+round, rng); err != nil {
+			return Result{}, err
+		}
+		if !st.batch.Complete {
+			skipped++
+		}
+	}
+	return Result{Network: clf.Network(), Skipped: skipped}, nil
+}
+
+// stepper takes Adam steps on a classifier, keeping one optimizer state
+// across the trainers it is bound to.
+type stepper struct {
+	adam    *optim.Adam
+	batch   *train.Batch
+	data    train.Data
+	dropout float64
+	params  [][]float64
+	grads   [][]float64
+}
+
+func newStepper(tr train.Trainer, s Setup, d train.Data) (*stepper, error) {
+	adam, err := optim.NewAdamFor(s.Adam, tr.Params())
+	if err != nil {
+		return nil, err
+	}
+	st := &stepper{adam: adam, data: d, dropout: s.Dropout}
+	return st, st.rebind(tr)
+}
+
+// rebind points the stepper at tr (same parameter shapes), with a batch
+// carrying tr's input columns; the Adam state is kept.
+func (st *stepper) rebind(tr train.Trainer) error {
+	spec := tr.Spec()
+	st.params, st.grads = tr.Params(), tr.Grads()
+	if len(st.params) != len(st.grads) {
+		return fmt.Errorf("adversarial: %d parameter and %d gradient tensors", len(st.params), len(st.grads))
+	}
+	st.batch = train.NewBatch(tr.BatchSize(), spec.Dim, spec.Arch.HiddenLayers(), spec.Arch.Hidden, spec.Inputs()...)
+	return nil
+}
+
+// step is one Adam step of tr on rows idx (fresh dropout masks from rng);
+// epoch names the step in a *train.DivergedError.
+func (st *stepper) step(tr train.Trainer, idx []int, epoch int, rng *rand.Rand) error {
+	b := st.batch
+	b.Fill(st.data, idx)
+	for _, m := range b.Masks {
+		model.FillMask(rng, m, st.dropout)
+	}
+	loss, err := tr.Gradient(b)
+	if err != nil {
+		return fmt.Errorf("epoch %d: %w", epoch, err)
+	}
+	if !finite(loss.R) || !finite(loss.U) || !finite(loss.Objective) {
+		return &train.DivergedError{Epoch: epoch, Reason: fmt.Sprintf("loss is not finite (R = %v, U = %v, objective = %v)", loss.R, loss.U, loss.Objective)}
+	}
+	for _, g := range st.grads {
+		for _, v := range g {
+			if !finite(v) {
+				return &train.DivergedError{Epoch: epoch, Reason: "gradient is not finite"}
+			}
+		}
+	}
+	st.adam.Step(st.params, st.grads)
+	return nil
+}
+
+// trainForward is the classifier's forward pass in training mode: inverted
+// dropout after every hidden ReLU, a fresh mask per row drawn from the
+// generator it is given.
+type trainForward struct {
+	shapes    []model.Shape
+	dropout   float64
+	cur, next []float64
+	mask      []float64
+}
+
+func newTrainForward(a model.Arch, dim int, dropout float64) *trainForward {
+	shapes := a.Shapes(dim)
+	w := dim
+	for _, s := range shapes {
+		w = max(w, s.Out)
+	}
+	return &trainForward{shapes: shapes, dropout: dropout, cur: make([]float64, w), next: make([]float64, w), mask: make([]float64, a.Hidden)}
+}
+
+// logit computes one row's logit; params are in model.Params order.
+func (f *trainForward) logit(params [][]float64, x []float64, rng *rand.Rand) float64 {
+	in := x
+	for l, s := range f.shapes {
+		out := f.next[:s.Out]
+		copy(out, params[2*l+1])
+		w := params[2*l]
+		for k, v := range in {
+			row := w[k*s.Out : (k+1)*s.Out]
+			for j := range out {
+				out[j] += v * row[j]
+			}
+		}
+		if l < len(f.shapes)-1 {
+			m := f.mask[:s.Out]
+			model.FillMask(rng, m, f.dropout)
+			for j, v := range out {
+				out[j] = max(v, 0) * m[j]
+			}
+		}
+		f.cur, f.next = f.next, f.cur
+		in = f.cur[:s.Out]
+	}
+	return in[0]
+}
+
+func identity(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+func shuffle(rng *rand.Rand, p []int) {
+	rng.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// trainEvalFreshAdam is VersionEvalFreshAdam.
+func trainEvalFreshAdam(ctx context.Context, s Setup, d train.Data, rng *rand.Rand) (Result, error) {
 	batch := s.Batch
 	opt := train.Options{Adam: s.Adam}
 
@@ -154,16 +408,7 @@ func Train(ctx context.Context, s Setup, d train.Data, rng *rand.Rand) (Result, 
 		}
 		return nil
 	}
-	// The adversary is a plain MLP on BCE, a built-in objective, so the
-	// handwritten engine trains it (it agrees with the graph engine to 1e-8
-	// and is an order of magnitude faster on this tiny network); the
-	// classifier, whose loss runs through the adversary, needs graph code.
-	adv, err := backprop.Engine{}.NewTrainer(train.Spec{Arch: AdversaryArch, Dim: 1, BatchSize: batch,
-		Init: model.Init(AdversaryArch, 1, rng), Objective: scalarize.Objective{Method: scalarize.Risk}})
-	if err != nil {
-		return Result{}, err
-	}
-	advLoop, err := train.NewLoop(adv, train.Options{Adam: s.Adam})
+	adv, advLoop, err := newAdversary(s, rng)
 	if err != nil {
 		return Result{}, err
 	}

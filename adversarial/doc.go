@@ -8,4 +8,10 @@
 // asks of that engine, for an up-front Engine.Check. The adversary itself
 // is a small network on the built-in binary cross-entropy, trained by the
 // handwritten engine.
+//
+// Train follows Louppe et al.'s reference implementation (VersionLouppe):
+// the classifier keeps one Adam from pre-training to the last round, and
+// the adversary learns, mini-batch by mini-batch, from the classifier's
+// training-mode output (dropout on, fresh masks). VersionEvalFreshAdam, the
+// earlier schedule, is kept for comparison.
 package adversarial

@@ -1,7 +1,8 @@
 // Package backprop is fp's handwritten training engine: the built-in model of
 // SPEC §2 (a ReLU MLP with dropout masks and a logit output), the stable
-// binary cross-entropy risk and the built-in ATO penalties, differentiated by
-// hand over flat row-major float64 buffers.
+// binary cross-entropy risk and the built-in ATO penalties (ato-penultimate,
+// ato-all, ato-penultimate-normalized, ato-output), differentiated by hand
+// over flat row-major float64 buffers.
 //
 // It computes what the Gorgonia graph engine computes — the same
 // pre-activations, ReLU′(0) = 1, |x|′(0) = 0 for the penalty, the Chebyshev
@@ -10,7 +11,8 @@
 // relative), but it allocates its buffers once per trainer and nothing per
 // step. It does not support custom penalties or risks: those are graph code
 // and need the graph engine. Engine.Check says so before any data is read;
-// it recognises the built-ins by the ATOPenalty and BCERisk interfaces, so
+// it recognises the built-ins by the ATOPenalty, NormalizedATOPenalty,
+// OutputATOPenalty and BCERisk interfaces, so
 // this package needs neither Gorgonia nor the packages of graph code.
 //
 // Matrix products on wide layers go through a register-tiled AVX2/FMA

@@ -24,6 +24,27 @@ type ATOPenalty interface {
 	ATOAllLayers() bool
 }
 
+// NormalizedATOPenalty is the scale-free ATO penalty whose gradient the
+// handwritten engine knows: U = Σ_u |τ̂(h_u)| / √(σ_u² + ε²) over the units
+// of the last hidden pre-activation, σ_u its unweighted standard deviation
+// on the batch and ε = 1e-8, reading the ATO contrast from its one input
+// column. penalties.ATOPenultimateNormalized is one.
+type NormalizedATOPenalty interface {
+	train.Term
+	ATOPenultimateNormalized()
+}
+
+// OutputATOPenalty is the ATO penalty on the predicted probability,
+// U = |τ̂(σ(z))|, reading the ATO contrast from its one input column.
+// penalties.ATOOutput is one.
+type OutputATOPenalty interface {
+	train.Term
+	ATOOutput()
+}
+
+// normEps is ε of NormalizedATOPenalty (penalties.NormalizedEps).
+const normEps = 1e-8
+
 // BCERisk is the built-in binary cross-entropy (losses.BCE).
 type BCERisk interface {
 	train.Term
@@ -39,10 +60,11 @@ var _ train.Engine = Engine{}
 func (Engine) Name() string { return Name }
 
 // hint is what a user of a term the engine cannot train should do.
-const hint = "it trains only the built-in risk (bce) and penalties (ato-penultimate, ato-all); use the graph engine"
+const hint = "it trains only the built-in risk (bce) and penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output); use the graph engine"
 
 // Check accepts the built-in BCE risk (or none) and the built-in ATO
-// penalties (or none); any other term is graph code, which only the graph
+// penalties (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty) or none;
+// any other term is graph code, which only the graph
 // engine can differentiate.
 func (Engine) Check(req train.Requirements) error {
 	_, err := check(req)
@@ -59,14 +81,22 @@ func check(req train.Requirements) (penalty, error) {
 	if req.Penalty == nil {
 		return penNone, nil
 	}
-	ato, ok := req.Penalty.(ATOPenalty)
-	if !ok || len(ato.Inputs()) != 1 {
-		return penNone, &train.UnsupportedError{Engine: Name, Kind: "penalty", Term: req.Penalty.Name(), Hint: hint}
+	unsupported := &train.UnsupportedError{Engine: Name, Kind: "penalty", Term: req.Penalty.Name(), Hint: hint}
+	if len(req.Penalty.Inputs()) != 1 {
+		return penNone, unsupported
 	}
-	if ato.ATOAllLayers() {
-		return penAll, nil
+	switch p := req.Penalty.(type) {
+	case ATOPenalty:
+		if p.ATOAllLayers() {
+			return penAll, nil
+		}
+		return penLast, nil
+	case NormalizedATOPenalty:
+		return penLastNorm, nil
+	case OutputATOPenalty:
+		return penOutput, nil
 	}
-	return penLast, nil
+	return penNone, unsupported
 }
 
 // NewTrainer builds a trainer for spec. It refuses a custom penalty or risk
@@ -104,9 +134,11 @@ func New(spec train.Spec) (*Trainer, error) {
 type penalty int
 
 const (
-	penNone penalty = iota // objective without U
-	penLast                // ato-penultimate: the last hidden layer
-	penAll                 // ato-all: every hidden layer
+	penNone     penalty = iota // objective without U
+	penLast                    // ato-penultimate: the last hidden layer
+	penAll                     // ato-all: every hidden layer
+	penLastNorm                // ato-penultimate-normalized: the last hidden layer, per unit over its σ
+	penOutput                  // ato-output: the predicted probability
 )
 
 // covers reports whether hidden layer l (0-based) of nh is penalised.
@@ -114,7 +146,7 @@ func (p penalty) covers(l, nh int) bool {
 	switch p {
 	case penAll:
 		return true
-	case penLast:
+	case penLast, penLastNorm:
 		return l == nh-1
 	}
 	return false

@@ -27,6 +27,7 @@ func problems() []problem {
 	a2 := model.Arch{Layers: 3, Hidden: 5}
 	a3 := model.Arch{Layers: 4, Hidden: 3}
 	pen, all := penalties.ATOPenultimate, penalties.ATOAll
+	norm, out := penalties.ATOPenultimateNormalized, penalties.ATOOutput
 	return []problem{
 		{"risk", a2, 4, 13, 10, 0.2, objective(scalarize.Risk, 0), nil},
 		{"risk-with-unused-penalty", a3, 3, 9, 9, 0.3, objective(scalarize.Risk, 0), all},
@@ -43,6 +44,13 @@ func problems() []problem {
 		{"compas-shape-linear-all", model.Arch{Layers: 4, Hidden: 4}, 6, 20, 20, 0.2, objective(scalarize.Linear, 0.6), all},
 		{"wide-linear-all", model.Arch{Layers: 4, Hidden: 9}, 10, 70, 67, 0.2, objective(scalarize.Linear, 0.5), all},
 		{"wide-penalty", model.Arch{Layers: 3, Hidden: 8}, 3, 66, 66, 0.2, objective(scalarize.Penalty, 1), pen},
+		// The scale-free penalties: on the unit's σ and on the probability.
+		{"penalty-normalized", a2, 4, 13, 10, 0.2, objective(scalarize.Penalty, 1), norm},
+		{"linear-normalized", model.Arch{Layers: 4, Hidden: 4}, 12, 20, 17, 0.2, objective(scalarize.Linear, 0.4), norm},
+		{"wide-cheb-normalized", model.Arch{Layers: 4, Hidden: 9}, 10, 70, 67, 0.2, objective(scalarize.Chebyshev, 0.9), norm},
+		{"penalty-output", a3, 3, 12, 9, 0.2, objective(scalarize.Penalty, 1), out},
+		{"linear-output-no-dropout", a2, 4, 13, 13, 0, objective(scalarize.Linear, 0.5), out},
+		{"cheb-output", model.Arch{Layers: 4, Hidden: 4}, 12, 20, 17, 0.2, objective(scalarize.Chebyshev, 0.9), out},
 	}
 }
 
@@ -296,7 +304,13 @@ func TestPaddingIsExact(t *testing.T) {
 // TestMissingGroup checks that a batch with one group has U = 0 and no
 // penalty gradient.
 func TestMissingGroup(t *testing.T) {
-	p := problem{"one-group", model.Arch{Layers: 3, Hidden: 4}, 3, 8, 8, 0.2, objective(scalarize.Penalty, 1), penalties.ATOAll}
+	for _, pen := range []penalties.Penalty{penalties.ATOAll, penalties.ATOPenultimate, penalties.ATOPenultimateNormalized, penalties.ATOOutput} {
+		t.Run(pen.Name(), func(t *testing.T) { testMissingGroup(t, pen) })
+	}
+}
+
+func testMissingGroup(t *testing.T, pen penalties.Penalty) {
+	p := problem{"one-group", model.Arch{Layers: 3, Hidden: 4}, 3, 8, 8, 0.2, objective(scalarize.Penalty, 1), pen}
 	rng := rand.New(rand.NewPCG(4, 4))
 	init := model.Init(p.arch, p.dim, rng)
 	b := randomBatch(rng, p)
@@ -504,6 +518,8 @@ func TestZeroAllocs(t *testing.T) {
 	for _, p := range []problem{
 		{"compas", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2, objective(scalarize.Chebyshev, 0.3), penalties.ATOPenultimate},
 		{"adult", model.Arch{Layers: 10, Hidden: 32}, 93, 1000, 1000, 0.2, objective(scalarize.Linear, 0.3), penalties.ATOAll},
+		{"normalized", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2, objective(scalarize.Chebyshev, 0.3), penalties.ATOPenultimateNormalized},
+		{"output", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2, objective(scalarize.Linear, 0.3), penalties.ATOOutput},
 	} {
 		rng := rand.New(rand.NewPCG(6, 6))
 		tr, err := backprop.New(p.spec(model.Init(p.arch, p.dim, rng)))

@@ -42,6 +42,11 @@ type Trainer struct {
 	tau       [][]float64 // per hidden layer: h ATO estimates τ̂(h^(l))
 	sgn       []float64   // h: dU·sign(τ̂) of the layer being differentiated
 	wt        []float64   // h×h: a transposed hidden weight matrix
+
+	// ato-penultimate-normalized: the last hidden layer's pre-activations
+	// centred on their batch mean (size×h), and σ' per unit (h).
+	cen, sd []float64
+	prob    []float64 // ato-output: size probabilities σ(z)
 }
 
 func newTrainer(spec train.Spec, pen penalty) *Trainer {
@@ -81,6 +86,13 @@ func newTrainer(spec train.Spec, pen penalty) *Trainer {
 	t.d1 = make([]float64, sh)
 	t.sgn = make([]float64, t.h)
 	t.wt = make([]float64, t.h*t.h)
+	switch pen {
+	case penLastNorm:
+		t.cen = make([]float64, sh)
+		t.sd = make([]float64, t.h)
+	case penOutput:
+		t.prob = make([]float64, t.size)
+	}
 	return t
 }
 
@@ -155,12 +167,13 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 	if t.contrast != "" {
 		c = b.Column(t.contrast)[:n]
 	}
-	u := t.forward(b.X, n, true, masks, c)
+	sw := b.SW[:n]
+	u := t.forward(b.X, n, true, masks, c, sw)
 
 	// Risk R = Σ sw·(softplus(z) − y·z); ∂R/∂z = sw·(σ(z) − y). One exp per row.
 	z, dz := t.z[:n], t.dz[:n]
-	sw, y := b.SW[:n], b.Y[:n]
-	var r float64
+	y := b.Y[:n]
+	var r, tauOut float64 // tauOut: τ̂(σ(z)) for ato-output
 	for i, zi := range z {
 		e := math.Exp(-math.Abs(zi))
 		sp, sig := math.Log1p(e), 1/(1+e)
@@ -171,10 +184,24 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 		}
 		r += sw[i] * (sp - y[i]*zi)
 		dz[i] = sw[i] * (sig - y[i])
+		if t.prob != nil {
+			t.prob[i] = sig
+			tauOut += c[i] * sig
+		}
+	}
+	if t.prob != nil {
+		u = math.Abs(tauOut)
 	}
 	v, dR, dU := t.obj.Value(r, u)
 	for i := range dz {
 		dz[i] *= dR
+	}
+	if t.prob != nil && dU != 0 {
+		// ∂|τ̂|/∂z_i = sign(τ̂)·c_i·σ_i(1 − σ_i).
+		s := dU * sign(tauOut)
+		for i, p := range t.prob[:n] {
+			dz[i] += s * c[i] * p * (1 - p)
+		}
 	}
 
 	// Output layer: z = a·w + b with a the last hidden activations (n×h).
@@ -198,13 +225,20 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 		// ∂/∂pre = d ⊙ mask ⊙ [pre ≥ 0] (ReLU′(0) = 1, as the graph), plus
 		// dU·c_i·sign(τ̂_u); its column sums are the bias gradient.
 		var sgn []float64
+		norm := dU != 0 && t.pen == penLastNorm && t.pen.covers(l, nh)
 		if dU != 0 && t.pen.covers(l, nh) {
 			sgn = t.sgn
 			for j, tv := range t.tau[l] {
 				sgn[j] = dU * sign(tv)
+				if norm {
+					sgn[j] /= t.sd[j]
+				}
 			}
 		}
 		backGate(d, t.gate[l][:n*h], n, h, c, sgn, t.gb[l])
+		if norm {
+			t.backNorm(d, n, sw, l, dU)
+		}
 		in, k := b.X[:n*t.dim], t.dim
 		if l > 0 {
 			in, k = t.act[l-1][:n*h], h
@@ -222,9 +256,11 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 
 // forward computes the activations and logits of x[:n·dim]. In training
 // mode it also keeps the gates for the backward pass, applies masks (nil:
-// no dropout) and returns the penalty U = Σ_l Σ_u |τ̂_u(h^(l))| with
-// τ̂(h) = hᵀc over the covered layers. Evaluation mode has no dropout.
-func (t *Trainer) forward(x []float64, n int, training bool, masks [][]float64, c []float64) (u float64) {
+// no dropout) and returns the hidden-layer penalty: U = Σ_l Σ_u |τ̂_u(h^(l))|
+// with τ̂(h) = hᵀc over the covered layers, each term over σ'_u for
+// ato-penultimate-normalized (sw: the batch's row weights). ato-output's U
+// is left to the caller. Evaluation mode has no dropout.
+func (t *Trainer) forward(x []float64, n int, training bool, masks [][]float64, c, sw []float64) (u float64) {
 	h := t.h
 	in, k := x[:n*t.dim], t.dim
 	for l := 0; l < t.nh; l++ {
@@ -235,12 +271,12 @@ func (t *Trainer) forward(x []float64, n int, training bool, masks [][]float64, 
 			relu(act, pre)
 		case masks != nil:
 			if t.pen.covers(l, t.nh) {
-				u += t.ato(l, pre, n, c)
+				u += t.ato(l, pre, n, c, sw)
 			}
 			gateMask(act, pre, masks[l][:n*h])
 		default:
 			if t.pen.covers(l, t.nh) {
-				u += t.ato(l, pre, n, c)
+				u += t.ato(l, pre, n, c, sw)
 			}
 			gateOnly(act, pre)
 		}
@@ -255,15 +291,60 @@ func (t *Trainer) forward(x []float64, n int, training bool, masks [][]float64, 
 	return u
 }
 
-// ato stores τ̂(h^(l)) = preᵀc and returns Σ_u |τ̂_u|.
-func (t *Trainer) ato(l int, pre []float64, n int, c []float64) float64 {
+// ato stores τ̂(h^(l)) = preᵀc and returns Σ_u |τ̂_u|, or for
+// ato-penultimate-normalized Σ_u |τ̂_u|/σ'_u, keeping the centred
+// pre-activations and σ' for the backward pass.
+func (t *Trainer) ato(l int, pre []float64, n int, c, sw []float64) float64 {
 	tau := t.tau[l]
 	gemvT(tau, pre, n, t.h, c)
 	var s float64
-	for _, v := range tau {
-		s += math.Abs(v)
+	if t.pen != penLastNorm {
+		for _, v := range tau {
+			s += math.Abs(v)
+		}
+		return s
+	}
+	h := t.h
+	mu, cen := t.sd, t.cen[:n*h] // sd holds the means until it holds σ'
+	gemvT(mu, pre, n, h, sw)
+	for i := 0; i < n; i++ {
+		for j, p := range pre[i*h : i*h+h] {
+			cen[i*h+j] = p - mu[j]
+		}
+	}
+	clear(t.sd)
+	for i, w := range sw {
+		for j, v := range cen[i*h : i*h+h] {
+			t.sd[j] += w * v * v
+		}
+	}
+	for j, v := range t.sd {
+		t.sd[j] = math.Sqrt(v + normEps*normEps)
+		s += math.Abs(tau[j]) / t.sd[j]
 	}
 	return s
+}
+
+// backNorm adds to d (∂/∂pre of hidden layer l, n×h) and to its bias
+// gradient the part of ato-penultimate-normalized's gradient that flows
+// through σ'_u: ∂(|τ̂_u|/σ'_u)/∂h_iu = sign(τ̂_u)·c_i/σ'_u (added by
+// backGate) − |τ̂_u|·sw_i·(h_iu − μ_u)/σ'_u³.
+func (t *Trainer) backNorm(d []float64, n int, sw []float64, l int, dU float64) {
+	h := t.h
+	q := t.sgn[:h] // backGate is done with it
+	for j, tv := range t.tau[l] {
+		sd := t.sd[j]
+		q[j] = -dU * math.Abs(tv) / (sd * sd * sd)
+	}
+	gb, cen := t.gb[l][:h], t.cen[:n*h]
+	for i, w := range sw {
+		row, cr := d[i*h:i*h+h], cen[i*h:i*h+h]
+		for j, qj := range q {
+			v := w * cr[j] * qj
+			row[j] += v
+			gb[j] += v
+		}
+	}
 }
 
 // Predict writes the logits of n rows of x (row-major n×dim) in evaluation
@@ -275,7 +356,7 @@ func (t *Trainer) Predict(x []float64, n int, logits []float64) error {
 	}
 	for s := 0; s < n; s += t.size {
 		m := min(t.size, n-s)
-		t.forward(x[s*t.dim:(s+m)*t.dim], m, false, nil, nil)
+		t.forward(x[s*t.dim:(s+m)*t.dim], m, false, nil, nil, nil)
 		copy(logits[s:s+m], t.z[:m])
 	}
 	return nil

@@ -54,12 +54,14 @@ func (r *Runner) trainAdversarial(ctx context.Context, sd *splitData, beta float
 	c := r.cfg
 	rec := r.baseRecord(sd, MethodAdversarial, beta)
 	rec.BetaScale = c.AdvBetaScale
+	rec.AdvVersion = c.AdvVersion
 	arch, _ := model.ParseArch(c.Arch)
 	rng := newRand(c.Seed, "candidate", sd.m, MethodAdversarial, beta)
 	adam := optim.DefaultAdam
 	adam.LR = c.LR
 	setup := adversarial.Setup{Engine: r.engine, Arch: arch, Batch: min(c.Batch, sd.train.N), Dropout: c.Dropout,
-		Adam: adam, Beta: beta, Rounds: c.AdvEpochs, PretrainClf: c.AdvPretrainClf, PretrainAdv: c.AdvPretrainAdv}
+		Adam: adam, Beta: beta, Rounds: c.AdvEpochs, PretrainClf: c.AdvPretrainClf, PretrainAdv: c.AdvPretrainAdv,
+		Version: c.AdvVersion}
 	start := time.Now()
 	res, err := adversarial.Train(ctx, setup, sd.train, rng)
 	var div *train.DivergedError

@@ -41,7 +41,7 @@ type Config struct {
 	DataDir string `json:"data_dir,omitempty"`
 
 	Method  string `json:"method"`  // cheb, linear or adversarial
-	Penalty string `json:"penalty"` // ato-penultimate, ato-all or a custom penalty's name; "" for adversarial
+	Penalty string `json:"penalty"` // a built-in (penalties.BuiltinNames) or a custom penalty's name; "" for adversarial
 	// PenaltyVersion is a custom penalty's Version ("" for the built-ins):
 	// a changed penalty changes the digest, so its records are not resumed.
 	PenaltyVersion string `json:"penalty_version,omitempty"`
@@ -78,6 +78,11 @@ type Config struct {
 	// AdvBetaScale multiplies the grid to give β: the paper draws β from
 	// [0, 1]; the public code its adversary came from used β of 30 to 200.
 	AdvBetaScale float64 `json:"adv_beta_scale,omitempty"`
+	// AdvVersion is the baseline's training schedule
+	// (adversarial.VersionLouppe, the default, or the earlier
+	// adversarial.VersionEvalFreshAdam); 0 for the other methods. It enters
+	// the digest, so records of the two schedules are never mixed.
+	AdvVersion int `json:"adv_version,omitempty"`
 
 	Seed   uint64 `json:"seed"`
 	Engine string `json:"engine"` // graph or backprop
@@ -173,6 +178,7 @@ func DefaultConfig() Config {
 		AdvPretrainClf:   2,
 		AdvPretrainAdv:   5,
 		AdvBetaScale:     1,
+		AdvVersion:       adversarial.Version,
 		Seed:             1,
 		Engine:           DefaultEngine,
 	}
@@ -232,6 +238,10 @@ func (c Config) Validate() error {
 		}
 		if !(c.AdvBetaScale > 0) {
 			return fieldErr("adv_beta_scale", "β scale %g, want > 0", c.AdvBetaScale)
+		}
+		if c.AdvVersion != adversarial.VersionLouppe && c.AdvVersion != adversarial.VersionEvalFreshAdam {
+			return fieldErr("adv_version", "schedule version %d, want %d (one optimizer, the adversary on training-mode output) or %d (the earlier schedule)",
+				c.AdvVersion, adversarial.VersionLouppe, adversarial.VersionEvalFreshAdam)
 		}
 		if c.CustomRisk != nil {
 			return fieldErr("risk", "the adversarial baseline trains on the built-in risk, not %q", c.CustomRisk.Name())
@@ -345,6 +355,7 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 	case MethodAdversarial:
 		c.Penalty, c.PenaltyVersion = "", ""
 	default:
+		c.AdvVersion = 0 // not a setting of these methods
 		if c.CustomPenalty != nil {
 			c.Penalty, c.PenaltyVersion = c.CustomPenalty.Name(), c.CustomPenalty.Version()
 		}

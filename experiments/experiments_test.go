@@ -39,6 +39,7 @@ func TestConfigRefusesBadSettings(t *testing.T) {
 		{"validation share", func(c *experiments.Config) { c.ValFraction = 0.9 }, "val_fraction"},
 		{"adversarial validation", func(c *experiments.Config) { c.Method, c.ValFraction = "adversarial", 0.2 }, "held-out"},
 		{"adversarial engine", func(c *experiments.Config) { c.Method, c.Engine = "adversarial", "backprop" }, "graph engine"},
+		{"adversarial version", func(c *experiments.Config) { c.Method, c.Engine, c.AdvVersion = "adversarial", "graph", 3 }, "schedule version 3"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,6 +104,29 @@ func TestDigestIgnoresWhatDoesNotChangeResults(t *testing.T) {
 	}
 	if d := a.Diff(b); len(d) != 1 || !strings.HasPrefix(d[0], "epochs:") {
 		t.Errorf("diff = %v, want the epochs", d)
+	}
+}
+
+// The adversarial schedule's version is part of an adversarial sweep's
+// digest and of no other.
+func TestDigestHasTheAdversarialVersion(t *testing.T) {
+	resolved := func(method string, version int) experiments.Config {
+		c := experiments.DefaultConfig()
+		c.Method, c.Engine, c.AdvVersion = method, "graph", version
+		r, err := c.Resolved(100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if a, b := resolved("adversarial", 1), resolved("adversarial", 2); a.Digest() == b.Digest() {
+		t.Error("both adversarial schedules have one digest")
+	}
+	if d := experiments.DefaultConfig().AdvVersion; d != 2 {
+		t.Errorf("default adversarial schedule %d, want 2", d)
+	}
+	if a, b := resolved("cheb", 1), resolved("cheb", 2); a.Digest() != b.Digest() || a.AdvVersion != 0 {
+		t.Errorf("the adversarial schedule enters a Chebyshev sweep's config (adv_version %d)", a.AdvVersion)
 	}
 }
 

@@ -2,6 +2,7 @@ package penalties
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
@@ -78,9 +79,14 @@ func (p funcPenalty) Node(n Net, b BatchNodes) (*G.Node, error) { return p.f(n, 
 
 // Names of the built-in penalties.
 const (
-	NameATOPenultimate = "ato-penultimate"
-	NameATOAll         = "ato-all"
+	NameATOPenultimate           = "ato-penultimate"
+	NameATOAll                   = "ato-all"
+	NameATOPenultimateNormalized = "ato-penultimate-normalized"
+	NameATOOutput                = "ato-output"
 )
+
+// BuiltinNames lists the names Builtin accepts.
+var BuiltinNames = []string{NameATOPenultimate, NameATOAll, NameATOPenultimateNormalized, NameATOOutput}
 
 // ATOPenultimate is U = |τ̂(h^(L−1))|, the ATO of the sensitive attribute on
 // the last hidden layer's pre-activations, summed over units (SPEC §3).
@@ -116,6 +122,10 @@ func Builtin(name string) (Penalty, error) {
 		return ATOPenultimate, nil
 	case NameATOAll:
 		return ATOAll, nil
+	case NameATOPenultimateNormalized:
+		return ATOPenultimateNormalized, nil
+	case NameATOOutput:
+		return ATOOutput, nil
 	}
-	return nil, fmt.Errorf("penalty %q: want %s or %s", name, NameATOPenultimate, NameATOAll)
+	return nil, fmt.Errorf("penalty %q: want one of %s", name, strings.Join(BuiltinNames, ", "))
 }

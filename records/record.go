@@ -61,6 +61,10 @@ type Record struct {
 	// Lambdas is the sweep's λ grid as given (log:N, linear:N, adaptive:N or a list);
 	// "" in records written before it was recorded.
 	Lambdas string `json:"lambdas,omitempty"`
+	// AdvVersion is the adversarial baseline's training schedule (see
+	// package adversarial); 0 for the other methods and in records written
+	// before the schedule had versions (which used version 1).
+	AdvVersion int `json:"adv_version,omitempty"`
 
 	Status     string `json:"status"`
 	FailEpoch  int    `json:"fail_epoch,omitempty"`

@@ -33,7 +33,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-positive", Usage: "CSV: the sensitive value coded 1"}),
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "drop-missing", Usage: "CSV: drop rows with an empty cell instead of failing"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "method", Value: d.Method, Usage: "cheb (Chebyshev), linear, or adversarial (the baseline of Louppe et al.)"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "penalty", Value: d.Penalty, Usage: "unfairness penalty: ato-penultimate or ato-all"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "penalty", Value: d.Penalty, Usage: "unfairness penalty: ato-penultimate, ato-all, ato-penultimate-normalized or ato-output"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "splits", Value: d.Splits, Usage: "number of train/test splits M"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambdas", Value: d.Lambdas, Usage: "λ grid: log:N, linear:N, a list such as 0,0.01,0.1,1 (0 and 1 are always added), or adaptive:N (N per split: log:⌈N/3⌉ first, then each λ where the split's front on training data has its widest gap)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: "training epochs per candidate (the paper uses 500)"}),
@@ -49,6 +49,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "beta-scale", Value: d.AdvBetaScale, Usage: "adversarial: β = λ × this scale (the paper's β lie in [0, 1]; the code its adversary came from used 30 to 200)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-rounds", Value: d.AdvEpochs, Usage: "adversarial: rounds of (one adversary epoch, one classifier step)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-pretrain-clf", Value: d.AdvPretrainClf, Usage: "adversarial: classifier pre-training epochs"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-version", Value: d.AdvVersion, Usage: "adversarial: training schedule, 2 (one classifier optimizer from pre-training on, the adversary trained on the classifier's training-mode output as in Louppe et al.'s code) or 1 (the earlier schedule: evaluation-mode output, a fresh optimizer after pre-training)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-pretrain-adv", Value: d.AdvPretrainAdv, Usage: "adversarial: adversary pre-training epochs"}),
 		altsrc.NewUint64Flag(&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "the sweep's seed: splits, weights, dropout masks and batch order derive from it"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "engine", Value: d.Engine, Usage: "graph (Gorgonia, extensible) or backprop (handwritten, fast, built-in objectives only)"}),
@@ -117,6 +118,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.ValFraction = c.Float64("val-fraction")
 	cfg.AdvBetaScale, cfg.AdvEpochs = c.Float64("beta-scale"), c.Int("adv-rounds")
 	cfg.AdvPretrainClf, cfg.AdvPretrainAdv = c.Int("adv-pretrain-clf"), c.Int("adv-pretrain-adv")
+	cfg.AdvVersion = c.Int("adv-version")
 	cfg.Seed, cfg.Engine, cfg.Workers = c.Uint64("seed"), c.String("engine"), c.Int("workers")
 	cfg.Args = os.Args
 	sh, err := shardFromContext(c, cfg)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,7 +117,7 @@ func TestTrainAdversarialBaseline(t *testing.T) {
 	betas := map[float64]bool{}
 	for _, r := range recs {
 		betas[r.Lambda] = true
-		if r.Method != "adversarial" || r.Penalty != "" || r.BetaScale != 200 || r.Engine != "graph" || !r.OK() {
+		if r.Method != "adversarial" || r.Penalty != "" || r.BetaScale != 200 || r.Engine != "graph" || !r.OK() || r.AdvVersion != 2 {
 			t.Errorf("record %+v", r)
 		}
 		if !(r.TrainR > 0) || r.ValR != nil || !r.HasOverlap() {
@@ -129,6 +130,58 @@ func TestTrainAdversarialBaseline(t *testing.T) {
 	_, _, err := runFP(t, "train", "--method", "adversarial", "--engine", "backprop", "--out", filepath.Join(t.TempDir(), "x"))
 	if err == nil || !strings.Contains(err.Error(), "graph engine") {
 		t.Errorf("adversarial on the handwritten engine: err = %v", err)
+	}
+}
+
+// The earlier adversarial schedule stays selectable, with its own digest and
+// its version in every record; an unknown version names the flag.
+func TestTrainAdversarialVersions(t *testing.T) {
+	args := []string{"train", "--method", "adversarial", "--splits", "1", "--lambdas", "0,1",
+		"--adv-rounds", "3", "--adv-pretrain-clf", "1", "--adv-pretrain-adv", "1", "--propensity-epochs", "2",
+		"--quiet", "--no-plot"}
+	digests := map[int]string{}
+	for _, v := range []int{1, 2} {
+		out := filepath.Join(t.TempDir(), "adv")
+		if _, _, err := runFP(t, append(args, "--adv-version", strconv.Itoa(v), "--out", out)...); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range readRecords(t, out) {
+			if r.AdvVersion != v {
+				t.Errorf("--adv-version %d: record has adv_version %d", v, r.AdvVersion)
+			}
+			digests[v] = r.Config
+		}
+	}
+	if digests[1] == digests[2] {
+		t.Errorf("both schedules have the config digest %s", digests[1])
+	}
+	_, _, err := runFP(t, append(args, "--adv-version", "3", "--out", filepath.Join(t.TempDir(), "x"))...)
+	if err == nil || !strings.Contains(err.Error(), "--adv-version") {
+		t.Errorf("--adv-version 3: err = %v, want one naming the flag", err)
+	}
+}
+
+// The scale-free penalties train from the command line on both engines.
+func TestTrainNewPenaltiesOnBothEngines(t *testing.T) {
+	for _, pen := range []string{"ato-penultimate-normalized", "ato-output"} {
+		for _, eng := range []string{"backprop", "graph"} {
+			t.Run(pen+"/"+eng, func(t *testing.T) {
+				out := filepath.Join(t.TempDir(), "run")
+				if _, _, err := runFP(t, "train", "--penalty", pen, "--engine", eng, "--splits", "1", "--lambdas", "0,0.5,1",
+					"--epochs", "2", "--propensity-epochs", "2", "--quiet", "--no-plot", "--out", out); err != nil {
+					t.Fatal(err)
+				}
+				recs := readRecords(t, out)
+				if len(recs) != 3 {
+					t.Fatalf("%d records, want 3", len(recs))
+				}
+				for _, r := range recs {
+					if r.Penalty != pen || r.Engine != eng || !r.OK() || !(r.UMax > r.UMin) {
+						t.Errorf("record %+v", r)
+					}
+				}
+			})
+		}
 	}
 }
 

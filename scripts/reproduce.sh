@@ -22,12 +22,41 @@ WORK=runs/reproduce
 mkdir -p docs/figures
 
 # name | flags (the engine: backprop for the built-in objectives, graph for the adversarial baseline)
-CONFIGS=(
-  "cheb-ato-penultimate|--method cheb --penalty ato-penultimate --engine backprop"
-  "cheb-ato-all|--method cheb --penalty ato-all --engine backprop"
-  "linear-ato-penultimate|--method linear --penalty ato-penultimate --engine backprop"
-  "adversarial|--method adversarial --engine graph"
-  "adversarial-beta200|--method adversarial --beta-scale 200 --engine graph"
+COMPAS_CONFIGS=(
+  "cheb-ato-penultimate|--method cheb --penalty ato-penultimate --lambdas log:15 --engine backprop"
+  "cheb-ato-all|--method cheb --penalty ato-all --lambdas log:15 --engine backprop"
+  "cheb-ato-penultimate-normalized|--method cheb --penalty ato-penultimate-normalized --lambdas log:15 --engine backprop"
+  "cheb-ato-output|--method cheb --penalty ato-output --lambdas log:15 --engine backprop"
+  "linear-ato-penultimate|--method linear --penalty ato-penultimate --lambdas log:15 --engine backprop"
+  "linear-ato-all|--method linear --penalty ato-all --lambdas log:15 --engine backprop"
+  "linear-ato-penultimate-normalized|--method linear --penalty ato-penultimate-normalized --lambdas log:15 --engine backprop"
+  "linear-ato-output|--method linear --penalty ato-output --lambdas log:15 --engine backprop"
+  "cheb-ato-penultimate-linear15|--method cheb --penalty ato-penultimate --lambdas linear:15 --engine backprop"
+  "cheb-ato-penultimate-adaptive15|--method cheb --penalty ato-penultimate --lambdas adaptive:15 --engine backprop"
+  "linear-ato-penultimate-linear15|--method linear --penalty ato-penultimate --lambdas linear:15 --engine backprop"
+  "adversarial|--method adversarial --lambdas log:15 --engine graph"
+  "adversarial-beta200|--method adversarial --beta-scale 200 --lambdas log:15 --engine graph"
+)
+ADULT_CONFIGS=(
+  "cheb-ato-penultimate|--method cheb --penalty ato-penultimate --lambdas log:15 --engine backprop"
+  "cheb-ato-all|--method cheb --penalty ato-all --lambdas log:15 --engine backprop"
+  "linear-ato-penultimate|--method linear --penalty ato-penultimate --lambdas log:15 --engine backprop"
+  "adversarial|--method adversarial --lambdas log:15 --engine graph"
+  "adversarial-beta200|--method adversarial --beta-scale 200 --lambdas log:15 --engine graph"
+)
+
+# The COMPAS questions of docs/reproduction.md, each compared on its own
+# (each split's hypervolume is normalised over the candidates of the files
+# compared): name | record files (without .jsonl).
+COMPAS_QUESTIONS=(
+  "methods-ato-penultimate|cheb-ato-penultimate linear-ato-penultimate"
+  "methods-ato-all|cheb-ato-all linear-ato-all"
+  "methods-ato-penultimate-normalized|cheb-ato-penultimate-normalized linear-ato-penultimate-normalized"
+  "methods-ato-output|cheb-ato-output linear-ato-output"
+  "penalties-cheb|cheb-ato-penultimate cheb-ato-all cheb-ato-penultimate-normalized cheb-ato-output"
+  "grids-cheb|cheb-ato-penultimate cheb-ato-penultimate-linear15 cheb-ato-penultimate-adaptive15"
+  "grids-linear|linear-ato-penultimate linear-ato-penultimate-linear15"
+  "ato-vs-adversarial|cheb-ato-penultimate linear-ato-penultimate adversarial adversarial-beta200"
 )
 
 for ds in $DATASETS; do
@@ -35,18 +64,28 @@ for ds in $DATASETS; do
   [ "$ds" = compas ] || splits=$ADULT_SPLITS
   mkdir -p "results/$ds"
   start=$(date +%s)
-  for c in "${CONFIGS[@]}"; do
+  if [ "$ds" = compas ]; then configs=("${COMPAS_CONFIGS[@]}"); else configs=("${ADULT_CONFIGS[@]}"); fi
+  for c in "${configs[@]}"; do
     name=${c%%|*}
     flags=${c#*|}
-    echo "== $ds $name: $splits splits × log:15 × $EPOCHS epochs"
+    echo "== $ds $name: $splits splits × $EPOCHS epochs"
     # shellcheck disable=SC2086
-    "$FP" train --dataset "$ds" --splits "$splits" --lambdas log:15 --epochs "$EPOCHS" --seed "$SEED" \
+    "$FP" train --dataset "$ds" --splits "$splits" --epochs "$EPOCHS" --seed "$SEED" \
       ${WORKERS:+--workers "$WORKERS"} $flags --out "$WORK/$ds/$name" --quiet --no-plot
     cp "$WORK/$ds/$name/records.jsonl" "results/$ds/$name.jsonl"
   done
   echo "$ds: $(( $(date +%s) - start )) s of wall time" | tee "results/$ds/wall-time.txt"
 
-  "$FP" compare results/"$ds"/*.jsonl | tee "results/$ds/compare.txt"
+  "$FP" compare results/"$ds"/*.jsonl > "results/$ds/compare.txt"
+  if [ "$ds" = compas ]; then
+    for q in "${COMPAS_QUESTIONS[@]}"; do
+      qname=${q%%|*}
+      files=()
+      for f in ${q#*|}; do files+=("results/$ds/$f.jsonl"); done
+      "$FP" compare "${files[@]}" > "results/$ds/compare-$qname.txt"
+      "$FP" compare --json "${files[@]}" > "results/$ds/compare-$qname.json"
+    done
+  fi
   for m in ato dp eo eopp; do
     "$FP" plot --metric "$m" --out "docs/figures/$ds-front-$m.png" \
       "results/$ds/cheb-ato-penultimate.jsonl" "results/$ds/cheb-ato-all.jsonl" \

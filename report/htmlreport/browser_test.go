@@ -175,6 +175,21 @@ func TestReportInChromium(t *testing.T) {
 	if len(p.Propensity) != 2 || !(p.Propensity[0].Items[0].Value > 0) {
 		t.Errorf("propensity diagnostics %+v: want the temperature of each of the 2 splits", p.Propensity)
 	}
+	for _, row := range p.Propensity {
+		names := map[string]float64{}
+		for _, it := range row.Items {
+			names[it.Name] = it.Value
+		}
+		if v, ok := names["ESS a=1 / rows"]; !ok || !(v > 0 && v <= 1) {
+			t.Errorf("split %d: overlap diagnostics %+v: want the effective sample size of each group", row.Split, row.Items)
+		}
+	}
+	for _, c := range p.Data.Candidates {
+		if c.PoorOverlap == nil {
+			t.Errorf("candidate %d: poor overlap not read from its record", c.ID)
+			break
+		}
+	}
 	b.open(t, page)
 
 	count := func() map[string]int {

@@ -121,6 +121,10 @@ func Build(paths []string, opt Options) (*Page, error) {
 			run.TrainSeconds += r.TrainSeconds
 			c := Candidate{ID: len(p.Data.Candidates), Run: ri, Split: r.Split, Lambda: Num(r.Lambda),
 				Risk: Num(r.Risk), Acc: Num(r.Accuracy), Collapsed: r.Collapsed, SingleClass: r.SingleClass}
+			if r.HasOverlap() {
+				poor, _ := recordOverlap(r).Poor()
+				c.PoorOverlap = &poor
+			}
 			if r.Collapsed {
 				run.Collapsed++
 			}
@@ -241,17 +245,50 @@ func Build(paths []string, opt Options) (*Page, error) {
 	return p, nil
 }
 
+// recordOverlap is the overlap summary a record carries.
+func recordOverlap(r *records.Record) propensity.Overlap {
+	return propensity.Overlap{Temperature: r.PropTemperature, Quantiles: r.PropQ, Extreme: r.PropExtreme,
+		ESS1: r.ESS1, ESS0: r.ESS0, N1: r.PropN1, N0: r.PropN0}
+}
+
 // propensityRows reads what the run folder stores of each split's
-// propensity model: its calibration temperature. A temperature at the bound
-// of its range means the model's logits separate the groups.
+// propensity model: its overlap diagnostics (overlap.json: temperature,
+// quantiles of ê, the share of extreme scores, the effective sample size of
+// each group's overlap weights) or, for runs written before those were
+// stored, its calibration temperature alone. A temperature at the bound of
+// its range means the model's logits separate the groups.
 func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 	ms := make([]int, 0, len(splits))
 	for m := range splits {
 		ms = append(ms, m)
 	}
 	sort.Ints(ms)
+	overlaps := map[int]experiments.SplitOverlap{}
+	if ovs, err := experiments.ReadOverlaps(dir); err == nil {
+		for _, o := range ovs {
+			overlaps[o.Split] = o
+		}
+	}
 	var out []PropensityRow
 	for _, m := range ms {
+		if o, ok := overlaps[m]; ok {
+			row := PropensityRow{Run: run, Split: m, Items: []NamedValue{
+				{"calibration temperature", o.Temperature},
+				{"share of ê < 0.01 or > 0.99", o.Extreme},
+				{"ESS a=1 / rows", ratio(o.ESS1, o.N1)},
+				{"ESS a=0 / rows", ratio(o.ESS0, o.N0)},
+			}}
+			for k, l := range propensity.QuantileLevels {
+				if (l == 0.01 || l == 0.5 || l == 0.99) && k < len(o.Quantiles) {
+					row.Items = append(row.Items, NamedValue{fmt.Sprintf("ê at quantile %g", l), o.Quantiles[k]})
+				}
+			}
+			if a := o.Advice(); a != "" {
+				row.Warning = a
+			}
+			out = append(out, row)
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(dir, "splits", fmt.Sprintf("split-%03d", m), "propensity.json"))
 		if err != nil {
 			continue
@@ -269,6 +306,13 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 		out = append(out, row)
 	}
 	return out
+}
+
+func ratio(a float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return a / float64(n)
 }
 
 // markFronts sets each candidate's Front: the metrics (indices) for which

@@ -1,0 +1,149 @@
+package backprop_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fpareto/fp/backprop"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
+	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
+)
+
+// groupCase is a lockstep group: one architecture, several objectives.
+type groupCase struct {
+	name    string
+	arch    model.Arch
+	dim, n  int
+	batch   int
+	dropout float64
+	objs    []scalarize.Objective
+}
+
+func groupCases() []groupCase {
+	cheb := func(l float64) scalarize.Objective { return objective(scalarize.Chebyshev, l) }
+	lin := func(l float64) scalarize.Objective { return objective(scalarize.Linear, l) }
+	return []groupCase{
+		{"compas-like 4x4", model.Arch{Layers: 4, Hidden: 4}, 11, 460, 150, 0.2,
+			[]scalarize.Objective{cheb(0.1), cheb(0.3), cheb(0.5), cheb(0.7), cheb(0.9)}},
+		{"standardization pair", model.Arch{Layers: 4, Hidden: 4}, 11, 300, 150, 0.2,
+			[]scalarize.Objective{{Method: scalarize.Risk}, {Method: scalarize.Penalty, Lambda: 1}}},
+		{"wide 3x9 no dropout", model.Arch{Layers: 3, Hidden: 9}, 7, 230, 64, 0,
+			[]scalarize.Objective{lin(0.2), lin(0.6), lin(0.8)}},
+		{"one member 3x5", model.Arch{Layers: 3, Hidden: 5}, 6, 101, 40, 0.3,
+			[]scalarize.Objective{cheb(0.4)}},
+	}
+}
+
+// TestGroupEqualsAlone trains each group for 3 epochs in lockstep and each
+// member alone (Loop.EpochOrder) on the same batch orders and masks: the
+// weights, Adam state and epoch means agree to 1e-12.
+func TestGroupEqualsAlone(t *testing.T) {
+	for _, c := range groupCases() {
+		t.Run(c.name, func(t *testing.T) {
+			d := randomData(rand.New(rand.NewPCG(1, 2)), c.n, c.dim)
+			specs := make([]train.Spec, len(c.objs))
+			for k, o := range c.objs {
+				var pen train.Term
+				if o.UsesPenalty() {
+					pen = penalties.ATOPenultimate
+				}
+				init := model.Init(c.arch, c.dim, rand.New(rand.NewPCG(9, uint64(k))))
+				specs[k] = train.Spec{Arch: c.arch, Dim: c.dim, BatchSize: c.batch, Dropout: c.dropout,
+					Init: init, Objective: o, Penalty: pen}
+			}
+			plateau := optim.DefaultPlateau
+			opt := train.Options{Epochs: 3, Adam: optim.DefaultAdam, Plateau: &plateau}
+			g, err := backprop.NewGroup(specs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := make([]train.Options, len(specs))
+			rngs := make([]*rand.Rand, len(specs))
+			for k := range specs {
+				opts[k], rngs[k] = opt, rand.New(rand.NewPCG(5, uint64(k)))
+			}
+			got, err := train.FitGroup(context.Background(), g, d, opts, rand.New(rand.NewPCG(7, 7)), rngs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, s := range specs {
+				tr, err := backprop.New(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				l, err := train.NewLoop(tr, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				order, rng := rand.New(rand.NewPCG(7, 7)), rand.New(rand.NewPCG(5, uint64(k)))
+				perm := make([]int, d.N)
+				for i := range perm {
+					perm[i] = i
+				}
+				var hist []train.EpochStats
+				for e := 0; e < opt.Epochs; e++ {
+					order.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+					st, err := l.EpochOrder(context.Background(), d, perm, rng)
+					if err != nil {
+						t.Fatal(err)
+					}
+					hist = append(hist, st)
+				}
+				if got[k].Err != nil {
+					t.Fatalf("member %d: %v", k, got[k].Err)
+				}
+				want := tr.Params()
+				if d := maxDiff(g.Members()[k].Params(), want); !(d <= 1e-12) {
+					t.Errorf("member %d: weights differ by %g after 3 epochs", k, d)
+				}
+				if len(got[k].History) != len(hist) {
+					t.Fatalf("member %d: %d epochs, want %d", k, len(got[k].History), len(hist))
+				}
+				for e, st := range hist {
+					gs := got[k].History[e]
+					if math.Abs(gs.Objective-st.Objective) > 1e-12 || math.Abs(gs.R-st.R) > 1e-12 || gs.LR != st.LR {
+						t.Errorf("member %d epoch %d: %+v, alone %+v", k, e+1, gs, st)
+					}
+				}
+				r := l.Result()
+				if got[k].Steps != r.Steps || got[k].Skipped != r.Skipped || got[k].RMin != r.RMin || got[k].UMax != r.UMax {
+					t.Errorf("member %d: steps %d skipped %d extremes %g %g, alone %d %d %g %g",
+						k, got[k].Steps, got[k].Skipped, got[k].RMin, got[k].UMax, r.Steps, r.Skipped, r.RMin, r.UMax)
+				}
+			}
+		})
+	}
+}
+
+// TestGroupRefusesMixedShapes: the members of a group share one shape.
+func TestGroupRefusesMixedShapes(t *testing.T) {
+	a := model.Arch{Layers: 3, Hidden: 4}
+	rng := rand.New(rand.NewPCG(1, 1))
+	s := train.Spec{Arch: a, Dim: 5, BatchSize: 10, Init: model.Init(a, 5, rng), Objective: scalarize.Objective{Method: scalarize.Risk}}
+	s2 := s
+	s2.BatchSize = 11
+	if _, err := backprop.NewGroup([]train.Spec{s, s2}); err == nil {
+		t.Fatal("a group of batch sizes 10 and 11 was accepted")
+	}
+	if _, err := backprop.NewGroup(nil); err == nil {
+		t.Fatal("an empty group was accepted")
+	}
+}
+
+func maxDiff(a, b [][]float64) float64 {
+	var m float64
+	for i := range a {
+		for j := range a[i] {
+			m = math.Max(m, math.Abs(a[i][j]-b[i][j]))
+			if math.IsNaN(a[i][j]) != math.IsNaN(b[i][j]) {
+				return math.NaN()
+			}
+		}
+	}
+	return m
+}

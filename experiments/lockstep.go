@@ -2,8 +2,14 @@ package experiments
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/fpareto/fp/records"
@@ -45,8 +51,12 @@ func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize
 	if err != nil {
 		return nil, nil, fmt.Errorf("split %d: %w", sd.m, err)
 	}
+	ck, err := r.groupCheckpoints(sd.m, order, objs)
+	if err != nil {
+		return nil, nil, err
+	}
 	start := time.Now()
-	out, err := train.FitGroup(ctx, g, sd.train, opts, newRand(r.cfg.Seed, "lockstep", sd.m, order, 0), rngs)
+	out, err := train.FitGroup(ctx, g, sd.train, opts, newRand(r.cfg.Seed, "lockstep", sd.m, order, 0), rngs, ck)
 	if err != nil {
 		return nil, nil, fmt.Errorf("split %d: %w", sd.m, err)
 	}
@@ -62,6 +72,60 @@ func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize
 		}
 	}
 	return recs, res, nil
+}
+
+// CheckpointEvery is how many epochs a lockstep group trains between the
+// checkpoints of its state: an interruption loses at most this many epochs
+// of the group.
+const CheckpointEvery = 50
+
+// groupFile is a lockstep group's checkpoint: the λ of its members and
+// their state.
+type groupFile struct {
+	Lambdas []float64         `json:"lambdas"`
+	State   *train.GroupState `json:"state"`
+}
+
+// groupCheckpoints returns how the group of objs on split m, ordered by
+// order, saves its state, and resumes from a saved one when the file holds
+// a state of the same members.
+func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objective) (train.Checkpoints, error) {
+	path := r.groupPath(m, order)
+	lambdas := make([]float64, len(objs))
+	for k, o := range objs {
+		lambdas[k] = o.Lambda
+	}
+	ck := train.Checkpoints{Every: CheckpointEvery, Save: func(st *train.GroupState) error {
+		b, err := json.Marshal(groupFile{Lambdas: lambdas, State: st})
+		if err != nil {
+			return err
+		}
+		return writeAtomic(path, b)
+	}}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ck, nil
+	}
+	if err != nil {
+		return ck, err
+	}
+	var f groupFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return ck, fmt.Errorf("%s: %w (delete it to train the group from the start)", path, err)
+	}
+	// Another set of members (some were done when the group was stopped)
+	// starts over: each member's result does not depend on the others, so
+	// the outcome is the same, only later.
+	if slices.Equal(f.Lambdas, lambdas) && f.State != nil {
+		ck.From = f.State
+	}
+	return ck, nil
+}
+
+// groupPath is the checkpoint file of split m's group ordered by order; it
+// is removed once the group's outcomes are written.
+func (r *Runner) groupPath(m int, order string) string {
+	return filepath.Join(r.out, "splits", fmt.Sprintf("split-%03d", m), "lockstep-"+order+".json")
 }
 
 // standardizationGroup returns the records of a split's λ = 0 and λ = 1
@@ -99,7 +163,7 @@ func (r *Runner) standardizationGroup(ctx context.Context, sd *splitData, worker
 			return std, err
 		}
 	}
-	return std, nil
+	return std, removeIfAny(r.groupPath(sd.m, orderStandardization))
 }
 
 // lambdaGroup trains the split's λ of objs in lockstep as one unit of work
@@ -122,6 +186,14 @@ func (r *Runner) lambdaGroup(ctx context.Context, sd *splitData, objs []scalariz
 		if err := r.finish(rec); err != nil {
 			return err
 		}
+	}
+	return removeIfAny(r.groupPath(sd.m, r.cfg.Method))
+}
+
+// removeIfAny removes a file that may not exist.
+func removeIfAny(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	return nil
 }

@@ -79,6 +79,9 @@ func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize
 // of the group.
 const CheckpointEvery = 50
 
+// checkpointSaved, when set (by tests), is told of every checkpoint saved.
+var checkpointSaved func(path string, epoch int)
+
 // groupFile is a lockstep group's checkpoint: the λ of its members and
 // their state.
 type groupFile struct {
@@ -100,7 +103,13 @@ func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objectiv
 		if err != nil {
 			return err
 		}
-		return writeAtomic(path, b)
+		if err := writeAtomic(path, b); err != nil {
+			return err
+		}
+		if checkpointSaved != nil {
+			checkpointSaved(path, st.Epoch)
+		}
+		return nil
 	}}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

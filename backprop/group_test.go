@@ -43,7 +43,8 @@ func groupCases() []groupCase {
 
 // TestGroupEqualsAlone trains each group for 3 epochs in lockstep and each
 // member alone (Loop.EpochOrder) on the same batch orders and masks: the
-// weights, Adam state and epoch means agree to 1e-12.
+// weights, epoch means and extremes agree to 1e-12 (the group's fused
+// first-layer products round with FMA, the lone trainer's narrow loops not).
 func TestGroupEqualsAlone(t *testing.T) {
 	for _, c := range groupCases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,7 +114,7 @@ func TestGroupEqualsAlone(t *testing.T) {
 					}
 				}
 				r := l.Result()
-				if got[k].Steps != r.Steps || got[k].Skipped != r.Skipped || got[k].RMin != r.RMin || got[k].UMax != r.UMax {
+				if got[k].Steps != r.Steps || got[k].Skipped != r.Skipped || !relClose(got[k].RMin, r.RMin, 1e-12) || !relClose(got[k].UMax, r.UMax, 1e-12) {
 					t.Errorf("member %d: steps %d skipped %d extremes %g %g, alone %d %d %g %g",
 						k, got[k].Steps, got[k].Skipped, got[k].RMin, got[k].UMax, r.Steps, r.Skipped, r.RMin, r.UMax)
 				}

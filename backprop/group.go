@@ -105,10 +105,10 @@ func (g *Group) Gradients(b *train.Batch, masks [][][]float64, active []bool, lo
 	// weights only.
 	for k, t := range g.ts {
 		for r := 0; r < dim; r++ {
-			copy(g.w[r*wide+k*h:r*wide+k*h+h], t.w[0][r*h:r*h+h])
+			move(g.w[r*wide+k*h:], t.w[0][r*h:r*h+h])
 		}
 		for i := 0; i < n; i++ {
-			copy(g.pre[i*wide+k*h:i*wide+k*h+h], t.b[0])
+			move(g.pre[i*wide+k*h:], t.b[0][:h])
 		}
 	}
 	if n > 0 {
@@ -120,13 +120,13 @@ func (g *Group) Gradients(b *train.Batch, masks [][][]float64, active []bool, lo
 		}
 		pre := t.gate[0]
 		for i := 0; i < n; i++ {
-			copy(pre[i*h:i*h+h], g.pre[i*wide+k*h:i*wide+k*h+h])
+			move(pre[i*h:], g.pre[i*wide+k*h:i*wide+k*h+h])
 		}
 		g.view.Masks = masks[k]
 		losses[k] = t.gradient(&g.view, true)
 		d := t.d0
 		for i := 0; i < n; i++ {
-			copy(g.d[i*wide+k*h:i*wide+k*h+h], d[i*h:i*h+h])
+			move(g.d[i*wide+k*h:], d[i*h:i*h+h])
 		}
 	}
 	// ∂W = Xᵀ·[D₁ … D_K]: X read transposed (row stride 1, column stride dim).
@@ -140,8 +140,18 @@ func (g *Group) Gradients(b *train.Batch, masks [][][]float64, active []bool, lo
 			continue
 		}
 		for r := 0; r < dim; r++ {
-			copy(t.gw[0][r*h:r*h+h], g.gw[r*wide+k*h:r*wide+k*h+h])
+			move(t.gw[0][r*h:], g.gw[r*wide+k*h:r*wide+k*h+h])
 		}
 	}
 	return nil
+}
+
+// move copies src into dst: the runs are a few entries long (a layer's
+// width), too short for copy's call to pay off.
+func move(dst, src []float64) {
+	dst = dst[:len(src)]
+	//lint:ignore S1001 copy's call costs more than these few entries
+	for j, v := range src {
+		dst[j] = v
+	}
 }

@@ -217,3 +217,59 @@ func TestGroupResumesBitForBit(t *testing.T) {
 		t.Error("a saved state of 1 member resumed a group of 5")
 	}
 }
+
+// With a holdout, every member of a group keeps its own best epoch: each
+// ends as the same member trained in a group of its own (which runs the
+// lone trainer's code), with the same kept epoch and validation score.
+func TestGroupHoldoutPerMember(t *testing.T) {
+	c := groupCases()[0]
+	rng := rand.New(rand.NewPCG(1, 2))
+	d, val := randomData(rng, c.n, c.dim), randomData(rng, 90, c.dim)
+	member := func(k int) (train.Spec, train.Options, *rand.Rand) {
+		r := rand.New(rand.NewPCG(5, uint64(k)))
+		s := train.Spec{Arch: c.arch, Dim: c.dim, BatchSize: c.batch, Dropout: c.dropout,
+			Init: model.Init(c.arch, c.dim, r), Objective: c.objs[k], Penalty: penalties.ATOPenultimate}
+		ev, err := train.NewEvaluator(backprop.Engine{}, s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plateau := optim.DefaultPlateau
+		return s, train.Options{Epochs: 6, Adam: optim.DefaultAdam, Plateau: &plateau,
+			Holdout: &train.Holdout{Data: val, Eval: ev, Objective: c.objs[k]}}, r
+	}
+	var specs []train.Spec
+	var opts []train.Options
+	var rngs []*rand.Rand
+	for k := range c.objs {
+		s, o, r := member(k)
+		specs, opts, rngs = append(specs, s), append(opts, o), append(rngs, r)
+	}
+	g, err := backprop.NewGroup(specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := train.FitGroup(context.Background(), g, d, opts, rand.New(rand.NewPCG(7, 7)), rngs, train.Checkpoints{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[int]bool{}
+	for k := range c.objs {
+		s, o, r := member(k)
+		one, err := backprop.NewGroup([]train.Spec{s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, err := train.FitGroup(context.Background(), one, d, []train.Options{o}, rand.New(rand.NewPCG(7, 7)), []*rand.Rand{r}, train.Checkpoints{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all[k].Kept != alone[0].Kept || all[k].Val == nil || !relClose(all[k].Val.Objective, alone[0].Val.Objective, 1e-12) {
+			t.Errorf("member %d: kept epoch %d (%+v), alone %d (%+v)", k, all[k].Kept, all[k].Val, alone[0].Kept, alone[0].Val)
+		}
+		if dd := maxDiff(g.Members()[k].Params(), one.Members()[0].Params()); !(dd <= 1e-12) {
+			t.Errorf("member %d: kept weights differ by %g", k, dd)
+		}
+		kept[all[k].Kept] = true
+	}
+	t.Logf("kept epochs: %v", kept)
+}

@@ -3,6 +3,7 @@ package backprop_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -272,4 +273,53 @@ func TestGroupHoldoutPerMember(t *testing.T) {
 		kept[all[k].Kept] = true
 	}
 	t.Logf("kept epochs: %v", kept)
+}
+
+// A member that diverges stops with its own *DivergedError; the others
+// train on as they would without it.
+func TestGroupMemberDiverges(t *testing.T) {
+	c := groupCases()[0]
+	d := randomData(rand.New(rand.NewPCG(1, 2)), c.n, c.dim)
+	run := func(members []int, wild int) ([]train.GroupResult, *backprop.Group) {
+		var specs []train.Spec
+		var opts []train.Options
+		var rngs []*rand.Rand
+		for _, k := range members {
+			r := rand.New(rand.NewPCG(5, uint64(k)))
+			specs = append(specs, train.Spec{Arch: c.arch, Dim: c.dim, BatchSize: c.batch, Dropout: c.dropout,
+				Init: model.Init(c.arch, c.dim, r), Objective: c.objs[k], Penalty: penalties.ATOPenultimate})
+			adam := optim.DefaultAdam
+			if k == wild {
+				adam.LR = 1e300 // the first step sends the weights to infinity
+			}
+			opts = append(opts, train.Options{Epochs: 3, Adam: adam})
+			rngs = append(rngs, r)
+		}
+		g, err := backprop.NewGroup(specs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := train.FitGroup(context.Background(), g, d, opts, rand.New(rand.NewPCG(7, 7)), rngs, train.Checkpoints{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, g
+	}
+	with, g := run([]int{0, 1, 2}, 1)
+	without, g2 := run([]int{0, 2}, -1)
+	var div *train.DivergedError
+	if !errors.As(with[1].Err, &div) || div.Epoch != 1 {
+		t.Fatalf("the wild member: err = %v, want divergence in epoch 1", with[1].Err)
+	}
+	for i, k := range []int{0, 2} {
+		if with[k].Err != nil || len(with[k].History) != 3 {
+			t.Fatalf("member %d: err %v after %d epochs", k, with[k].Err, len(with[k].History))
+		}
+		if !relClose(with[k].History[2].Objective, without[i].History[2].Objective, 1e-12) {
+			t.Errorf("member %d: last epoch's objective %v, %v without the wild member", k, with[k].History[2].Objective, without[i].History[2].Objective)
+		}
+		if dd := maxDiff(g.Members()[k].Params(), g2.Members()[i].Params()); !(dd <= 1e-12) {
+			t.Errorf("member %d: weights differ by %g from the group without the wild member", k, dd)
+		}
+	}
 }

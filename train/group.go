@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/fpareto/fp/optim"
 )
@@ -117,7 +118,7 @@ func FitGroup(ctx context.Context, g Group, d Data, opts []Options, order *rand.
 		}
 		first = ck.From.Epoch + 1
 	}
-	for epoch := first; epoch <= epochs; epoch++ {
+	for epoch := first; epoch <= epochs && slices.Contains(active, true); epoch++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

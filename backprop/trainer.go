@@ -158,6 +158,14 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 	if err := t.check(b); err != nil {
 		return train.Loss{}, err
 	}
+	return t.gradient(b, false), nil
+}
+
+// gradient is Gradient on a checked batch. With first, the first layer's
+// pre-activations are already in gate[0] and its weight gradient is left
+// to the caller, who finds ∂objective/∂pre of layer 0 in d0: a lockstep
+// group computes both for all its members at once.
+func (t *Trainer) gradient(b *train.Batch, first bool) train.Loss {
 	n, h, nh := b.N, t.h, t.nh
 	masks := b.Masks
 	if !t.masked {
@@ -168,7 +176,7 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 		c = b.Column(t.contrast)[:n]
 	}
 	sw := b.SW[:n]
-	u := t.forward(b.X, n, true, masks, c, sw)
+	u := t.forward(b.X, n, true, masks, c, sw, first)
 
 	// Risk R = Σ sw·(softplus(z) − y·z); ∂R/∂z = sw·(σ(z) − y). One exp per row.
 	z, dz := t.z[:n], t.dz[:n]
@@ -243,6 +251,9 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 		if l > 0 {
 			in, k = t.act[l-1][:n*h], h
 		}
+		if l == 0 && first {
+			break
+		}
 		gemmTN(t.gw[l], in, n, k, d, h)
 		if l > 0 {
 			next := t.d1[:n*h]
@@ -251,21 +262,24 @@ func (t *Trainer) Gradient(b *train.Batch) (train.Loss, error) {
 			d = next
 		}
 	}
-	return train.Loss{R: r, U: u, Objective: v}, nil
+	return train.Loss{R: r, U: u, Objective: v}
 }
 
-// forward computes the activations and logits of x[:n·dim]. In training
+// forward computes the activations and logits of x[:n·dim] (with first,
+// the first layer's pre-activations are already in gate[0]). In training
 // mode it also keeps the gates for the backward pass, applies masks (nil:
 // no dropout) and returns the hidden-layer penalty: U = Σ_l Σ_u |τ̂_u(h^(l))|
 // with τ̂(h) = hᵀc over the covered layers, each term over σ'_u for
 // ato-penultimate-normalized (sw: the batch's row weights). ato-output's U
 // is left to the caller. Evaluation mode has no dropout.
-func (t *Trainer) forward(x []float64, n int, training bool, masks [][]float64, c, sw []float64) (u float64) {
+func (t *Trainer) forward(x []float64, n int, training bool, masks [][]float64, c, sw []float64, first bool) (u float64) {
 	h := t.h
 	in, k := x[:n*t.dim], t.dim
 	for l := 0; l < t.nh; l++ {
 		pre, act := t.gate[l][:n*h], t.act[l][:n*h]
-		affine(pre, in, n, k, t.w[l], t.b[l], h)
+		if l > 0 || !first { // with first, gate[0] holds them already
+			affine(pre, in, n, k, t.w[l], t.b[l], h)
+		}
 		switch {
 		case !training:
 			relu(act, pre)
@@ -356,7 +370,7 @@ func (t *Trainer) Predict(x []float64, n int, logits []float64) error {
 	}
 	for s := 0; s < n; s += t.size {
 		m := min(t.size, n-s)
-		t.forward(x[s*t.dim:(s+m)*t.dim], m, false, nil, nil, nil)
+		t.forward(x[s*t.dim:(s+m)*t.dim], m, false, nil, nil, nil, false)
 		copy(logits[s:s+m], t.z[:m])
 	}
 	return nil

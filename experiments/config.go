@@ -86,6 +86,12 @@ type Config struct {
 
 	Seed   uint64 `json:"seed"`
 	Engine string `json:"engine"` // graph or backprop
+	// Lockstep trains the candidates of a split together (SPEC §5): the
+	// λ = 0 and λ = 1 runs as one group, then the other λ as another, each
+	// group on one shared batch order, each network with its own weights,
+	// dropout masks, Adam state and plateau schedule. It needs an engine
+	// that can (train.GroupEngine) and a fixed grid.
+	Lockstep bool `json:"lockstep,omitempty"`
 
 	// Workers is how many candidates train at once (0: one per CPU). It
 	// does not change any result.
@@ -290,6 +296,23 @@ func (c Config) Validate() error {
 			err = fmt.Errorf("the adversarial baseline trains its classifier through the adversary: %w", err)
 		}
 		return &FieldError{Field: "engine", Err: err}
+	}
+	if c.Lockstep {
+		return c.checkLockstep(eng)
+	}
+	return nil
+}
+
+// checkLockstep refuses what cannot train in lockstep, one reason each.
+func (c Config) checkLockstep(eng train.Engine) error {
+	if _, ok := eng.(train.GroupEngine); !ok {
+		return fieldErr("lockstep", "the %s engine cannot train candidates in lockstep; use the backprop engine", eng.Name())
+	}
+	if c.Method == MethodAdversarial {
+		return fieldErr("lockstep", "the adversarial baseline alternates classifier and adversary steps and cannot train in lockstep")
+	}
+	if scalarize.IsAdaptive(c.Lambdas) {
+		return fieldErr("lockstep", "%q: the adaptive grid places λ in rounds after the coarse grid and cannot train in lockstep; give a fixed grid (log:N, linear:N or a list)", c.Lambdas)
 	}
 	return nil
 }

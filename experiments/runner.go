@@ -382,6 +382,14 @@ func (r *Runner) splitDone(m int) bool {
 }
 
 // acquire takes a worker slot; false when ctx is done first.
+// mode is the engine mode of the sweep's records: "lockstep" or "".
+func (r *Runner) mode() string {
+	if r.cfg.Lockstep {
+		return "lockstep"
+	}
+	return ""
+}
+
 func acquire(ctx context.Context, workers chan struct{}) bool {
 	select {
 	case workers <- struct{}{}:

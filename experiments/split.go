@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,14 +36,18 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 	var std [2]*records.Record
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
-	for i, method := range []scalarize.Method{scalarize.Risk, scalarize.Penalty} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			std[i], errs[i] = r.standardizationRun(ctx, sd, method, workers)
-		}()
+	if r.cfg.Lockstep {
+		std, errs[0] = r.standardizationGroup(ctx, sd, workers)
+	} else {
+		for i, method := range []scalarize.Method{scalarize.Risk, scalarize.Penalty} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				std[i], errs[i] = r.standardizationRun(ctx, sd, method, workers)
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
@@ -69,6 +74,7 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 	}
 
 	errs = make([]error, len(r.grid))
+	var group []scalarize.Objective // the λ that train in lockstep
 	for i, l := range r.grid {
 		if l == 0 || l == 1 {
 			continue
@@ -85,6 +91,11 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 			}
 			continue
 		}
+		obj := scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: constants}
+		if r.cfg.Lockstep {
+			group = append(group, obj)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -93,7 +104,6 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 				return
 			}
 			defer func() { <-workers }()
-			obj := scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: constants}
 			rec, _, err := r.trainCandidate(ctx, sd, obj)
 			if err == nil {
 				rec.RMin, rec.RMax, rec.UMin, rec.UMax = constants.RMin, constants.RMax, constants.UMin, constants.UMax
@@ -106,6 +116,9 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
+	if err := r.lambdaGroup(ctx, sd, group, constants, workers); err != nil {
+		return err
+	}
 	if r.adaptive != nil {
 		return r.runAdaptive(ctx, sd, constants, reason, workers)
 	}
@@ -116,31 +129,60 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 // (Penalty) run of a split, from the records, from its stored outcome, or by
 // training it. Its own extremes are set (R for λ = 0, U for λ = 1).
 func (r *Runner) standardizationRun(ctx context.Context, sd *splitData, method scalarize.Method, workers chan struct{}) (*records.Record, error) {
-	lambda := 0.0
-	if method == scalarize.Penalty {
-		lambda = 1
-	}
-	if rec, ok := r.isDone(sd.m, lambda); ok {
-		return rec, nil
-	}
-	path := filepath.Join(r.out, "splits", fmt.Sprintf("split-%03d", sd.m), "std-"+string(method)+".json")
-	if b, err := os.ReadFile(path); err == nil {
-		var rec records.Record
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, fmt.Errorf("%s: %w (delete it to run again)", path, err)
-		}
-		return &rec, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+	rec, err := r.storedStandardization(sd, method)
+	if rec != nil || err != nil {
+		return rec, err
 	}
 	if !acquire(ctx, workers) {
 		return nil, ctx.Err()
 	}
 	defer func() { <-workers }()
-	rec, res, err := r.trainCandidate(ctx, sd, scalarize.Objective{Method: method, Lambda: lambda})
+	trained, res, err := r.trainCandidate(ctx, sd, standardizationObjective(method))
 	if err != nil {
 		return nil, err
 	}
+	return r.storeStandardization(sd, method, trained, res)
+}
+
+// standardizationObjective is what the λ = 0 (Risk) or λ = 1 (Penalty) run
+// minimises.
+func standardizationObjective(method scalarize.Method) scalarize.Objective {
+	if method == scalarize.Penalty {
+		return scalarize.Objective{Method: method, Lambda: 1}
+	}
+	return scalarize.Objective{Method: method}
+}
+
+// standardizationPath is where the outcome of a split's λ = 0 or λ = 1 run
+// is kept until the split's records are written.
+func (r *Runner) standardizationPath(m int, method scalarize.Method) string {
+	return filepath.Join(r.out, "splits", fmt.Sprintf("split-%03d", m), "std-"+string(method)+".json")
+}
+
+// storedStandardization returns the record of a split's λ = 0 or λ = 1 run
+// from the records or its stored outcome; nil when it has yet to be trained.
+func (r *Runner) storedStandardization(sd *splitData, method scalarize.Method) (*records.Record, error) {
+	if rec, ok := r.isDone(sd.m, standardizationObjective(method).Lambda); ok {
+		return rec, nil
+	}
+	path := r.standardizationPath(sd.m, method)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rec records.Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("%s: %w (delete it to run again)", path, err)
+	}
+	return &rec, nil
+}
+
+// storeStandardization sets a trained standardization run's own extremes
+// and keeps its outcome on disk.
+func (r *Runner) storeStandardization(sd *splitData, method scalarize.Method, rec records.Record, res train.Result) (*records.Record, error) {
 	if rec.OK() {
 		if method == scalarize.Risk {
 			rec.RMin, rec.RMax = res.RMin, res.RMax
@@ -152,7 +194,7 @@ func (r *Runner) standardizationRun(ctx context.Context, sd *splitData, method s
 	if err != nil {
 		return nil, err
 	}
-	return &rec, writeAtomic(path, b)
+	return &rec, writeAtomic(r.standardizationPath(sd.m, method), b)
 }
 
 // EvalBlock is the most rows whose R and U are measured at once (train_r,
@@ -184,7 +226,8 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 	rec := records.Record{
 		Dataset: name, Preset: preset, Sensitive: r.data.Sensitive,
 		Method: c.Method, Penalty: c.Penalty, Lambdas: c.Lambdas, Split: sd.m, Lambda: lambda, Seed: c.Seed,
-		Engine: r.engine.Name(), Arch: c.Arch, Batch: c.Batch, Epochs: c.Epochs,
+		Engine: r.engine.Name(), EngineVersion: r.engine.Version(), EngineMode: r.mode(),
+		Arch: c.Arch, Batch: c.Batch, Epochs: c.Epochs,
 		Dim: sd.train.Dim, NTrain: sd.train.N, NTest: len(sd.testY), NVal: sd.val.N,
 		Status:  records.StatusOK,
 		Weights: r.networkPath(sd.m, lambda),
@@ -205,9 +248,19 @@ func (r *Runner) networkPath(m int, lambda float64) string {
 
 func (r *Runner) penalty() (train.Term, error) { return r.cfg.penalty() }
 
-// trainCandidate trains one network on obj, scores it on the test split and
-// stores it. A diverged run gives a failed record, not an error.
-func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalarize.Objective) (records.Record, train.Result, error) {
+// candidate is one network of a split, ready to train: its record so far,
+// its trainer's spec, its generator and its training options.
+type candidate struct {
+	obj  scalarize.Objective
+	rec  records.Record
+	spec train.Spec
+	rng  *rand.Rand
+	eval *train.Evaluator
+	opt  train.Options
+}
+
+// newCandidate prepares the network of obj on split sd.
+func (r *Runner) newCandidate(sd *splitData, obj scalarize.Objective) (*candidate, error) {
 	c := r.cfg
 	rec := r.baseRecord(sd, obj.Method, obj.Lambda)
 	if obj.Method == scalarize.Risk || obj.Method == scalarize.Penalty {
@@ -220,7 +273,7 @@ func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalariz
 	rng := newRand(c.Seed, "candidate", sd.m, string(obj.Method), obj.Lambda)
 	penalty, err := r.penalty()
 	if err != nil {
-		return rec, train.Result{}, err
+		return nil, err
 	}
 	pen := penalty
 	if obj.Method == scalarize.Risk {
@@ -231,21 +284,15 @@ func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalariz
 		Arch: arch, Dim: sd.train.Dim, BatchSize: batch, Dropout: c.Dropout,
 		Init: model.Init(arch, sd.train.Dim, rng), Objective: obj, Penalty: pen, Risk: r.cfg.CustomRisk,
 	}
-	tr, err := r.engine.NewTrainer(spec)
-	if err != nil {
-		return rec, train.Result{}, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
-	}
 	// The evaluator measures R and U of whole parts in evaluation mode, U
 	// even for λ = 0 (whose trainer has no penalty), in blocks of the same
 	// size for the training and the validation part (U, a contrast, is
 	// larger on fewer rows by noise alone).
-	spec.Penalty, err = r.penalty()
+	evalSpec := spec
+	evalSpec.Penalty = penalty
+	eval, err := train.NewEvaluator(r.engine, evalSpec, sd.evalBlock())
 	if err != nil {
-		return rec, train.Result{}, err
-	}
-	eval, err := train.NewEvaluator(r.engine, spec, sd.evalBlock())
-	if err != nil {
-		return rec, train.Result{}, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
+		return nil, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
 	}
 	adam := optim.DefaultAdam
 	adam.LR = c.LR
@@ -254,31 +301,54 @@ func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalariz
 	if sd.val.N > 0 {
 		opt.Holdout = &train.Holdout{Data: sd.val, Eval: eval, Objective: obj}
 	}
+	return &candidate{obj: obj, rec: rec, spec: spec, rng: rng, eval: eval, opt: opt}, nil
+}
+
+// trainCandidate trains one network on obj, scores it on the test split and
+// stores it. A diverged run gives a failed record, not an error.
+func (r *Runner) trainCandidate(ctx context.Context, sd *splitData, obj scalarize.Objective) (records.Record, train.Result, error) {
+	cand, err := r.newCandidate(sd, obj)
+	if err != nil {
+		return records.Record{}, train.Result{}, err
+	}
+	tr, err := r.engine.NewTrainer(cand.spec)
+	if err != nil {
+		return cand.rec, train.Result{}, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
+	}
 	start := time.Now()
-	res, err := train.Fit(ctx, tr, sd.train, opt, rng)
-	rec.TrainSeconds = time.Since(start).Seconds()
+	res, err := train.Fit(ctx, tr, sd.train, cand.opt, cand.rng)
+	rec, err := r.trained(sd, cand, tr, res, err, time.Since(start).Seconds())
+	return rec, res, err
+}
+
+// trained completes a candidate's record once its training has ended with
+// fitErr after the given seconds: a diverged run gives a failed record, not
+// an error; otherwise the network is measured, scored and stored.
+func (r *Runner) trained(sd *splitData, cand *candidate, tr train.Trainer, res train.Result, fitErr error, seconds float64) (records.Record, error) {
+	rec := cand.rec
+	rec.TrainSeconds = seconds
 	rec.SkippedBatches = res.Skipped
 	var div *train.DivergedError
-	if errors.As(err, &div) {
+	if errors.As(fitErr, &div) {
 		rec.Status, rec.FailEpoch, rec.FailReason = records.StatusFailed, div.Epoch, div.Reason
 		rec.Weights = ""
-		return rec, res, nil
+		return rec, nil
 	}
-	if err != nil {
-		return rec, res, err
+	if fitErr != nil {
+		return rec, fitErr
 	}
-	fin, err := eval.Loss(tr.Params(), sd.train)
+	fin, err := cand.eval.Loss(tr.Params(), sd.train)
 	if err != nil {
-		return rec, res, fmt.Errorf("split %d, λ = %g: %w", sd.m, obj.Lambda, err)
+		return rec, fmt.Errorf("split %d, λ = %g: %w", sd.m, cand.obj.Lambda, err)
 	}
 	rec.TrainR, rec.TrainU = fin.R, fin.U
 	if res.Val != nil {
 		rec.ValR, rec.ValU, rec.KeptEpoch = &res.Val.R, &res.Val.U, res.Kept
 	}
 	if err := r.score(&rec, tr.Network(), sd); err != nil {
-		return rec, res, err
+		return rec, err
 	}
-	return rec, res, nil
+	return rec, nil
 }
 
 // score evaluates a trained network on the test split, fills the record's

@@ -79,3 +79,40 @@ func (a *Adam) Step(params, grads [][]float64) {
 		}
 	}
 }
+
+// AdamState is an optimizer's state: what a saved training run needs to
+// go on exactly where it stopped.
+type AdamState struct {
+	LR float64     `json:"lr"`
+	T  int         `json:"t"`
+	M  [][]float64 `json:"m"`
+	V  [][]float64 `json:"v"`
+}
+
+// State returns a copy of the optimizer's state.
+func (a *Adam) State() AdamState {
+	cp := func(ts [][]float64) [][]float64 {
+		out := make([][]float64, len(ts))
+		for i, t := range ts {
+			out[i] = append([]float64(nil), t...)
+		}
+		return out
+	}
+	return AdamState{LR: a.lr, T: a.t, M: cp(a.m), V: cp(a.v)}
+}
+
+// Restore sets the optimizer's state to s, which must have its shapes.
+func (a *Adam) Restore(s AdamState) error {
+	if len(s.M) != len(a.m) || len(s.V) != len(a.v) || s.T < 0 {
+		return fmt.Errorf("adam: state of %d/%d tensors at step %d, want %d", len(s.M), len(s.V), s.T, len(a.m))
+	}
+	for i := range a.m {
+		if len(s.M[i]) != len(a.m[i]) || len(s.V[i]) != len(a.v[i]) {
+			return fmt.Errorf("adam: state tensor %d has %d/%d entries, want %d", i, len(s.M[i]), len(s.V[i]), len(a.m[i]))
+		}
+		copy(a.m[i], s.M[i])
+		copy(a.v[i], s.V[i])
+	}
+	a.lr, a.t = s.LR, s.T
+	return nil
+}

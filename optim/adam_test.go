@@ -112,3 +112,34 @@ func TestAdamStepDoesNotAllocate(t *testing.T) {
 		t.Errorf("Step allocates %v times", n)
 	}
 }
+
+// A restored state continues exactly as the optimizer it was taken from.
+func TestAdamStateRestores(t *testing.T) {
+	p1 := [][]float64{{1, -2}, {0.5}}
+	p2 := [][]float64{{1, -2}, {0.5}}
+	g := [][]float64{{0.3, -0.1}, {2}}
+	a, _ := NewAdamFor(DefaultAdam, p1)
+	a.Step(p1, g)
+	a.SetLR(5e-4)
+	b, _ := NewAdamFor(DefaultAdam, p2)
+	if err := b.Restore(a.State()); err != nil {
+		t.Fatal(err)
+	}
+	copy(p2[0], p1[0])
+	copy(p2[1], p1[1])
+	a.Step(p1, g)
+	b.Step(p2, g)
+	for i := range p1 {
+		for j := range p1[i] {
+			if p1[i][j] != p2[i][j] {
+				t.Errorf("tensor %d [%d]: %v after restore, want %v", i, j, p2[i][j], p1[i][j])
+			}
+		}
+	}
+	if b.Steps() != 2 || b.LR() != 5e-4 {
+		t.Errorf("restored: %d steps at lr %g, want 2 at 5e-4", b.Steps(), b.LR())
+	}
+	if err := b.Restore(AdamState{M: [][]float64{{1}}, V: [][]float64{{1}}}); err == nil {
+		t.Error("a state of the wrong shape was accepted")
+	}
+}

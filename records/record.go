@@ -32,6 +32,12 @@ type Record struct {
 	NTrain    int     `json:"n_train"`
 	NTest     int     `json:"n_test"`
 
+	// EngineVersion is the engine's numerical implementation (e.g.
+	// "backprop/2"); EngineMode is "lockstep" for a network trained in
+	// lockstep with the other candidates of its split, "" otherwise.
+	EngineVersion string `json:"engine_version,omitempty"`
+	EngineMode    string `json:"engine_mode,omitempty"`
+
 	RMin float64 `json:"r_min"`
 	RMax float64 `json:"r_max"`
 	UMin float64 `json:"u_min"`

@@ -34,6 +34,8 @@ COMPAS_CONFIGS=(
   "cheb-ato-penultimate-linear15|--method cheb --penalty ato-penultimate --lambdas linear:15 --engine backprop"
   "cheb-ato-penultimate-adaptive15|--method cheb --penalty ato-penultimate --lambdas adaptive:15 --engine backprop"
   "linear-ato-penultimate-linear15|--method linear --penalty ato-penultimate --lambdas linear:15 --engine backprop"
+  "cheb-ato-output-linear15|--method cheb --penalty ato-output --lambdas linear:15 --engine backprop"
+  "cheb-ato-output-adaptive15|--method cheb --penalty ato-output --lambdas adaptive:15 --engine backprop"
   "adversarial|--method adversarial --lambdas log:15 --engine graph"
   "adversarial-beta200|--method adversarial --beta-scale 200 --lambdas log:15 --engine graph"
 )
@@ -56,7 +58,8 @@ COMPAS_QUESTIONS=(
   "penalties-cheb|cheb-ato-penultimate cheb-ato-all cheb-ato-penultimate-normalized cheb-ato-output"
   "grids-cheb|cheb-ato-penultimate cheb-ato-penultimate-linear15 cheb-ato-penultimate-adaptive15"
   "grids-linear|linear-ato-penultimate linear-ato-penultimate-linear15"
-  "ato-vs-adversarial|cheb-ato-penultimate linear-ato-penultimate adversarial adversarial-beta200"
+  "grids-cheb-ato-output|cheb-ato-output cheb-ato-output-linear15 cheb-ato-output-adaptive15"
+  "ato-vs-adversarial|cheb-ato-penultimate cheb-ato-output linear-ato-penultimate adversarial adversarial-beta200"
 )
 
 for ds in $DATASETS; do

@@ -90,6 +90,9 @@ type Trainer interface {
 type Engine interface {
 	// Name is the engine's name in records (e.g. "graph" or "backprop").
 	Name() string
+	// Version names the numerical implementation (e.g. "backprop/2"), for
+	// records: a run is reproduced bit for bit by the same version.
+	Version() string
 	// Check returns nil when the engine can train networks on req's terms,
 	// and otherwise an error wrapping ErrUnsupported (an
 	// *UnsupportedError) that names the term.

@@ -115,31 +115,43 @@ func (l *Loop) Result() Result { return l.res }
 func (l *Loop) Step(d Data, idx []int, rng *rand.Rand) (Loss, error) {
 	b := l.batch
 	b.Fill(d, idx)
+	l.fillMasks(b.Masks, rng)
+	loss, err := l.tr.Gradient(b)
+	if err != nil {
+		return loss, fmt.Errorf("epoch %d: %w", l.epoch+1, err)
+	}
+	return loss, l.apply(loss, b.Complete)
+}
+
+// fillMasks draws fresh dropout masks from rng (nothing without dropout:
+// the masks stay all ones).
+func (l *Loop) fillMasks(masks [][]float64, rng *rand.Rand) {
 	if l.dropout > 0 {
-		for _, m := range b.Masks {
+		for _, m := range masks {
 			model.FillMask(rng, m, l.dropout)
 		}
 	}
+}
+
+// apply checks a step's loss and gradient, takes the Adam step and updates
+// the extremes; complete says whether the batch had both groups.
+func (l *Loop) apply(loss Loss, complete bool) error {
 	epoch := l.epoch + 1
-	loss, err := l.tr.Gradient(b)
-	if err != nil {
-		return loss, fmt.Errorf("epoch %d: %w", epoch, err)
-	}
 	if !finite(loss.R) || !finite(loss.U) || !finite(loss.Objective) {
-		return loss, &DivergedError{Epoch: epoch, Reason: fmt.Sprintf("loss is not finite (R = %v, U = %v, objective = %v)", loss.R, loss.U, loss.Objective)}
+		return &DivergedError{Epoch: epoch, Reason: fmt.Sprintf("loss is not finite (R = %v, U = %v, objective = %v)", loss.R, loss.U, loss.Objective)}
 	}
 	if !allFinite(l.grads) {
-		return loss, &DivergedError{Epoch: epoch, Reason: "gradient is not finite"}
+		return &DivergedError{Epoch: epoch, Reason: "gradient is not finite"}
 	}
 	l.adam.Step(l.params, l.grads)
 	r := &l.res
 	r.Steps++
-	if !b.Complete {
+	if !complete {
 		r.Skipped++
 	}
 	r.RMin, r.RMax = math.Min(r.RMin, loss.R), math.Max(r.RMax, loss.R)
 	r.UMin, r.UMax = math.Min(r.UMin, loss.U), math.Max(r.UMax, loss.U)
-	return loss, nil
+	return nil
 }
 
 // Epoch shuffles the rows of d with rng, takes one step per batch (the last,
@@ -149,26 +161,48 @@ func (l *Loop) Epoch(ctx context.Context, d Data, rng *rand.Rand) (EpochStats, e
 	if err := ctx.Err(); err != nil {
 		return EpochStats{}, err
 	}
-	if len(l.perm) != d.N {
-		l.perm = make([]int, d.N)
+	perm := l.order(d.N)
+	rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	return l.EpochOrder(ctx, d, perm, rng)
+}
+
+// order returns the loop's row order buffer, the identity when first made
+// for n rows.
+func (l *Loop) order(n int) []int {
+	if len(l.perm) != n {
+		l.perm = make([]int, n)
 		for i := range l.perm {
 			l.perm[i] = i
 		}
 	}
-	perm := l.perm
-	rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	return l.perm
+}
+
+// EpochOrder is Epoch with the rows taken in the given order (a permutation
+// of d's rows) instead of a shuffle; rng then draws only the dropout masks.
+// It is how a network trains alone on the batch order of a lockstep group.
+func (l *Loop) EpochOrder(ctx context.Context, d Data, order []int, rng *rand.Rand) (EpochStats, error) {
+	if err := ctx.Err(); err != nil {
+		return EpochStats{}, err
+	}
 	size := l.batch.Size
 	var sr, su, so float64
 	batches := 0
 	lr := l.adam.LR()
-	for start := 0; start < d.N; start += size {
-		loss, err := l.Step(d, perm[start:min(start+size, d.N)], rng)
+	for start := 0; start < len(order); start += size {
+		loss, err := l.Step(d, order[start:min(start+size, len(order))], rng)
 		if err != nil {
 			return EpochStats{}, err
 		}
 		sr, su, so = sr+loss.R, su+loss.U, so+loss.Objective
 		batches++
 	}
+	return l.endEpoch(sr, su, so, batches, lr), nil
+}
+
+// endEpoch records an epoch of the given sums over its batches, run at
+// rate lr, and lets the plateau schedule adjust the rate.
+func (l *Loop) endEpoch(sr, su, so float64, batches int, lr float64) EpochStats {
 	l.epoch++
 	nb := float64(batches)
 	st := EpochStats{Epoch: l.epoch, R: sr / nb, U: su / nb, Objective: so / nb, LR: lr}
@@ -179,7 +213,7 @@ func (l *Loop) Epoch(ctx context.Context, d Data, rng *rand.Rand) (EpochStats, e
 	if l.plateau != nil {
 		l.adam.SetLR(l.plateau.Step(st.Objective, l.adam.LR()))
 	}
-	return st, nil
+	return st
 }
 
 // Fit trains tr on d for opt.Epochs epochs. Each epoch shuffles the rows with
@@ -191,61 +225,92 @@ func (l *Loop) Epoch(ctx context.Context, d Data, rng *rand.Rand) (EpochStats, e
 // epoch run. It stops early with ctx's error when ctx is done, and with a
 // *DivergedError when a loss or gradient is not finite.
 func Fit(ctx context.Context, tr Trainer, d Data, opt Options, rng *rand.Rand) (Result, error) {
-	if err := d.Validate(); err != nil {
+	h, err := checkFit(tr, d, &opt)
+	if err != nil {
 		return Result{}, err
-	}
-	net := tr.Network()
-	if net.Dim != d.Dim {
-		return Result{}, fmt.Errorf("fit: network takes %d inputs, data has %d", net.Dim, d.Dim)
-	}
-	if opt.Epochs < 1 {
-		return Result{}, fmt.Errorf("fit: epochs = %d, want ≥ 1", opt.Epochs)
-	}
-	h := opt.Holdout
-	if h != nil {
-		if err := h.Data.Validate(); err != nil {
-			return Result{}, fmt.Errorf("validation: %w", err)
-		}
-		if h.Data.Dim != d.Dim || h.Eval == nil {
-			return Result{}, fmt.Errorf("fit: validation part of %d rows × %d features needs an evaluator and %d features", h.Data.N, h.Data.Dim, d.Dim)
-		}
-		opt.Holdout = nil // the loop itself does not score it
 	}
 	l, err := NewLoop(tr, opt)
 	if err != nil {
 		return Result{}, err
 	}
-	var best [][]float64
-	kept := 0
+	k := keeper{h: h}
 	for epoch := 1; epoch <= opt.Epochs; epoch++ {
 		if _, err := l.Epoch(ctx, d, rng); err != nil {
 			return l.res, err
 		}
-		l.res.Kept = epoch
-		if h == nil {
-			continue
-		}
-		v, err := h.score(l.params)
-		if err != nil {
-			return l.res, fmt.Errorf("epoch %d: %w", epoch, err)
-		}
-		if !finite(v.R) || !finite(v.U) || !finite(v.Objective) {
-			return l.res, &DivergedError{Epoch: epoch, Reason: fmt.Sprintf("validation loss is not finite (R = %v, U = %v)", v.R, v.U)}
-		}
-		l.res.History[len(l.res.History)-1].Val = &v
-		if l.res.Val == nil || v.Objective < l.res.Val.Objective {
-			vv := v
-			l.res.Val, kept = &vv, epoch
-			best = cloneTensors(l.params)
+		if err := k.after(l, epoch); err != nil {
+			return l.res, err
 		}
 	}
-	if h != nil {
-		for i, p := range best {
-			copy(l.params[i], p)
-		}
-		l.res.Kept = kept
-	}
+	k.finish(l)
 	return l.res, nil
+}
+
+// checkFit validates Fit's arguments and moves opt's holdout out of opt
+// (the loop itself does not score it) into the returned value.
+func checkFit(tr Trainer, d Data, opt *Options) (*Holdout, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	net := tr.Network()
+	if net.Dim != d.Dim {
+		return nil, fmt.Errorf("fit: network takes %d inputs, data has %d", net.Dim, d.Dim)
+	}
+	if opt.Epochs < 1 {
+		return nil, fmt.Errorf("fit: epochs = %d, want ≥ 1", opt.Epochs)
+	}
+	h := opt.Holdout
+	if h != nil {
+		if err := h.Data.Validate(); err != nil {
+			return nil, fmt.Errorf("validation: %w", err)
+		}
+		if h.Data.Dim != d.Dim || h.Eval == nil {
+			return nil, fmt.Errorf("fit: validation part of %d rows × %d features needs an evaluator and %d features", h.Data.N, h.Data.Dim, d.Dim)
+		}
+		opt.Holdout = nil
+	}
+	return h, nil
+}
+
+// keeper scores a loop's network on the holdout after every epoch and keeps
+// the best one; without a holdout it keeps the last.
+type keeper struct {
+	h    *Holdout
+	best [][]float64
+	kept int
+}
+
+// after is called when epoch (1-based) has ended.
+func (k *keeper) after(l *Loop, epoch int) error {
+	l.res.Kept = epoch
+	if k.h == nil {
+		return nil
+	}
+	v, err := k.h.score(l.params)
+	if err != nil {
+		return fmt.Errorf("epoch %d: %w", epoch, err)
+	}
+	if !finite(v.R) || !finite(v.U) || !finite(v.Objective) {
+		return &DivergedError{Epoch: epoch, Reason: fmt.Sprintf("validation loss is not finite (R = %v, U = %v)", v.R, v.U)}
+	}
+	l.res.History[len(l.res.History)-1].Val = &v
+	if l.res.Val == nil || v.Objective < l.res.Val.Objective {
+		vv := v
+		l.res.Val, k.kept = &vv, epoch
+		k.best = cloneTensors(l.params)
+	}
+	return nil
+}
+
+// finish puts the kept network back into the trainer.
+func (k *keeper) finish(l *Loop) {
+	if k.h == nil {
+		return
+	}
+	for i, p := range k.best {
+		copy(l.params[i], p)
+	}
+	l.res.Kept = k.kept
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

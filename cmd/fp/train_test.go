@@ -206,3 +206,31 @@ func TestTrainErrorsNameFlags(t *testing.T) {
 		oneLine(t, err.Error())
 	}
 }
+
+// --lockstep trains in lockstep and says so in the records; on the graph
+// engine it is refused naming the flag, before the folder exists.
+func TestTrainLockstepFlag(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run")
+	if _, _, err := runFP(t, "train", "--splits", "1", "--lambdas", "0,0.5,1", "--epochs", "2", "--propensity-epochs", "2",
+		"--engine", "backprop", "--lockstep", "--out", out, "--quiet", "--no-plot"); err != nil {
+		t.Fatal(err)
+	}
+	recs := readRecords(t, out)
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want 3", len(recs))
+	}
+	for _, r := range recs {
+		if r.EngineMode != "lockstep" || r.EngineVersion == "" {
+			t.Errorf("%s: engine mode %q, version %q", r.Key(), r.EngineMode, r.EngineVersion)
+		}
+	}
+	refused := filepath.Join(dir, "graph")
+	_, _, err := runFP(t, "train", "--splits", "1", "--engine", "graph", "--lockstep", "--out", refused, "--quiet")
+	if err == nil || !strings.HasPrefix(err.Error(), "--lockstep: ") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("--lockstep on the graph engine: err = %v, want one line naming --lockstep", err)
+	}
+	if _, err := os.Stat(refused); !os.IsNotExist(err) {
+		t.Errorf("the refused run made its folder (%v)", err)
+	}
+}

@@ -1,0 +1,5 @@
+package experiments
+
+// SetCheckpointSaved sets the function told of every lockstep checkpoint
+// saved (nil: none).
+func SetCheckpointSaved(f func(path string, epoch int)) { checkpointSaved = f }

@@ -1,0 +1,208 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
+)
+
+// Lockstep groups (SPEC §5). A member's result depends only on the group's
+// batch order and its own generator, never on which other members train
+// beside it, so a group resumed with some members already done gives the
+// others exactly the results of the uninterrupted group.
+
+// orderStandardization names the batch order of a split's standardization group:
+// the λ = 0 and λ = 1 runs are shared by the cheb and linear sweeps, as in
+// the default mode, so their order does not depend on the method.
+const orderStandardization = "standardization"
+
+// trainGroup trains the candidates of objs on split sd in lockstep, on the
+// batch order seeded from (seed, split, order, "lockstep"), and returns
+// their scored and stored records with their training results. A member's
+// divergence gives its failed record, not an error.
+func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize.Objective, order string) ([]records.Record, []train.Result, error) {
+	ge, ok := r.engine.(train.GroupEngine)
+	if !ok { // Config.Validate refuses this before a run starts
+		return nil, nil, fmt.Errorf("the %s engine cannot train in lockstep", r.engine.Name())
+	}
+	cands := make([]*candidate, len(objs))
+	specs := make([]train.Spec, len(objs))
+	opts := make([]train.Options, len(objs))
+	rngs := make([]*rand.Rand, len(objs))
+	for k, obj := range objs {
+		c, err := r.newCandidate(sd, obj)
+		if err != nil {
+			return nil, nil, err
+		}
+		cands[k], specs[k], opts[k], rngs[k] = c, c.spec, c.opt, c.rng
+	}
+	g, err := ge.NewGroup(specs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("split %d: %w", sd.m, err)
+	}
+	ck, err := r.groupCheckpoints(sd.m, order, objs)
+	if err != nil {
+		return nil, nil, err
+	}
+	start := time.Now()
+	out, err := train.FitGroup(ctx, g, sd.train, opts, newRand(r.cfg.Seed, "lockstep", sd.m, order, 0), rngs, ck)
+	if err != nil {
+		return nil, nil, fmt.Errorf("split %d: %w", sd.m, err)
+	}
+	// The group's time, shared equally: a member has no time of its own.
+	secs := time.Since(start).Seconds() / float64(len(objs))
+	recs := make([]records.Record, len(objs))
+	res := make([]train.Result, len(objs))
+	members := g.Members()
+	for k, c := range cands {
+		res[k] = out[k].Result
+		if recs[k], err = r.trained(sd, c, members[k], out[k].Result, out[k].Err, secs); err != nil {
+			return nil, nil, err
+		}
+	}
+	return recs, res, nil
+}
+
+// CheckpointEvery is how many epochs a lockstep group trains between the
+// checkpoints of its state: an interruption loses at most this many epochs
+// of the group.
+const CheckpointEvery = 50
+
+// checkpointSaved, when set (by tests), is told of every checkpoint saved.
+var checkpointSaved func(path string, epoch int)
+
+// groupFile is a lockstep group's checkpoint: the λ of its members and
+// their state.
+type groupFile struct {
+	Lambdas []float64         `json:"lambdas"`
+	State   *train.GroupState `json:"state"`
+}
+
+// groupCheckpoints returns how the group of objs on split m, ordered by
+// order, saves its state, and resumes from a saved one when the file holds
+// a state of the same members.
+func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objective) (train.Checkpoints, error) {
+	path := r.groupPath(m, order)
+	lambdas := make([]float64, len(objs))
+	for k, o := range objs {
+		lambdas[k] = o.Lambda
+	}
+	ck := train.Checkpoints{Every: CheckpointEvery, Save: func(st *train.GroupState) error {
+		b, err := json.Marshal(groupFile{Lambdas: lambdas, State: st})
+		if err != nil {
+			return err
+		}
+		if err := writeAtomic(path, b); err != nil {
+			return err
+		}
+		if checkpointSaved != nil {
+			checkpointSaved(path, st.Epoch)
+		}
+		return nil
+	}}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ck, nil
+	}
+	if err != nil {
+		return ck, err
+	}
+	var f groupFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return ck, fmt.Errorf("%s: %w (delete it to train the group from the start)", path, err)
+	}
+	// Another set of members (some were done when the group was stopped)
+	// starts over: each member's result does not depend on the others, so
+	// the outcome is the same, only later.
+	if slices.Equal(f.Lambdas, lambdas) && f.State != nil {
+		ck.From = f.State
+	}
+	return ck, nil
+}
+
+// groupPath is the checkpoint file of split m's group ordered by order; it
+// is removed once the group's outcomes are written.
+func (r *Runner) groupPath(m int, order string) string {
+	return filepath.Join(r.out, "splits", fmt.Sprintf("split-%03d", m), "lockstep-"+order+".json")
+}
+
+// standardizationGroup returns the records of a split's λ = 0 and λ = 1
+// runs, training those not yet done together as one unit of work.
+func (r *Runner) standardizationGroup(ctx context.Context, sd *splitData, workers chan struct{}) ([2]*records.Record, error) {
+	var std [2]*records.Record
+	methods := []scalarize.Method{scalarize.Risk, scalarize.Penalty}
+	var todo []int
+	for i, m := range methods {
+		rec, err := r.storedStandardization(sd, m)
+		if err != nil {
+			return std, err
+		}
+		if std[i] = rec; rec == nil {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return std, nil
+	}
+	objs := make([]scalarize.Objective, len(todo))
+	for j, i := range todo {
+		objs[j] = standardizationObjective(methods[i])
+	}
+	if !acquire(ctx, workers) {
+		return std, ctx.Err()
+	}
+	defer func() { <-workers }()
+	recs, res, err := r.trainGroup(ctx, sd, objs, orderStandardization)
+	if err != nil {
+		return std, err
+	}
+	for j, i := range todo {
+		if std[i], err = r.storeStandardization(sd, methods[i], recs[j], res[j]); err != nil {
+			return std, err
+		}
+	}
+	return std, removeIfAny(r.groupPath(sd.m, orderStandardization))
+}
+
+// lambdaGroup trains the split's λ of objs in lockstep as one unit of work
+// and writes each record as the group ends.
+func (r *Runner) lambdaGroup(ctx context.Context, sd *splitData, objs []scalarize.Objective, constants scalarize.Standardizer, workers chan struct{}) error {
+	if len(objs) == 0 {
+		return nil
+	}
+	if !acquire(ctx, workers) {
+		return ctx.Err()
+	}
+	defer func() { <-workers }()
+	recs, _, err := r.trainGroup(ctx, sd, objs, r.cfg.Method)
+	if err != nil {
+		return err
+	}
+	for k := range recs {
+		rec := &recs[k]
+		rec.RMin, rec.RMax, rec.UMin, rec.UMax = constants.RMin, constants.RMax, constants.UMin, constants.UMax
+		if err := r.finish(rec); err != nil {
+			return err
+		}
+	}
+	return removeIfAny(r.groupPath(sd.m, r.cfg.Method))
+}
+
+// removeIfAny removes a file that may not exist.
+func removeIfAny(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package experiments_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fpareto/fp/backprop"
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/penalties"
+	G "gorgonia.org/gorgonia"
+)
+
+// What cannot train in lockstep is refused by NewRunner before anything is
+// written, with one line naming the reason.
+func TestLockstepRefusals(t *testing.T) {
+	gap := penalties.NewPenalty("mean-gap", "1", nil,
+		func(n penalties.Net, b penalties.BatchNodes) (*G.Node, error) { return G.Sum(n.Logit) })
+	cases := []struct {
+		name  string
+		edit  func(*experiments.Config)
+		field string
+		want  string
+	}{
+		{"graph engine", func(c *experiments.Config) { c.Engine = "graph" }, "lockstep", "graph engine cannot train candidates in lockstep"},
+		{"adversarial", func(c *experiments.Config) { c.Method = experiments.MethodAdversarial }, "engine", "adversarial baseline"},
+		{"adversarial on graph", func(c *experiments.Config) {
+			c.Engine, c.Method = "graph", experiments.MethodAdversarial
+		}, "lockstep", "graph engine cannot"},
+		{"adaptive grid", func(c *experiments.Config) { c.Lambdas = "adaptive:9" }, "lockstep", "adaptive grid"},
+		{"custom penalty", func(c *experiments.Config) { c.CustomPenalty = gap }, "engine", `penalty "mean-gap"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := smallConfig()
+			c.Lockstep = true
+			tc.edit(&c)
+			out := filepath.Join(t.TempDir(), "run")
+			r, err := experiments.NewRunner(c, out, nil)
+			if err == nil {
+				r.Close()
+				t.Fatal("accepted")
+			}
+			var fe *experiments.FieldError
+			if !errors.As(err, &fe) || fe.Field != tc.field {
+				t.Fatalf("err = %v, want an error on the %s field", err, tc.field)
+			}
+			if msg := err.Error(); !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+				t.Errorf("err = %q, want one line containing %q", msg, tc.want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the run folder was created (%v)", err)
+			}
+		})
+	}
+	// The same settings without lockstep pass the lockstep checks.
+	c := smallConfig()
+	c.Engine, c.Lambdas = "graph", "adaptive:9"
+	if err := c.Validate(); err != nil {
+		t.Errorf("graph engine with the adaptive grid, not in lockstep: %v", err)
+	}
+}
+
+// Lockstep enters the digest; the default mode's digest is as before (the
+// field is left out of the config's JSON).
+func TestLockstepEntersDigest(t *testing.T) {
+	a := experiments.DefaultConfig()
+	b := a
+	b.Lockstep = true
+	if a.Digest() == b.Digest() {
+		t.Error("lockstep did not change the digest")
+	}
+	if d := a.Diff(b); len(d) != 1 || !strings.HasPrefix(d[0], "lockstep:") {
+		t.Errorf("diff = %v, want lockstep", d)
+	}
+}
+
+// A lockstep sweep writes records that say so; the number of workers does
+// not change them; and a sweep stopped right after a group's checkpoint
+// resumes from it to the records of the uninterrupted sweep.
+func TestLockstepSweepResumesFromCheckpoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 30 networks; run without -short")
+	}
+	cfg := experiments.DefaultConfig()
+	cfg.Dataset, cfg.Splits, cfg.Lambdas, cfg.Epochs, cfg.Workers = "compas", 2, "log:5", experiments.CheckpointEvery+10, 1
+	cfg.Engine, cfg.Lockstep, cfg.PropensityEpochs = "backprop", true, 5
+	whole := filepath.Join(t.TempDir(), "whole")
+	if err := runSweep(cfg, whole); err != nil {
+		t.Fatal(err)
+	}
+	want := readRecords(t, whole)
+	if len(want) != 10 {
+		t.Fatalf("%d records, want 10", len(want))
+	}
+	for _, r := range want {
+		if !r.OK() || r.EngineMode != "lockstep" || r.EngineVersion != backprop.Version || r.Engine != "backprop" {
+			t.Errorf("%s: status %s, engine %q %q mode %q", r.Key(), r.Status, r.Engine, r.EngineVersion, r.EngineMode)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(whole, "splits", "*", "lockstep-*.json"))
+	if len(left) != 0 {
+		t.Errorf("checkpoints left after the sweep: %v", left)
+	}
+
+	two := cfg
+	two.Workers = 2
+	d2 := filepath.Join(t.TempDir(), "two")
+	if err := runSweep(two, d2); err != nil {
+		t.Fatal(err)
+	}
+	if got := readRecords(t, d2); !reflect.DeepEqual(got, want) {
+		t.Error("2 workers gave other records than 1")
+	}
+
+	// Stop at the first checkpoint of split 0's λ group.
+	stopped := filepath.Join(t.TempDir(), "stopped")
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	var saves []string
+	experiments.SetCheckpointSaved(func(path string, epoch int) {
+		mu.Lock()
+		defer mu.Unlock()
+		rel, _ := filepath.Rel(stopped, path)
+		saves = append(saves, rel)
+		if strings.HasSuffix(path, filepath.Join("split-000", "lockstep-cheb.json")) {
+			cancel()
+		}
+	})
+	defer experiments.SetCheckpointSaved(nil)
+	r, err := experiments.NewRunner(cfg, stopped, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(ctx)
+	r.Close()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: err = %v, want context.Canceled", err)
+	}
+	ck := filepath.Join(stopped, "splits", "split-000", "lockstep-cheb.json")
+	if _, err := os.Stat(ck); err != nil {
+		t.Fatalf("no checkpoint after the stop: %v (saves %v)", err, saves)
+	}
+	mu.Lock()
+	saves = nil
+	mu.Unlock()
+	if err := runSweep(cfg, stopped); err != nil {
+		t.Fatal(err)
+	}
+	if got := readRecords(t, stopped); !reflect.DeepEqual(got, want) {
+		t.Error("the resumed sweep's records differ from the uninterrupted sweep's")
+	}
+	for _, s := range saves {
+		if s == filepath.Join("splits", "split-000", "lockstep-cheb.json") {
+			t.Errorf("split 0's λ group saved a checkpoint again after resuming at epoch %d: it started over", experiments.CheckpointEvery)
+		}
+	}
+}

@@ -130,8 +130,12 @@ func Groups(recs []Record, g Grouping) map[string][]Record {
 			continue
 		}
 		first := func(k id) *Record { return &byID[k][0] }
+		// Each describer names one attribute; "" means the records do not
+		// carry it (written before it was recorded), which tells nothing apart.
 		describers := []func(r *Record) string{
-			func(r *Record) string { return "lambdas=" + r.Lambdas },
+			func(r *Record) string { return labelled("lambdas", r.Lambdas) },
+			func(r *Record) string { return labelled("adversary", advVersion(r)) },
+			func(r *Record) string { return labelled("mode", r.EngineMode) },
 			func(r *Record) string { return r.Engine },
 			func(r *Record) string { return strings.TrimSuffix(filepath.Base(r.Source), Ext) },
 			func(r *Record) string { return "config=" + r.Config },
@@ -141,7 +145,7 @@ func Groups(recs []Record, g Grouping) map[string][]Record {
 			for _, k := range ids {
 				names[describe(first(k))] = true
 			}
-			if len(names) == len(ids) {
+			if len(names) == len(ids) && !names[""] {
 				for _, k := range ids {
 					out[key+" ("+describe(first(k))+")"] = byID[k]
 				}
@@ -150,4 +154,24 @@ func Groups(recs []Record, g Grouping) map[string][]Record {
 		}
 	}
 	return out
+}
+
+// labelled is "name=value", or "" for an absent value.
+func labelled(name, value string) string {
+	if value == "" {
+		return ""
+	}
+	return name + "=" + value
+}
+
+// advVersion names the adversarial baseline's schedule: records of that
+// method written before the schedule had versions used version 1.
+func advVersion(r *Record) string {
+	switch {
+	case r.Method != "adversarial":
+		return ""
+	case r.AdvVersion == 0:
+		return "v1"
+	}
+	return "v" + strconv.Itoa(r.AdvVersion)
 }

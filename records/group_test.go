@@ -60,3 +60,26 @@ func TestGroupsByRun(t *testing.T) {
 		t.Errorf("by method: %v", got)
 	}
 }
+
+// Records written before a field was recorded carry "" for it, which tells
+// no configurations apart: the next attribute that differs names the runs.
+func TestGroupsSkipAbsentAttributes(t *testing.T) {
+	recs := []Record{
+		{Method: "adversarial", Config: "old", Lambdas: ""},
+		{Method: "adversarial", Config: "new", Lambdas: "log:15", AdvVersion: 2},
+	}
+	g := Groups(recs, Grouping{"run"})
+	for _, want := range []string{"adversarial (adversary=v1)", "adversarial (adversary=v2)"} {
+		if len(g[want]) != 1 {
+			t.Errorf("groups %v: want %q", keys(g), want)
+		}
+	}
+}
+
+func keys(g map[string][]Record) []string {
+	var out []string
+	for k := range g {
+		out = append(out, k)
+	}
+	return out
+}

@@ -89,10 +89,12 @@ for ds in $DATASETS; do
       "$FP" compare --json "${files[@]}" > "results/$ds/compare-$qname.json"
     done
   fi
+  shown=(cheb-ato-penultimate cheb-ato-all linear-ato-penultimate adversarial adversarial-beta200)
+  [ "$ds" = compas ] && shown=(cheb-ato-penultimate cheb-ato-output linear-ato-penultimate adversarial adversarial-beta200)
   for m in ato dp eo eopp; do
-    "$FP" plot --metric "$m" --out "docs/figures/$ds-front-$m.png" \
-      "results/$ds/cheb-ato-penultimate.jsonl" "results/$ds/cheb-ato-all.jsonl" \
-      "results/$ds/linear-ato-penultimate.jsonl" "results/$ds/adversarial.jsonl" "results/$ds/adversarial-beta200.jsonl"
+    files=()
+    for f in "${shown[@]}"; do files+=("results/$ds/$f.jsonl"); done
+    "$FP" plot --metric "$m" --out "docs/figures/$ds-front-$m.png" "${files[@]}"
   done
 
   # The score distributions need networks: keep split 0 of the Chebyshev sweep (small) in results/.

@@ -91,8 +91,9 @@ func (f *Figure) Draw(c draw.Canvas) {
 	}
 }
 
-// drawLegend draws the legend as one centred row whose top is at y and
-// returns its height.
+// drawLegend draws the legend in centred rows, as many entries to a row as
+// fit the figure's width (a one-panel figure is narrower than the legend of
+// a front), the first row's top at y, and returns the legend's height.
 func (f *Figure) drawLegend(c draw.Canvas, y vg.Length) vg.Length {
 	sty := textStyle(legendSize)
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
@@ -100,28 +101,38 @@ func (f *Figure) drawLegend(c draw.Canvas, y vg.Length) vg.Length {
 		thumbW = 22 * pt
 		gap    = 4 * pt
 		sep    = 16 * pt
+		margin = 6 * pt
 	)
 	h := sty.Height("Xy")
-	var total vg.Length
-	for i, e := range f.legend {
-		if i > 0 {
-			total += sep
-		}
-		total += thumbW + gap + sty.Width(e.label)
-	}
-	x := (c.Min.X+c.Max.X)/2 - total/2
-	mid := y - h/2
+	width := func(e legendEntry) vg.Length { return thumbW + gap + sty.Width(e.label) }
+	avail := c.Max.X - c.Min.X - 2*margin
+	var rows [][]legendEntry
+	var rowW []vg.Length
 	for _, e := range f.legend {
-		tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
-			Min: vg.Point{X: x, Y: mid - h/2},
-			Max: vg.Point{X: x + thumbW, Y: mid + h/2},
-		}}
-		e.thumb.Thumbnail(&tc)
-		x += thumbW + gap
-		c.FillText(sty, vg.Point{X: x, Y: mid}, e.label)
-		x += sty.Width(e.label) + sep
+		w := width(e)
+		if n := len(rows); n > 0 && rowW[n-1]+sep+w <= avail {
+			rows[n-1] = append(rows[n-1], e)
+			rowW[n-1] += sep + w
+			continue
+		}
+		rows = append(rows, []legendEntry{e})
+		rowW = append(rowW, w)
 	}
-	return h
+	for r, row := range rows {
+		x := (c.Min.X+c.Max.X)/2 - rowW[r]/2
+		mid := y - h/2 - vg.Length(r)*(h+h/3)
+		for _, e := range row {
+			tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+				Min: vg.Point{X: x, Y: mid - h/2},
+				Max: vg.Point{X: x + thumbW, Y: mid + h/2},
+			}}
+			e.thumb.Thumbnail(&tc)
+			x += thumbW + gap
+			c.FillText(sty, vg.Point{X: x, Y: mid}, e.label)
+			x += sty.Width(e.label) + sep
+		}
+	}
+	return vg.Length(len(rows))*h + vg.Length(len(rows)-1)*(h/3)
 }
 
 // Formats lists the output formats Render and Save accept.

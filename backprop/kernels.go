@@ -109,8 +109,6 @@ func gemmTN(c, a []float64, n, k int, d []float64, m int) {
 		for i := 0; i < n; i++ {
 			impl.Dger(k, m, 1, a[i*k:i*k+k], 1, d[i*m:i*m+m], 1, c, m)
 		}
-	case m == 4 && k == 4:
-		gemmTN44(c, a, n, d)
 	case m == 4:
 		for i := 0; i < n; i++ {
 			r := d[i*4 : i*4+4 : i*4+4]
@@ -136,35 +134,6 @@ func gemmTN(c, a []float64, n, k int, d []float64, m int) {
 			}
 		}
 	}
-}
-
-// gemmTN44 is gemmTN for k = m = 4 (the COMPAS network's hidden layers),
-// with the 16 sums in registers and no branch. It adds the rows that
-// gemmTN's other paths skip (d's row all zero, cut off by ReLU or
-// dropout), which changes no bit: a sum that starts at +0 never becomes
-// −0, and adding a·0 = ±0 to it leaves it as it is (a is finite: a step
-// whose activations are not has a loss that is not, and is refused).
-func gemmTN44(c, a []float64, n int, d []float64) {
-	var c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33 float64
-	a, d = a[:n*4], d[:n*4]
-	for i := 0; i+4 <= len(a) && i+4 <= len(d); i += 4 {
-		ar := a[i : i+4 : i+4]
-		dr := d[i : i+4 : i+4]
-		d0, d1, d2, d3 := dr[0], dr[1], dr[2], dr[3]
-		v := ar[0]
-		c00, c01, c02, c03 = c00+v*d0, c01+v*d1, c02+v*d2, c03+v*d3
-		v = ar[1]
-		c10, c11, c12, c13 = c10+v*d0, c11+v*d1, c12+v*d2, c13+v*d3
-		v = ar[2]
-		c20, c21, c22, c23 = c20+v*d0, c21+v*d1, c22+v*d2, c23+v*d3
-		v = ar[3]
-		c30, c31, c32, c33 = c30+v*d0, c31+v*d1, c32+v*d2, c33+v*d3
-	}
-	c = c[:16]
-	c[0], c[1], c[2], c[3] = c00, c01, c02, c03
-	c[4], c[5], c[6], c[7] = c10, c11, c12, c13
-	c[8], c[9], c[10], c[11] = c20, c21, c22, c23
-	c[12], c[13], c[14], c[15] = c30, c31, c32, c33
 }
 
 // gemmNT computes c (n×k) = d (n×m) · wᵀ with w k×m. wt has room for the

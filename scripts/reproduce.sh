@@ -36,6 +36,7 @@ COMPAS_CONFIGS=(
   "linear-ato-penultimate-linear15|--method linear --penalty ato-penultimate --lambdas linear:15 --engine backprop"
   "cheb-ato-output-linear15|--method cheb --penalty ato-output --lambdas linear:15 --engine backprop"
   "cheb-ato-output-adaptive15|--method cheb --penalty ato-output --lambdas adaptive:15 --engine backprop"
+  "cheb-ato-penultimate-lockstep|--method cheb --penalty ato-penultimate --lambdas log:15 --engine backprop --lockstep"
   "adversarial|--method adversarial --lambdas log:15 --engine graph"
   "adversarial-beta200|--method adversarial --beta-scale 200 --lambdas log:15 --engine graph"
 )
@@ -59,6 +60,7 @@ COMPAS_QUESTIONS=(
   "grids-cheb|cheb-ato-penultimate cheb-ato-penultimate-linear15 cheb-ato-penultimate-adaptive15"
   "grids-linear|linear-ato-penultimate linear-ato-penultimate-linear15"
   "grids-cheb-ato-output|cheb-ato-output cheb-ato-output-linear15 cheb-ato-output-adaptive15"
+  "lockstep|cheb-ato-penultimate cheb-ato-penultimate-lockstep"
   "ato-vs-adversarial|cheb-ato-penultimate cheb-ato-output linear-ato-penultimate adversarial adversarial-beta200"
 )
 

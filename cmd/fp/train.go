@@ -53,7 +53,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-pretrain-adv", Value: d.AdvPretrainAdv, Usage: "adversarial: adversary pre-training epochs"}),
 		altsrc.NewUint64Flag(&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "the sweep's seed: splits, weights, dropout masks and batch order derive from it"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "engine", Value: d.Engine, Usage: "graph (Gorgonia, extensible) or backprop (handwritten, fast, built-in objectives only)"}),
-		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "lockstep", Usage: "backprop: train a split's candidates together on one shared batch order (each with its own weights, dropout masks and optimizer), several times faster; part of the configuration"}),
+		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "lockstep", Usage: "backprop: train a split's candidates together on one shared batch order (each with its own weights, dropout masks and optimizer), about 1.1–1.25× faster; part of the configuration"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "workers", Usage: "candidates trained at once; does not change results", DefaultText: "automatic: the number of CPUs"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "shard", Usage: "run shard `i/n` only: the splits m with m mod n = i (default: from a Slurm array task, SLURM_ARRAY_TASK_*)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "shards", Usage: "the sweep has `N` shards; this run's index is JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array 0…N−1 or a resubmission of some of its IDs)", DefaultText: "automatic: from a Slurm array, else not sharded"}),

@@ -57,3 +57,8 @@ clean:
 # COMPAS alone: make reproduce DATASETS=compas
 reproduce: build
 	DATASETS="$(or $(DATASETS),compas adult-sex adult-race)" scripts/reproduce.sh
+
+# Adult at ten splits, shard by shard and resumable (docs/reproduction.md):
+# make reproduce-adult10 SHARDS="0 1" DATASETS=adult-sex
+reproduce-adult10: build
+	SHARDS="$(or $(SHARDS),0 1 2 3 4)" DATASETS="$(or $(DATASETS),adult-sex adult-race)" scripts/adult10.sh

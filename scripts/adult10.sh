@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The Adult part of docs/reproduction.md at ten splits, shard by shard: four configurations per
+# dataset (Chebyshev and linear with the one-layer ATO, Chebyshev with the COMPAS winner and the
+# strong adversary), 10 splits × log:15 × 500 epochs, in shards of two splits. Each shard's records
+# (with the run's config.json and its splits' propensity, overlap and standardization files) are
+# copied to results/DATASET/shards/NAME/ when the shard ends; rerunning resumes.
+#
+# Settings (environment): SHARDS (which shards of 0 … 4, default all), DATASETS
+# ("adult-sex adult-race"), CONFIGS (names below, default all), FP (bin/fp), WORKERS (all CPUs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FP=${FP:-bin/fp}
+SHARDS=${SHARDS:-"0 1 2 3 4"}
+DATASETS=${DATASETS:-"adult-sex adult-race"}
+WORK=runs/reproduce-adult10
+declare -A FLAGS=(
+  [cheb-ato-penultimate]="--method cheb --penalty ato-penultimate --engine backprop"
+  [linear-ato-penultimate]="--method linear --penalty ato-penultimate --engine backprop"
+  [cheb-ato-output]="--method cheb --penalty ato-output --engine backprop"
+  [adversarial-beta200]="--method adversarial --beta-scale 200 --engine graph"
+)
+CONFIGS=${CONFIGS:-"cheb-ato-penultimate linear-ato-penultimate cheb-ato-output adversarial-beta200"}
+
+for ds in $DATASETS; do
+  for name in $CONFIGS; do
+    for i in $SHARDS; do
+      echo "== $ds $name shard $i/5"
+      # shellcheck disable=SC2086
+      "$FP" train --dataset "$ds" --splits 10 --lambdas log:15 --epochs 500 --seed 1 ${FLAGS[$name]} \
+        ${WORKERS:+--workers "$WORKERS"} --shard "$i/5" --out "$WORK/$ds/$name" --quiet --no-plot
+      dst="results/$ds/shards/$name"
+      mkdir -p "$dst/splits"
+      cp "$WORK/$ds/$name/config.json" "$WORK/$ds/$name/records-shard-$i-of-5.jsonl" "$dst/"
+      for m in $(seq "$i" 5 9); do
+        cp -r "$WORK/$ds/$name/splits/split-$(printf %03d "$m")" "$dst/splits/"
+      done
+    done
+    "$FP" status "results/$ds/shards/$name" --shards 5 | head -n 1
+  done
+done

@@ -26,14 +26,22 @@ for ds in $DATASETS; do
   for name in $CONFIGS; do
     for i in $SHARDS; do
       echo "== $ds $name shard $i/5"
+      dst="results/$ds/shards/$name"
+      work="$WORK/$ds/$name"
+      if [ -f "$dst/records-shard-$i-of-5.jsonl" ] && [ ! -f "$work/records-shard-$i-of-5.jsonl" ]; then
+        # A shard committed from another machine: resume from its records
+        # (its networks stay where they were trained).
+        mkdir -p "$work/splits"
+        cp "$dst/config.json" "$dst/records-shard-$i-of-5.jsonl" "$work/"
+        cp -r "$dst/splits/." "$work/splits/"
+      fi
       # shellcheck disable=SC2086
       "$FP" train --dataset "$ds" --splits 10 --lambdas log:15 --epochs 500 --seed 1 ${FLAGS[$name]} \
-        ${WORKERS:+--workers "$WORKERS"} --shard "$i/5" --out "$WORK/$ds/$name" --quiet --no-plot
-      dst="results/$ds/shards/$name"
+        ${WORKERS:+--workers "$WORKERS"} --shard "$i/5" --out "$work" --quiet --no-plot
       mkdir -p "$dst/splits"
-      cp "$WORK/$ds/$name/config.json" "$WORK/$ds/$name/records-shard-$i-of-5.jsonl" "$dst/"
+      cp "$work/config.json" "$work/records-shard-$i-of-5.jsonl" "$dst/"
       for m in $(seq "$i" 5 9); do
-        cp -r "$WORK/$ds/$name/splits/split-$(printf %03d "$m")" "$dst/splits/"
+        cp -r "$work/splits/split-$(printf %03d "$m")" "$dst/splits/"
       done
     done
     "$FP" status "results/$ds/shards/$name" --shards 5 | head -n 1

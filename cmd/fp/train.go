@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/progress"
+	"github.com/fpareto/fp/records"
 )
 
 func init() { register(trainCommand()) }
@@ -157,6 +159,11 @@ func runTrain(c *cli.Context) error {
 	cfg, err := configFromFlags(c)
 	if err != nil {
 		return err
+	}
+	// The metric of the front shown at the end is checked before training,
+	// not after the sweep.
+	if m := c.String("metric"); !slices.Contains(records.Metrics, m) {
+		return fmt.Errorf("--metric %q: want one of %s", m, strings.Join(records.Metrics, ", "))
 	}
 	out := c.String("out")
 	if out == "" {

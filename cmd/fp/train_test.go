@@ -234,3 +234,15 @@ func TestTrainLockstepFlag(t *testing.T) {
 		t.Errorf("the refused run made its folder (%v)", err)
 	}
 }
+
+// A bad --metric is refused before anything is trained or written.
+func TestTrainRefusesBadMetricBeforeTraining(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	_, stderr, err := runFP(t, "train", "--metric", "foo", "--splits", "1", "--epochs", "2", "--quiet", "--out", out)
+	if err == nil || !strings.Contains(stderr+err.Error(), `--metric "foo"`) {
+		t.Fatalf("fp train --metric foo: err %v, stderr %q", err, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("run folder %s exists (%v): the sweep started before the flag was checked", out, err)
+	}
+}

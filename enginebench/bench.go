@@ -129,24 +129,9 @@ func trainingData(d *datasets.Dataset) train.Data {
 
 func runEngine(ctx context.Context, eng train.Engine, d train.Data, sh shape, steps int, budget time.Duration, seed uint64) (Result, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x62656e6368)) // the same stream for every engine
-	spec := train.Spec{Arch: sh.arch, Dim: d.Dim, BatchSize: sh.batch, Dropout: dropout,
-		Init: model.Init(sh.arch, d.Dim, rng), Objective: objective, Penalty: penalties.ATOPenultimate}
-	tr, err := eng.NewTrainer(spec)
+	s, step, err := newStepper(eng, d, sh, rng)
 	if err != nil {
 		return Result{}, err
-	}
-	params, grads := tr.Params(), tr.Grads()
-	adam, err := optim.NewAdamFor(optim.DefaultAdam, params)
-	if err != nil {
-		return Result{}, err
-	}
-	s := newStream(d, sh, spec.Inputs(), rng)
-	step := func() error {
-		if _, err := tr.Gradient(s.b); err != nil {
-			return err
-		}
-		adam.Step(params, grads)
-		return nil
 	}
 	s.next()
 	if err := step(); err != nil { // warm-up, untimed
@@ -180,6 +165,33 @@ func runEngine(ctx context.Context, eng train.Engine, d train.Data, sh shape, st
 		BLAS:          blasOf(eng),
 		Kernel:        kernelOf(eng),
 	}, nil
+}
+
+// newStepper builds one benchmark network on eng (its initial weights
+// from rng), its Adam and a stream of batches (drawn from rng as well), and
+// returns the stream and a function taking one training step on the
+// stream's current batch.
+func newStepper(eng train.Engine, d train.Data, sh shape, rng *rand.Rand) (*stream, func() error, error) {
+	spec := train.Spec{Arch: sh.arch, Dim: d.Dim, BatchSize: sh.batch, Dropout: dropout,
+		Init: model.Init(sh.arch, d.Dim, rng), Objective: objective, Penalty: penalties.ATOPenultimate}
+	tr, err := eng.NewTrainer(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	params, grads := tr.Params(), tr.Grads()
+	adam, err := optim.NewAdamFor(optim.DefaultAdam, params)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := newStream(d, sh, spec.Inputs(), rng)
+	step := func() error {
+		if _, err := tr.Gradient(s.b); err != nil {
+			return err
+		}
+		adam.Step(params, grads)
+		return nil
+	}
+	return s, step, nil
 }
 
 // blasOf names the BLAS behind an engine's matrix products, "" if unknown.

@@ -11,9 +11,6 @@ import (
 	"github.com/fpareto/fp/backprop"
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/graph"
-	"github.com/fpareto/fp/model"
-	"github.com/fpareto/fp/optim"
-	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/train"
 )
 
@@ -138,25 +135,15 @@ func sweepOnce(ctx context.Context, eng train.Engine, d train.Data, sh shape, ne
 
 // trainNetwork builds network i of the sweep and trains it for steps steps.
 func trainNetwork(eng train.Engine, d train.Data, sh shape, steps int, seed, i uint64) error {
-	rng := rand.New(rand.NewPCG(seed, i))
-	spec := train.Spec{Arch: sh.arch, Dim: d.Dim, BatchSize: sh.batch, Dropout: dropout,
-		Init: model.Init(sh.arch, d.Dim, rng), Objective: objective, Penalty: penalties.ATOPenultimate}
-	tr, err := eng.NewTrainer(spec)
+	s, step, err := newStepper(eng, d, sh, rand.New(rand.NewPCG(seed, i)))
 	if err != nil {
 		return err
 	}
-	params, grads := tr.Params(), tr.Grads()
-	adam, err := optim.NewAdamFor(optim.DefaultAdam, params)
-	if err != nil {
-		return err
-	}
-	s := newStream(d, sh, spec.Inputs(), rng)
 	for range steps {
 		s.next()
-		if _, err := tr.Gradient(s.b); err != nil {
+		if err := step(); err != nil {
 			return err
 		}
-		adam.Step(params, grads)
 	}
 	return nil
 }

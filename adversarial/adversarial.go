@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/fpareto/fp/backprop"
+	"github.com/fpareto/fp/internal/vec"
 	"github.com/fpareto/fp/layers"
 	"github.com/fpareto/fp/losses"
 	"github.com/fpareto/fp/model"
@@ -339,14 +340,7 @@ func (f *trainForward) logit(params [][]float64, x []float64, rng *rand.Rand) fl
 	in := x
 	for l, s := range f.shapes {
 		out := f.next[:s.Out]
-		copy(out, params[2*l+1])
-		w := params[2*l]
-		for k, v := range in {
-			row := w[k*s.Out : (k+1)*s.Out]
-			for j := range out {
-				out[j] += v * row[j]
-			}
-		}
+		vec.Affine(out, params[2*l+1], in, params[2*l])
 		if l < len(f.shapes)-1 {
 			m := f.mask[:s.Out]
 			model.FillMask(rng, m, f.dropout)

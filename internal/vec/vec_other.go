@@ -8,3 +8,7 @@ const Have = false
 func Mul(o, a, b []float64)        { panic("vec: no vector kernels here") }
 func Add(o, a, b []float64)        { panic("vec: no vector kernels here") }
 func GE(o, a []float64, s float64) { panic("vec: no vector kernels here") }
+
+// Affine sets o[j] = b[j] + Σ_k x[k]·w[k·len(o)+j] for j < len(o) (see the
+// amd64 version); here it is AffinePlain.
+func Affine(o, b, x, w []float64) { AffinePlain(o, b, x, w) }

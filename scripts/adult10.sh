@@ -3,7 +3,8 @@
 # dataset (Chebyshev and linear with the one-layer ATO, Chebyshev with the COMPAS winner and the
 # strong adversary), 10 splits × log:15 × 500 epochs, in shards of two splits. Each shard's records
 # (with the run's config.json and its splits' propensity, overlap and standardization files) are
-# copied to results/DATASET/shards/NAME/ when the shard ends; rerunning resumes.
+# copied to results/DATASET/shards/NAME/ when the shard ends; rerunning resumes. Once a dataset's
+# shards are all done, every pair of configurations is compared (results/DATASET/shards/compare-*).
 #
 # Settings (environment): SHARDS (which shards of 0 … 4, default all), DATASETS
 # ("adult-sex adult-race"), CONFIGS (names below, default all), FP (bin/fp), WORKERS (all CPUs).
@@ -45,5 +46,21 @@ for ds in $DATASETS; do
       done
     done
     "$FP" status "results/$ds/shards/$name" --shards 5 | head -n 1
+  done
+  # Every pair of the four configurations, each compared on its own pair of folders, once all
+  # four are complete; and all four together for orientation.
+  all=(cheb-ato-penultimate linear-ato-penultimate cheb-ato-output adversarial-beta200)
+  complete=1
+  for name in "${all[@]}"; do
+    for i in 0 1 2 3 4; do [ -f "results/$ds/shards/$name/records-shard-$i-of-5.jsonl" ] || complete=0; done
+  done
+  [ $complete = 1 ] || { echo "$ds: not every shard is done yet; no comparison written"; continue; }
+  "$FP" compare "${all[@]/#/results/$ds/shards/}" > "results/$ds/shards/compare.txt"
+  for ((x = 0; x < ${#all[@]}; x++)); do
+    for ((y = x + 1; y < ${#all[@]}; y++)); do
+      a=${all[$x]} b=${all[$y]}
+      "$FP" compare "results/$ds/shards/$a" "results/$ds/shards/$b" > "results/$ds/shards/compare-$a-vs-$b.txt"
+      "$FP" compare --json "results/$ds/shards/$a" "results/$ds/shards/$b" > "results/$ds/shards/compare-$a-vs-$b.json"
+    done
   done
 done

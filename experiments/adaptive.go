@@ -18,6 +18,8 @@ import (
 
 // lambdaGrid reads the config's grid: the fixed λs to train first (the
 // coarse grid of an adaptive one) and, for "adaptive:N", the adaptive grid.
+// For the adversarial baseline the λs are its weights β, the grid scaled by
+// AdvBetaScale, as its records carry them.
 func (c Config) lambdaGrid() ([]float64, *scalarize.Adaptive, error) {
 	if scalarize.IsAdaptive(c.Lambdas) {
 		if c.Method == MethodAdversarial {
@@ -32,6 +34,12 @@ func (c Config) lambdaGrid() ([]float64, *scalarize.Adaptive, error) {
 	g, err := scalarize.ParseGrid(c.Lambdas)
 	if err != nil {
 		return nil, nil, &FieldError{Field: "lambdas", Err: err}
+	}
+	if c.Method == MethodAdversarial && c.AdvBetaScale > 0 {
+		// The adversary's weight β is the grid scaled; records carry β.
+		for i := range g {
+			g[i] *= c.AdvBetaScale
+		}
 	}
 	return g, nil, nil
 }

@@ -109,12 +109,6 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	}
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, adaptive, _ := c.lambdaGrid() // checked by Validate
-	if c.Method == MethodAdversarial {
-		// The adversary's weight β is the grid scaled; records carry β.
-		for i := range grid {
-			grid[i] *= c.AdvBetaScale
-		}
-	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("output folder: %w", err)
 	}

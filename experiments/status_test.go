@@ -245,3 +245,50 @@ func ExampleStatus() {
 	// missing: split 1, λ = 0.5
 	// missing: split 1, λ = 1
 }
+
+// An adversarial sweep's records carry β, the grid scaled by AdvBetaScale:
+// status counts them as the expected candidates, and records of the
+// unscaled grid as unexpected.
+func TestStatusAdversarialBetaScale(t *testing.T) {
+	c := statusConfig()
+	c.Method, c.Penalty, c.Engine, c.AdvBetaScale, c.AdvVersion = MethodAdversarial, "", "graph", 200, 2
+	grid, err := scalarize.ParseGrid(c.Lambdas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name             string
+		scale            float64
+		done, unexpected int
+	}{{"β", 200, 12, 0}, {"unscaled λ", 1, 3, 9}} { // 3 splits × 4 λ; λ = 0 is β = 0 either way
+		t.Run(tc.name, func(t *testing.T) {
+			dir := sweepFolder(t, c, nil)
+			w, err := records.Open(filepath.Join(dir, RecordsFile(Shard{})))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for m := range c.Splits {
+				for _, l := range grid {
+					rec := records.Record{Dataset: c.Dataset, Method: c.Method, Split: m, Lambda: l * tc.scale,
+						Status: records.StatusOK, Config: c.Digest()}
+					if err := w.Append(&rec); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Status(dir, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Overall.Done != tc.done {
+				t.Errorf("done %d of %d, want %d", rep.Overall.Done, rep.Overall.Expected, tc.done)
+			}
+			if len(rep.Unexpected) != tc.unexpected {
+				t.Errorf("%d unexpected records, want %d", len(rep.Unexpected), tc.unexpected)
+			}
+		})
+	}
+}

@@ -23,8 +23,16 @@ func (rep *StatusReport) WriteText(w io.Writer) error {
 	if cfg.Preset != "" {
 		name += " (" + cfg.Preset + ")"
 	}
-	fmt.Fprintf(w, "%s: %s %s %s, %d splits × %d λ (%s) = %d candidates, %d epochs, seed %d, engine %s (config %s)\n",
-		rep.Dir, name, cfg.Method, cfg.Penalty, cfg.Splits, rep.PerSplit, cfg.Lambdas, rep.Overall.Expected,
+	what := cfg.Method + " " + cfg.Penalty
+	if cfg.Method == MethodAdversarial {
+		scale := cfg.AdvBetaScale
+		if scale == 0 { // configurations written before the scale existed
+			scale = 1
+		}
+		what = fmt.Sprintf("adversarial (β = %g × λ)", scale)
+	}
+	fmt.Fprintf(w, "%s: %s %s, %d splits × %d λ (%s) = %d candidates, %d epochs, seed %d, engine %s (config %s)\n",
+		rep.Dir, name, what, cfg.Splits, rep.PerSplit, cfg.Lambdas, rep.Overall.Expected,
 		cfg.Epochs, cfg.Seed, cfg.Engine, rep.Digest)
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)

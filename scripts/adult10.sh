@@ -4,7 +4,8 @@
 # strong adversary), 10 splits × log:15 × 500 epochs, in shards of two splits. Each shard's records
 # (with the run's config.json and its splits' propensity, overlap and standardization files) are
 # copied to results/DATASET/shards/NAME/ when the shard ends; rerunning resumes. Once a dataset's
-# shards are all done, every pair of configurations is compared (results/DATASET/shards/compare-*).
+# shards are all done, every pair of configurations is compared (results/DATASET/shards/compare-*)
+# and the fronts drawn (docs/figures/DATASET-splits10-front-*.png).
 #
 # Settings (environment): SHARDS (which shards of 0 … 4, default all), DATASETS
 # ("adult-sex adult-race"), CONFIGS (names below, default all), FP (bin/fp), WORKERS (all CPUs).
@@ -45,7 +46,7 @@ for ds in $DATASETS; do
         cp -r "$work/splits/split-$(printf %03d "$m")" "$dst/splits/"
       done
     done
-    "$FP" status "results/$ds/shards/$name" --shards 5 | head -n 1
+    "$FP" status "results/$ds/shards/$name" --shards 5 | sed -n 1p # sed reads all: no broken pipe
   done
   # Every pair of the four configurations, each compared on its own pair of folders, once all
   # four are complete; and all four together for orientation.
@@ -63,4 +64,8 @@ for ds in $DATASETS; do
       "$FP" compare --json "results/$ds/shards/$a" "results/$ds/shards/$b" > "results/$ds/shards/compare-$a-vs-$b.json"
     done
   done
+  for m in ato dp eo eopp; do
+    "$FP" plot --metric "$m" --out "docs/figures/$ds-splits10-front-$m.png" "${all[@]/#/results/$ds/shards/}"
+  done
+  "$FP" plot --metric ato --zoom --log --out "docs/figures/$ds-splits10-front-ato-zoom.png" "${all[@]/#/results/$ds/shards/}"
 done

@@ -8,8 +8,8 @@
 #
 # DATA.csv is compas-scores-two-years.csv; BETAS a comma-separated list (default: the 14 values
 # of log:15 below 1). Environment: H (hidden width, 4), DROP (dropout, 0.2), PRE (classifier
-# pre-training epochs, 2), BATCH (150). Prints one line per candidate (split, β, test risk,
-# single class) and a summary. Needs numpy.
+# pre-training epochs, 2), BATCH (150), STD (0 leaves the features unstandardized; 1). Prints one
+# line per candidate (split, β, test risk, single class) and a summary. Needs numpy.
 import csv, os, sys, numpy as np
 H=int(os.environ.get('H','4')); DROP=float(os.environ.get('DROP','0.2')); PRE=int(os.environ.get('PRE','2')); BATCH=int(os.environ.get('BATCH','150'))
 
@@ -122,6 +122,8 @@ def main():
         tr = np.concatenate([idx1[:len(idx1)//2], idx0[:len(idx0)//2]])
         te = np.concatenate([idx1[len(idx1)//2:], idx0[len(idx0)//2:]])
         mu, sd = X[tr].mean(0), X[tr].std(0); sd[sd == 0] = 1
+        if os.environ.get('STD', '1') == '0':
+            mu, sd = 0 * mu, 0 * sd + 1
         Xtr, Xte = (X[tr] - mu) / sd, (X[te] - mu) / sd
         for b in bs:
             risk, single = run(Xtr, y[tr], a[tr], Xte, y[te], b, np.random.default_rng([m, int(b * 1e6)]))

@@ -31,7 +31,7 @@ func GE(o, a []float64, s float64)
 // at least len(x)·len(o).
 func Affine(o, b, x, w []float64) {
 	n := len(o)
-	if !Have || len(x) == 0 {
+	if !Have || len(x) == 0 || n == 0 {
 		AffinePlain(o, b, x, w)
 		return
 	}

@@ -91,7 +91,7 @@ func TestAffine(t *testing.T) {
 		}
 	}
 	for _, in := range []int{0, 1, 2, 7, 32, 93} {
-		for n := 1; n <= 70; n++ {
+		for n := 0; n <= 70; n++ {
 			x, b, w := make([]float64, in), make([]float64, n), make([]float64, in*n)
 			draw(x)
 			draw(b)

@@ -19,7 +19,7 @@ import (
 // lambdaGrid reads the config's grid: the fixed λs to train first (the
 // coarse grid of an adaptive one) and, for "adaptive:N", the adaptive grid.
 // For the adversarial baseline the λs are its weights β, the grid scaled by
-// AdvBetaScale, as its records carry them.
+// its β scale, as its records carry them.
 func (c Config) lambdaGrid() ([]float64, *scalarize.Adaptive, error) {
 	if scalarize.IsAdaptive(c.Lambdas) {
 		if c.Method == MethodAdversarial {
@@ -35,10 +35,10 @@ func (c Config) lambdaGrid() ([]float64, *scalarize.Adaptive, error) {
 	if err != nil {
 		return nil, nil, &FieldError{Field: "lambdas", Err: err}
 	}
-	if c.Method == MethodAdversarial && c.AdvBetaScale > 0 {
+	if c.Method == MethodAdversarial {
 		// The adversary's weight β is the grid scaled; records carry β.
 		for i := range g {
-			g[i] *= c.AdvBetaScale
+			g[i] *= c.betaScale()
 		}
 	}
 	return g, nil, nil
@@ -130,4 +130,13 @@ func frontPoint(rec *records.Record, std scalarize.Standardizer) scalarize.Adapt
 	rt, _ := std.R(r)
 	ut, _ := std.U(u)
 	return scalarize.AdaptivePoint{Lambda: rec.Lambda, R: rt, U: ut}
+}
+
+// betaScale is the adversary's β scale; configurations written before the
+// scale existed carry none and mean 1.
+func (c Config) betaScale() float64 {
+	if c.AdvBetaScale > 0 {
+		return c.AdvBetaScale
+	}
+	return 1
 }

@@ -25,11 +25,7 @@ func (rep *StatusReport) WriteText(w io.Writer) error {
 	}
 	what := cfg.Method + " " + cfg.Penalty
 	if cfg.Method == MethodAdversarial {
-		scale := cfg.AdvBetaScale
-		if scale == 0 { // configurations written before the scale existed
-			scale = 1
-		}
-		what = fmt.Sprintf("adversarial (β = %g × λ)", scale)
+		what = fmt.Sprintf("adversarial (β = %g × λ)", cfg.betaScale())
 	}
 	fmt.Fprintf(w, "%s: %s %s, %d splits × %d λ (%s) = %d candidates, %d epochs, seed %d, engine %s (config %s)\n",
 		rep.Dir, name, what, cfg.Splits, rep.PerSplit, cfg.Lambdas, rep.Overall.Expected,

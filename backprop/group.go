@@ -18,7 +18,9 @@ import (
 // one product Xᵀ·D for all first-layer weight gradients. Those products
 // round with FMA where the single trainer's narrow loops do not, so a
 // member then agrees with its own trainer to the last few bits (1e-12
-// after several epochs), not bit for bit.
+// after several epochs), not bit for bit. Width-4 members (the COMPAS
+// shape) then go on in quads, four networks in the lanes of one vector
+// (quad.go).
 type Group struct {
 	ts      []*Trainer
 	members []train.Trainer
@@ -29,6 +31,9 @@ type Group struct {
 	pre     []float64   // size × K·h: their first-layer pre-activations
 	d       []float64   // size × K·h: ∂objective/∂pre of the first layers
 	gw      []float64   // dim × K·h: their first-layer weight gradients
+	// quad: width-4 members go in quads (quad.go); the wide buffers'
+	// columns are then in quad order and K·h is rounded up to 16.
+	quad *quadState
 }
 
 var _ train.GroupEngine = Engine{}
@@ -57,6 +62,10 @@ func NewGroup(specs []train.Spec) (*Group, error) {
 	t0 := g.ts[0]
 	g.wide = len(g.ts) * t0.h
 	g.fused = gemm.Have && g.wide >= 8
+	if g.fused && quadOK(g.ts) {
+		g.quad = newQuadState(g.ts)
+		g.wide = g.quad.nq * 16
+	}
 	if g.fused {
 		g.w = make([]float64, t0.dim*g.wide)
 		g.gw = make([]float64, t0.dim*g.wide)
@@ -100,6 +109,10 @@ func (g *Group) Gradients(b *train.Batch, masks [][][]float64, active []bool, lo
 	}
 	t0 := g.ts[0]
 	n, dim, h, wide := b.N, t0.dim, t0.h, g.wide
+	if g.quad != nil {
+		g.gradientsWide(b, masks, active, losses)
+		return nil
+	}
 	// Pre = X·[W₁ … W_K] + [b₁ … b_K]. An inactive member's columns are
 	// computed and ignored: a column of the product depends on its own
 	// weights only.
@@ -144,6 +157,46 @@ func (g *Group) Gradients(b *train.Batch, masks [][][]float64, active []bool, lo
 		}
 	}
 	return nil
+}
+
+// gradientsWide is Gradients for members in quads.
+func (g *Group) gradientsWide(b *train.Batch, masks [][][]float64, active []bool, losses []train.Loss) {
+	t0 := g.ts[0]
+	n, dim, wide := b.N, t0.dim, g.wide
+	bias := g.pre[:wide] // row 0 first holds the biases, copied to the others
+	for m, t := range g.ts {
+		for u := 0; u < 4; u++ {
+			col := quadColumn(m, u)
+			for r := 0; r < dim; r++ {
+				g.w[r*wide+col] = t.w[0][r*4+u]
+			}
+			bias[col] = t.b[0][u]
+		}
+	}
+	for i := 1; i < n; i++ {
+		copy(g.pre[i*wide:i*wide+wide], bias)
+	}
+	if n > 0 {
+		gemm.Add(n, wide, dim, b.X, dim, 1, g.w, wide, g.pre, wide)
+	}
+	g.gradientsQuads(b, masks, active, losses)
+	if n > 0 {
+		gemm.Set(dim, wide, n, b.X, 1, dim, g.d, wide, g.gw, wide)
+	} else {
+		clear(g.gw)
+	}
+	for m, t := range g.ts {
+		if !active[m] {
+			continue
+		}
+		for u := 0; u < 4; u++ {
+			col := quadColumn(m, u)
+			for r := 0; r < dim; r++ {
+				t.gw[0][r*4+u] = g.gw[r*wide+col]
+			}
+		}
+	}
+	g.scatterQuads(active)
 }
 
 // move copies src into dst: the runs are a few entries long (a layer's

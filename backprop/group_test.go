@@ -25,6 +25,7 @@ type groupCase struct {
 	batch   int
 	dropout float64
 	objs    []scalarize.Objective
+	blocks  bool // masks drawn with model.FillMaskBlocks, as lockstep runs draw them
 }
 
 func groupCases() []groupCase {
@@ -32,13 +33,21 @@ func groupCases() []groupCase {
 	lin := func(l float64) scalarize.Objective { return objective(scalarize.Linear, l) }
 	return []groupCase{
 		{"compas-like 4x4", model.Arch{Layers: 4, Hidden: 4}, 11, 460, 150, 0.2,
-			[]scalarize.Objective{cheb(0.1), cheb(0.3), cheb(0.5), cheb(0.7), cheb(0.9)}},
+			[]scalarize.Objective{cheb(0.1), cheb(0.3), cheb(0.5), cheb(0.7), cheb(0.9)}, false},
 		{"standardization pair", model.Arch{Layers: 4, Hidden: 4}, 11, 300, 150, 0.2,
-			[]scalarize.Objective{{Method: scalarize.Risk}, {Method: scalarize.Penalty, Lambda: 1}}},
+			[]scalarize.Objective{{Method: scalarize.Risk}, {Method: scalarize.Penalty, Lambda: 1}}, true},
 		{"wide 3x9 no dropout", model.Arch{Layers: 3, Hidden: 9}, 7, 230, 64, 0,
-			[]scalarize.Objective{lin(0.2), lin(0.6), lin(0.8)}},
+			[]scalarize.Objective{lin(0.2), lin(0.6), lin(0.8)}, false},
 		{"one member 3x5", model.Arch{Layers: 3, Hidden: 5}, 6, 101, 40, 0.3,
-			[]scalarize.Objective{cheb(0.4)}},
+			[]scalarize.Objective{cheb(0.4)}, false},
+		// Width 4 goes in quads of four members (backprop's quad kernels):
+		// two full quads; one quad with a lane left empty; no dropout.
+		{"two quads 4x4 block masks", model.Arch{Layers: 4, Hidden: 4}, 12, 400, 150, 0.2,
+			[]scalarize.Objective{cheb(0.05), cheb(0.1), cheb(0.2), cheb(0.3), lin(0.4), lin(0.5), cheb(0.7), cheb(0.9)}, true},
+		{"three members 5x4 block masks", model.Arch{Layers: 5, Hidden: 4}, 9, 333, 100, 0.2,
+			[]scalarize.Objective{{Method: scalarize.Risk}, cheb(0.5), {Method: scalarize.Penalty, Lambda: 1}}, true},
+		{"quad 3x4 no dropout", model.Arch{Layers: 3, Hidden: 4}, 10, 250, 60, 0,
+			[]scalarize.Objective{lin(0.3), cheb(0.6), cheb(0.8), lin(0.9)}, false},
 	}
 }
 
@@ -74,7 +83,7 @@ func testGroupEqualsAlone(t *testing.T, c groupCase, penalty train.Term) {
 					Init: init, Objective: o, Penalty: pen}
 			}
 			plateau := optim.DefaultPlateau
-			opt := train.Options{Epochs: 3, Adam: optim.DefaultAdam, Plateau: &plateau}
+			opt := train.Options{Epochs: 3, Adam: optim.DefaultAdam, Plateau: &plateau, BlockMasks: c.blocks}
 			g, err := backprop.NewGroup(specs)
 			if err != nil {
 				t.Fatal(err)

@@ -23,6 +23,9 @@ type Options struct {
 	// network of the epoch with the lowest validation objective (the first
 	// such epoch on a tie) instead of the last one.
 	Holdout *Holdout
+	// BlockMasks draws the dropout masks with model.FillMaskBlocks (three
+	// entries per generator draw) instead of model.FillMask.
+	BlockMasks bool
 }
 
 // EpochStats are an epoch's means over its mini-batches, and the learning
@@ -126,7 +129,13 @@ func (l *Loop) Step(d Data, idx []int, rng *rand.Rand) (Loss, error) {
 // fillMasks draws fresh dropout masks from rng (nothing without dropout:
 // the masks stay all ones).
 func (l *Loop) fillMasks(masks [][]float64, rng *rand.Rand) {
-	if l.dropout > 0 {
+	switch {
+	case l.dropout <= 0:
+	case l.opt.BlockMasks:
+		for _, m := range masks {
+			model.FillMaskBlocks(rng, m, l.dropout)
+		}
+	default:
 		for _, m := range masks {
 			model.FillMask(rng, m, l.dropout)
 		}

@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/fpareto/fp/internal/vec"
 )
 
 // FillMask fills m with an inverted-dropout mask: each entry is 0 with
@@ -32,47 +34,39 @@ func FillMask(rng *rand.Rand, m []float64, p float64) {
 
 // MaskBlockBits is how many random bits decide one entry of
 // FillMaskBlocks.
-const MaskBlockBits = 21
+const MaskBlockBits = vec.MaskBits
 
 // FillMaskBlocks fills m with an inverted-dropout mask as FillMask does,
 // from one draw of rng for the whole of m: that 64-bit value seeds a
-// SplitMix64 sequence (Steele, Lea and Flood 2014), each of whose outputs
-// decides three entries, from its bits 0–20, 21–41 and 42–62. An entry is
-// 0 when its 21 bits, read as an integer v, have v < ⌈p·2²¹⌉, so with
-// probability ⌈p·2²¹⌉/2²¹: p rounded up to the next multiple of 2⁻²¹
-// (0.2000002 for p = 0.2); kept entries are 1/(1−p) as in FillMask.
-// Lockstep training draws its masks this way: at the COMPAS shape a draw
-// of the generator per entry costs as much as the arithmetic of the step.
+// SplitMix64 sequence (Steele, Lea and Flood 2014) whose outputs give 21
+// bits to each entry, three per output: entry i reads output
+// 4⌊i/12⌋ + i mod 4 from bit 21·⌊(i mod 12)/4⌋ (so that four outputs give
+// four consecutive entries at a time, vec.MaskEntries). An entry is 0 when
+// its 21 bits, read as an integer v, have v < ⌈p·2²¹⌉, so with probability
+// ⌈p·2²¹⌉/2²¹: p rounded up to the next multiple of 2⁻²¹ (0.2000002 for
+// p = 0.2); kept entries are 1/(1−p) as in FillMask. Lockstep training
+// draws its masks this way: at the COMPAS shape a draw of the generator
+// per entry costs as much as the arithmetic of the step.
 func FillMaskBlocks(rng *rand.Rand, m []float64, p float64) {
 	if p <= 0 {
 		FillMask(rng, m, p)
 		return
 	}
-	keep := math.Float64bits(1 / (1 - p))
+	keep := 1 / (1 - p)
 	t := uint64(math.Ceil(math.Ldexp(p, MaskBlockBits)))
-	const low = 1<<MaskBlockBits - 1
-	entry := func(v uint64) float64 {
-		drop := -((v&low - t) >> 63) // all ones when v&low < t
-		return math.Float64frombits(keep &^ drop)
-	}
 	state := rng.Uint64()
-	next := func() uint64 { // SplitMix64
-		state += 0x9e3779b97f4a7c15
-		z := state
-		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		return z ^ z>>31
-	}
-	i := 0
-	for ; i+3 <= len(m); i += 3 {
-		x := next()
-		m[i], m[i+1], m[i+2] = entry(x), entry(x>>MaskBlockBits), entry(x>>(2*MaskBlockBits))
-	}
-	if i < len(m) {
-		x := next()
-		for ; i < len(m); i++ {
-			m[i] = entry(x)
-			x >>= MaskBlockBits
+	const chunk = 768 // entries per batch of 256 outputs
+	var words [chunk / 3]uint64
+	for start := 0; start < len(m); start += chunk {
+		part := m[start:min(start+chunk, len(m))]
+		w := words[:(len(part)+11)/12*4]
+		for j := range w { // SplitMix64
+			state += 0x9e3779b97f4a7c15
+			z := state
+			z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+			z = (z ^ z>>27) * 0x94d049bb133111eb
+			w[j] = z ^ z>>31
 		}
+		vec.MaskEntries(part, w, t, keep)
 	}
 }

@@ -43,14 +43,14 @@ func splitMix64(seed uint64, n int) []uint64 {
 }
 
 // FillMaskBlocks: one draw of the generator per call, SplitMix64 from it,
-// three 21-bit entries per output, 0 where the bits fall below ⌈p·2²¹⌉; the
-// share of zeros is p. Lengths not a multiple of 3 use the low bits of one
-// more output.
+// three 21-bit entries per output in the documented layout, 0 where the
+// bits fall below ⌈p·2²¹⌉; the share of zeros is p. Lengths not a multiple
+// of 12, and longer than one internal chunk, included.
 func TestFillMaskBlocks(t *testing.T) {
 	cases := []struct {
 		p float64
 		n int
-	}{{0.2, 30000}, {0.5, 30001}, {0.3, 30002}, {1e-9, 7}, {0.999999, 2}, {0.2, 0}, {0, 5}}
+	}{{0.2, 30000}, {0.5, 30001}, {0.3, 30011}, {1e-9, 7}, {0.999999, 2}, {0.2, 0}, {0.2, 769}, {0, 5}}
 	for _, c := range cases {
 		got := make([]float64, c.n)
 		rng := rand.New(rand.NewPCG(4, 2))
@@ -58,12 +58,12 @@ func TestFillMaskBlocks(t *testing.T) {
 		twin := rand.New(rand.NewPCG(4, 2))
 		if c.p > 0 {
 			seed := twin.Uint64()
-			words := splitMix64(seed, (c.n+2)/3)
+			words := splitMix64(seed, (c.n+11)/12*4)
 			t0 := uint64(math.Ceil(c.p * (1 << 21)))
 			keep, zeros := 1/(1-c.p), 0
 			for i, v := range got {
 				want := keep
-				if words[i/3]>>(21*(i%3))&(1<<21-1) < t0 {
+				if words[i/12*4+i%4]>>(21*(i%12/4))&(1<<21-1) < t0 {
 					want = 0
 					zeros++
 				}

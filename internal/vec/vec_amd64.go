@@ -54,3 +54,39 @@ func affine32(o, b, x, w []float64, stride int)
 
 //go:noescape
 func affine4(o, b, x, w []float64, stride int)
+
+// MaskEntries sets the entries of a dropout mask m from random words: entry
+// i takes the 21 bits of word 4⌊i/12⌋ + i mod 4 that start at bit
+// 21·⌊(i mod 12)/4⌋, read as an integer v, and is 0 when v < t and keep
+// otherwise. Twelve entries use four words, each word's bits 0–62; words
+// must hold 4⌈len(m)/12⌉ of them. The layout lets four words give four
+// consecutive entries at once.
+func MaskEntries(m []float64, words []uint64, t uint64, keep float64) {
+	n := len(m) / 12 * 12
+	_ = words[:(len(m)+11)/12*4]
+	if Have && n > 0 {
+		maskEntries12(m[:n], words, t, keep)
+	}
+	if n < len(m) {
+		MaskEntriesPlain(m[n:], words[n/3:], t, keep)
+	}
+}
+
+//go:noescape
+func maskEntries12(m []float64, words []uint64, t uint64, keep float64)
+
+// Adam is AdamPlain four entries at a time, bit for bit (square root and
+// division are correctly rounded, and no operation is fused).
+func Adam(p, g, m, v []float64, b1, b2, step, bc2, eps float64) {
+	n := len(p) / 4 * 4
+	_, _, _ = g[:len(p)], m[:len(p)], v[:len(p)]
+	if Have && n > 0 {
+		adam4(p[:n], g, m, v, b1, b2, step, bc2, eps)
+	}
+	if n < len(p) {
+		AdamPlain(p[n:], g[n:], m[n:], v[n:], b1, b2, step, bc2, eps)
+	}
+}
+
+//go:noescape
+func adam4(p, g, m, v []float64, b1, b2, step, bc2, eps float64)

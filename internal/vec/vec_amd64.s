@@ -196,3 +196,90 @@ a4done:
 	VMOVUPD Y0, 0(DI)
 	VZEROUPPER
 	RET
+
+// func maskEntries12(m []float64, words []uint64, t uint64, keep float64)
+// len(m) is a multiple of 12; per 4 words, 12 entries (MaskEntries).
+TEXT ·maskEntries12(SB), NOSPLIT, $0-64
+	MOVQ         m_base+0(FP), DI
+	MOVQ         m_len+8(FP), CX
+	MOVQ         words_base+24(FP), SI
+	VPBROADCASTQ t+48(FP), Y13
+	VPBROADCASTQ keep+56(FP), Y14
+	MOVQ         $0x1fffff, AX
+	MOVQ         AX, X15
+	VPBROADCASTQ X15, Y15
+
+maskloop:
+	CMPQ    CX, $12
+	JLT     maskdone
+	VMOVDQU (SI), Y0
+	VPAND   Y15, Y0, Y1
+	VPCMPGTQ Y1, Y13, Y1 // t > v: drop
+	VPANDN  Y14, Y1, Y1  // keep where not dropped
+	VMOVDQU Y1, (DI)
+	VPSRLQ  $21, Y0, Y2
+	VPAND   Y15, Y2, Y2
+	VPCMPGTQ Y2, Y13, Y2
+	VPANDN  Y14, Y2, Y2
+	VMOVDQU Y2, 32(DI)
+	VPSRLQ  $42, Y0, Y3
+	VPAND   Y15, Y3, Y3
+	VPCMPGTQ Y3, Y13, Y3
+	VPANDN  Y14, Y3, Y3
+	VMOVDQU Y3, 64(DI)
+	ADDQ    $32, SI
+	ADDQ    $96, DI
+	SUBQ    $12, CX
+	JMP     maskloop
+
+maskdone:
+	VZEROUPPER
+	RET
+
+// func adam4(p, g, m, v []float64, b1, b2, step, bc2, eps float64)
+// AdamPlain on len(p) entries, a multiple of 4.
+TEXT ·adam4(SB), NOSPLIT, $0-136
+	MOVQ         p_base+0(FP), DI
+	MOVQ         p_len+8(FP), CX
+	MOVQ         g_base+24(FP), SI
+	MOVQ         m_base+48(FP), R8
+	MOVQ         v_base+72(FP), R9
+	VBROADCASTSD b1+96(FP), Y8
+	VBROADCASTSD b2+104(FP), Y9
+	VBROADCASTSD step+112(FP), Y10
+	VBROADCASTSD bc2+120(FP), Y11
+	VBROADCASTSD eps+128(FP), Y12
+	MOVQ         $0x3ff0000000000000, AX // 1.0
+	MOVQ         AX, X13
+	VPBROADCASTQ X13, Y13
+	VSUBPD       Y8, Y13, Y14           // 1 − b1
+	VSUBPD       Y9, Y13, Y15           // 1 − b2
+	XORQ         AX, AX
+
+adamloop:
+	CMPQ    AX, CX
+	JGE     adamdone
+	VMOVUPD (SI)(AX*8), Y0          // g
+	VMULPD  (R8)(AX*8), Y8, Y1      // b1·m
+	VMULPD  Y0, Y14, Y2             // (1−b1)·g
+	VADDPD  Y2, Y1, Y1              // m
+	VMOVUPD Y1, (R8)(AX*8)
+	VMULPD  (R9)(AX*8), Y9, Y3      // b2·v
+	VMULPD  Y0, Y15, Y4             // (1−b2)·g
+	VMULPD  Y0, Y4, Y4              // ·g
+	VADDPD  Y4, Y3, Y3              // v
+	VMOVUPD Y3, (R9)(AX*8)
+	VSQRTPD Y3, Y3
+	VDIVPD  Y11, Y3, Y3             // √v/bc2
+	VADDPD  Y12, Y3, Y3             // + eps
+	VMULPD  Y1, Y10, Y1             // step·m
+	VDIVPD  Y3, Y1, Y1
+	VMOVUPD (DI)(AX*8), Y5
+	VSUBPD  Y1, Y5, Y5
+	VMOVUPD Y5, (DI)(AX*8)
+	ADDQ    $4, AX
+	JMP     adamloop
+
+adamdone:
+	VZEROUPPER
+	RET

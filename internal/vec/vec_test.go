@@ -127,3 +127,67 @@ func BenchmarkAffine(b *testing.B) {
 		})
 	}
 }
+
+// MaskEntries gives MaskEntriesPlain's masks bit for bit at every length
+// around its block of 12, for thresholds at the ends of the range, and
+// each entry reads the bits its documentation names.
+func TestMaskEntries(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n <= 40; n++ {
+		words := make([]uint64, (n+11)/12*4)
+		for i := range words {
+			words[i] = rng.Uint64()
+		}
+		for _, th := range []uint64{0, 1, 419431, 1 << 20, 1<<21 - 1, 1 << 21} {
+			got, want := make([]float64, n), make([]float64, n)
+			MaskEntries(got, words, th, 1.25)
+			MaskEntriesPlain(want, words, th, 1.25)
+			for i := range want {
+				v := words[4*(i/12)+i%4] >> (21 * (i % 12 / 4)) & (1<<21 - 1)
+				rule := 1.25
+				if v < th {
+					rule = 0
+				}
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) || want[i] != rule {
+					t.Fatalf("n = %d, t = %d, entry %d: %v, plain %v, rule %v", n, th, i, got[i], want[i], rule)
+				}
+			}
+		}
+	}
+}
+
+// Adam gives AdamPlain's parameters and moments bit for bit at lengths
+// around its block of 4, with zero and tiny gradients and moments.
+func TestAdam(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n <= 13; n++ {
+		fill := func() []float64 {
+			s := make([]float64, n)
+			for i := range s {
+				switch rng.IntN(6) {
+				case 0:
+					s[i] = 0
+				case 1:
+					s[i] = 1e-300
+				default:
+					s[i] = rng.NormFloat64()
+				}
+			}
+			return s
+		}
+		p, g, m, v := fill(), fill(), fill(), fill()
+		for i := range v {
+			v[i] = math.Abs(v[i])
+		}
+		p2, m2, v2 := append([]float64(nil), p...), append([]float64(nil), m...), append([]float64(nil), v...)
+		for step := 0; step < 3; step++ {
+			Adam(p, g, m, v, 0.9, 0.999, 1e-3/0.271, 0.0447, 1e-8)
+			AdamPlain(p2, g, m2, v2, 0.9, 0.999, 1e-3/0.271, 0.0447, 1e-8)
+		}
+		for i := range p {
+			if math.Float64bits(p[i]) != math.Float64bits(p2[i]) || math.Float64bits(m[i]) != math.Float64bits(m2[i]) || math.Float64bits(v[i]) != math.Float64bits(v2[i]) {
+				t.Fatalf("n = %d, entry %d: p m v %v %v %v, plain %v %v %v", n, i, p[i], m[i], v[i], p2[i], m2[i], v2[i])
+			}
+		}
+	}
+}

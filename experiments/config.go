@@ -90,7 +90,7 @@ type Config struct {
 	// λ = 0 and λ = 1 runs as one group, then the other λ as another, each
 	// group on one shared batch order, each network with its own weights,
 	// dropout masks, Adam state and plateau schedule. It needs an engine
-	// that can (train.GroupEngine) and a fixed grid.
+	// that can (train.GroupEngine) and a fixed grid (LockstepPossible).
 	Lockstep bool `json:"lockstep,omitempty"`
 
 	// Workers is how many candidates train at once (0: one per CPU). It
@@ -301,6 +301,16 @@ func (c Config) Validate() error {
 		return c.checkLockstep(eng)
 	}
 	return nil
+}
+
+// LockstepPossible reports whether c, set to train in lockstep, is valid:
+// an engine that can (the backprop engine), the cheb or linear method, a
+// fixed grid and terms that engine trains. fp train trains in lockstep by
+// default wherever it is (its fronts are those of the default mode within
+// the per-split noise, and it is faster: docs/reproduction.md).
+func (c Config) LockstepPossible() bool {
+	c.Lockstep = true
+	return c.Validate() == nil
 }
 
 // checkLockstep refuses what cannot train in lockstep, one reason each.

@@ -14,13 +14,13 @@ for ds in $DATASETS; do
   out=results/$ds/overfit-lambda0.txt
   {
     echo "# $ds, split 0, λ = 0 (risk only), test risk and accuracy after E epochs"
-    echo "# fp train --dataset $ds --splits 1 --lambdas 0,1 --method linear --penalty ato-penultimate --engine backprop --seed 1 --epochs E"
+    echo "# fp train --dataset $ds --splits 1 --lambdas 0,1 --method linear --penalty ato-penultimate --engine backprop --lockstep=false --seed 1 --epochs E"
     printf "%-7s %-10s %-10s %-10s\n" epochs train_r test_risk accuracy
   } > "$out.tmp"
   for e in $EPOCHS; do
     dir=runs/overfit/$ds/e$e
     "$FP" train --dataset "$ds" --splits 1 --lambdas 0,1 --method linear --penalty ato-penultimate \
-      --engine backprop --seed 1 --epochs "$e" --out "$dir" --quiet --no-plot > /dev/null
+      --engine backprop --lockstep=false --seed 1 --epochs "$e" --out "$dir" --quiet --no-plot > /dev/null
     python3 - "$dir/records.jsonl" "$e" >> "$out.tmp" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):

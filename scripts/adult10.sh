@@ -17,9 +17,9 @@ SHARDS=${SHARDS:-"0 1 2 3 4"}
 DATASETS=${DATASETS:-"adult-sex adult-race"}
 WORK=runs/reproduce-adult10
 declare -A FLAGS=(
-  [cheb-ato-penultimate]="--method cheb --penalty ato-penultimate --engine backprop"
-  [linear-ato-penultimate]="--method linear --penalty ato-penultimate --engine backprop"
-  [cheb-ato-output]="--method cheb --penalty ato-output --engine backprop"
+  [cheb-ato-penultimate]="--method cheb --penalty ato-penultimate --engine backprop --lockstep=false"
+  [linear-ato-penultimate]="--method linear --penalty ato-penultimate --engine backprop --lockstep=false"
+  [cheb-ato-output]="--method cheb --penalty ato-output --engine backprop --lockstep=false"
   [adversarial-beta200]="--method adversarial --beta-scale 200 --engine graph"
 )
 CONFIGS=${CONFIGS:-"cheb-ato-penultimate linear-ato-penultimate cheb-ato-output adversarial-beta200"}

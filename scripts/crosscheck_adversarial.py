@@ -8,10 +8,14 @@
 #
 # DATA.csv is compas-scores-two-years.csv; BETAS a comma-separated list (default: the 14 values
 # of log:15 below 1). Environment: H (hidden width, 4), DROP (dropout, 0.2), PRE (classifier
-# pre-training epochs, 2), BATCH (150), STD (0 leaves the features unstandardized; 1). Prints one
+# pre-training epochs, 2), BATCH (150), STD (0 leaves the features unstandardized; 1), INIT
+# (pytorch: U(±1/√fan_in) weights and biases, as SPEC §2; glorot: Keras's default, Glorot-uniform
+# weights and zero biases; zerobias: pytorch weights, zero biases), ROUND (step: a round trains the
+# classifier one step on one mini-batch, as SPEC §6; epoch: one epoch of mini-batches). Prints one
 # line per candidate (split, β, test risk, single class) and a summary. Needs numpy.
 import csv, os, sys, numpy as np
 H=int(os.environ.get('H','4')); DROP=float(os.environ.get('DROP','0.2')); PRE=int(os.environ.get('PRE','2')); BATCH=int(os.environ.get('BATCH','150'))
+INIT=os.environ.get('INIT','pytorch'); ROUND=os.environ.get('ROUND','step')
 
 def load():
     rows = list(csv.DictReader(open(sys.argv[1])))
@@ -37,7 +41,13 @@ def init(sizes, rng):
     P = []
     for i, o in zip(sizes[:-1], sizes[1:]):
         b = 1 / np.sqrt(i)
-        P += [rng.uniform(-b, b, (i, o)), rng.uniform(-b, b, o)]
+        if INIT == 'glorot':
+            g = np.sqrt(6 / (i + o))
+            P += [rng.uniform(-g, g, (i, o)), np.zeros(o)]
+        elif INIT == 'zerobias':
+            P += [rng.uniform(-b, b, (i, o)), np.zeros(o)]
+        else:
+            P += [rng.uniform(-b, b, (i, o)), rng.uniform(-b, b, o)]
     return P
 
 def forward(P, x, rng, p):
@@ -101,7 +111,11 @@ def run(Xtr, ytr, atr, Xte, yte, beta, rng, pre_clf=PRE, pre_adv=5, rounds=200, 
     for e in range(pre_adv): adv_epoch()
     for r in range(rounds):
         adv_epoch()
-        clf_step(rng.permutation(n)[:batch], adv=A)
+        if ROUND == 'epoch':
+            perm = rng.permutation(n)
+            for s in range(0, n, batch): clf_step(perm[s:s+batch], adv=A)
+        else:
+            clf_step(rng.permutation(n)[:batch], adv=A)
     z, _, _ = forward(C, Xte, rng, 0)
     p = sig(z)
     risk = np.mean(np.logaddexp(0, z) - yte * z)

@@ -21,29 +21,30 @@ DATASETS=${DATASETS:-"compas adult-sex adult-race"}
 WORK=runs/reproduce
 mkdir -p docs/figures
 
-# name | flags (the engine: backprop for the built-in objectives, graph for the adversarial baseline)
+# name | flags (the engine: backprop for the built-in objectives, one network after another as the
+# committed records were trained, graph for the adversarial baseline)
 COMPAS_CONFIGS=(
-  "cheb-ato-penultimate|--method cheb --penalty ato-penultimate --lambdas log:15 --engine backprop"
-  "cheb-ato-all|--method cheb --penalty ato-all --lambdas log:15 --engine backprop"
-  "cheb-ato-penultimate-normalized|--method cheb --penalty ato-penultimate-normalized --lambdas log:15 --engine backprop"
-  "cheb-ato-output|--method cheb --penalty ato-output --lambdas log:15 --engine backprop"
-  "linear-ato-penultimate|--method linear --penalty ato-penultimate --lambdas log:15 --engine backprop"
-  "linear-ato-all|--method linear --penalty ato-all --lambdas log:15 --engine backprop"
-  "linear-ato-penultimate-normalized|--method linear --penalty ato-penultimate-normalized --lambdas log:15 --engine backprop"
-  "linear-ato-output|--method linear --penalty ato-output --lambdas log:15 --engine backprop"
-  "cheb-ato-penultimate-linear15|--method cheb --penalty ato-penultimate --lambdas linear:15 --engine backprop"
-  "cheb-ato-penultimate-adaptive15|--method cheb --penalty ato-penultimate --lambdas adaptive:15 --engine backprop"
-  "linear-ato-penultimate-linear15|--method linear --penalty ato-penultimate --lambdas linear:15 --engine backprop"
-  "cheb-ato-output-linear15|--method cheb --penalty ato-output --lambdas linear:15 --engine backprop"
-  "cheb-ato-output-adaptive15|--method cheb --penalty ato-output --lambdas adaptive:15 --engine backprop"
+  "cheb-ato-penultimate|--method cheb --penalty ato-penultimate --lambdas log:15 --engine backprop --lockstep=false"
+  "cheb-ato-all|--method cheb --penalty ato-all --lambdas log:15 --engine backprop --lockstep=false"
+  "cheb-ato-penultimate-normalized|--method cheb --penalty ato-penultimate-normalized --lambdas log:15 --engine backprop --lockstep=false"
+  "cheb-ato-output|--method cheb --penalty ato-output --lambdas log:15 --engine backprop --lockstep=false"
+  "linear-ato-penultimate|--method linear --penalty ato-penultimate --lambdas log:15 --engine backprop --lockstep=false"
+  "linear-ato-all|--method linear --penalty ato-all --lambdas log:15 --engine backprop --lockstep=false"
+  "linear-ato-penultimate-normalized|--method linear --penalty ato-penultimate-normalized --lambdas log:15 --engine backprop --lockstep=false"
+  "linear-ato-output|--method linear --penalty ato-output --lambdas log:15 --engine backprop --lockstep=false"
+  "cheb-ato-penultimate-linear15|--method cheb --penalty ato-penultimate --lambdas linear:15 --engine backprop --lockstep=false"
+  "cheb-ato-penultimate-adaptive15|--method cheb --penalty ato-penultimate --lambdas adaptive:15 --engine backprop --lockstep=false"
+  "linear-ato-penultimate-linear15|--method linear --penalty ato-penultimate --lambdas linear:15 --engine backprop --lockstep=false"
+  "cheb-ato-output-linear15|--method cheb --penalty ato-output --lambdas linear:15 --engine backprop --lockstep=false"
+  "cheb-ato-output-adaptive15|--method cheb --penalty ato-output --lambdas adaptive:15 --engine backprop --lockstep=false"
   "cheb-ato-penultimate-lockstep|--method cheb --penalty ato-penultimate --lambdas log:15 --engine backprop --lockstep"
   "adversarial|--method adversarial --lambdas log:15 --engine graph"
   "adversarial-beta200|--method adversarial --beta-scale 200 --lambdas log:15 --engine graph"
 )
 ADULT_CONFIGS=(
-  "cheb-ato-penultimate|--method cheb --penalty ato-penultimate --lambdas log:15 --engine backprop"
-  "cheb-ato-all|--method cheb --penalty ato-all --lambdas log:15 --engine backprop"
-  "linear-ato-penultimate|--method linear --penalty ato-penultimate --lambdas log:15 --engine backprop"
+  "cheb-ato-penultimate|--method cheb --penalty ato-penultimate --lambdas log:15 --engine backprop --lockstep=false"
+  "cheb-ato-all|--method cheb --penalty ato-all --lambdas log:15 --engine backprop --lockstep=false"
+  "linear-ato-penultimate|--method linear --penalty ato-penultimate --lambdas log:15 --engine backprop --lockstep=false"
   "adversarial|--method adversarial --lambdas log:15 --engine graph"
   "adversarial-beta200|--method adversarial --beta-scale 200 --lambdas log:15 --engine graph"
 )

@@ -246,3 +246,66 @@ func TestTrainRefusesBadMetricBeforeTraining(t *testing.T) {
 		t.Errorf("run folder %s exists (%v): the sweep started before the flag was checked", out, err)
 	}
 }
+
+// Without --lockstep, fp train trains in lockstep wherever the
+// configuration allows it, and one network after another elsewhere (no
+// error); --lockstep=false turns it off; a folder keeps the mode it was
+// made with when the same command runs again.
+func TestTrainLockstepByDefault(t *testing.T) {
+	base := []string{"train", "--splits", "1", "--epochs", "2", "--propensity-epochs", "2", "--quiet", "--no-plot"}
+	cases := []struct {
+		name string
+		args []string
+		mode string
+	}{
+		{"backprop, fixed grid", []string{"--engine", "backprop", "--lambdas", "0,0.5,1"}, "lockstep"},
+		{"turned off", []string{"--engine", "backprop", "--lambdas", "0,0.5,1", "--lockstep=false"}, ""},
+		{"graph engine", []string{"--engine", "graph", "--lambdas", "0,1"}, ""},
+		{"adaptive grid", []string{"--engine", "backprop", "--lambdas", "adaptive:4"}, ""},
+	}
+	for _, tc := range cases {
+		out := filepath.Join(t.TempDir(), "run")
+		if _, _, err := runFP(t, append(append(append([]string(nil), base...), tc.args...), "--out", out)...); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		recs := readRecords(t, out)
+		if len(recs) == 0 {
+			t.Fatalf("%s: no records", tc.name)
+		}
+		for _, r := range recs {
+			if r.EngineMode != tc.mode {
+				t.Errorf("%s: %s has engine mode %q, want %q", tc.name, r.Key(), r.EngineMode, tc.mode)
+			}
+		}
+	}
+
+	// A folder made one network after another and interrupted (its last
+	// record lost), resumed by the same command without the flag: it keeps
+	// its mode instead of refusing the folder.
+	out := filepath.Join(t.TempDir(), "run")
+	args := append(append([]string(nil), base...), "--engine", "backprop", "--lambdas", "0,0.5,1", "--out", out)
+	if _, _, err := runFP(t, append(args, "--lockstep=false")...); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(out, "records.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSpace(string(b)), "\n")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:len(lines)-1], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runFP(t, args...); err != nil {
+		t.Fatalf("the same command without --lockstep on a folder made without it: %v", err)
+	}
+	recs := readRecords(t, out)
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want 3", len(recs))
+	}
+	for _, r := range recs {
+		if r.EngineMode != "" {
+			t.Errorf("%s: engine mode %q in a folder made one network after another", r.Key(), r.EngineMode)
+		}
+	}
+}

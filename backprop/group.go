@@ -34,6 +34,7 @@ type Group struct {
 	// quad: width-4 members go in quads (quad.go); the wide buffers'
 	// columns are then in quad order and K·h is rounded up to 16.
 	quad *quadState
+	bias []float64 // K·h: the first layers' biases, in quad order
 }
 
 var _ train.GroupEngine = Engine{}
@@ -65,6 +66,7 @@ func NewGroup(specs []train.Spec) (*Group, error) {
 	if g.fused && quadOK(g.ts) {
 		g.quad = newQuadState(g.ts)
 		g.wide = g.quad.nq * 16
+		g.bias = make([]float64, g.wide)
 	}
 	if g.fused {
 		g.w = make([]float64, t0.dim*g.wide)
@@ -163,21 +165,19 @@ func (g *Group) Gradients(b *train.Batch, masks [][][]float64, active []bool, lo
 func (g *Group) gradientsWide(b *train.Batch, masks [][][]float64, active []bool, losses []train.Loss) {
 	t0 := g.ts[0]
 	n, dim, wide := b.N, t0.dim, g.wide
-	bias := g.pre[:wide] // row 0 first holds the biases, copied to the others
 	for m, t := range g.ts {
 		for u := 0; u < 4; u++ {
 			col := quadColumn(m, u)
 			for r := 0; r < dim; r++ {
 				g.w[r*wide+col] = t.w[0][r*4+u]
 			}
-			bias[col] = t.b[0][u]
+			g.bias[col] = t.b[0][u]
 		}
 	}
-	for i := 1; i < n; i++ {
-		copy(g.pre[i*wide:i*wide+wide], bias)
-	}
+	// The product alone; the quads add the biases as they read it, as
+	// gemm.Add would have added them to its sums.
 	if n > 0 {
-		gemm.Add(n, wide, dim, b.X, dim, 1, g.w, wide, g.pre, wide)
+		gemm.Set(n, wide, dim, b.X, dim, 1, g.w, wide, g.pre, wide)
 	}
 	g.gradientsQuads(b, masks, active, losses)
 	if n > 0 {

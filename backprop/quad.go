@@ -21,7 +21,7 @@ import (
 // place of the math package's, without branches and four lanes at a time.
 // A member thus follows its own trainer to the last bit or so (1e-12 after
 // several epochs, TestGroupEqualsAlone). The kernels (quadAffine, quadTau,
-// quadGateT, quadOut, quadRisk, quadOutBack, quadBackGate, quadGemmTN,
+// quadGateT, quadOut, quadRisk, quadOutBack, quadBackGate, quadBias, quadGemmTN,
 // quadGemmNT) are plain Go, or AVX2 assembly where the CPU has it; the two
 // agree bit for bit (TestQuadKernelsMatchPlain).
 
@@ -111,7 +111,7 @@ func newQuadState(ts []*Trainer) *quadState {
 func quadColumn(m, u int) int { return m/4*16 + u*4 + m%4 }
 
 // gradientsQuads is Group.Gradients for width-4 members: g.pre holds the
-// first layers' pre-activations on entry (bias added); on return every
+// first layers' products on entry and g.bias their biases; on return every
 // active member's Grads hold its gradient except the first layer's
 // weights, whose ∂objective/∂pre is in g.d.
 func (g *Group) gradientsQuads(b *train.Batch, masks [][][]float64, active []bool, losses []train.Loss) {
@@ -179,9 +179,7 @@ func (g *Group) quadStep(q, n, wide int, c, sw, y []float64, active []bool, loss
 	for l := 0; l < nh; l++ {
 		gate, act := s.gate[l][off:off+n*16], s.act[l][off:off+n*16]
 		if l == 0 {
-			for i := 0; i < n; i++ {
-				copy(gate[i*16:i*16+16], g.pre[i*wide+q*16:i*wide+q*16+16])
-			}
+			quadBias(gate, g.pre[q*16:], n, wide, g.bias[q*16:q*16+16])
 		} else {
 			quadAffine(gate, s.act[l-1][off:off+n*16], n, s.w[l][q*64:q*64+64], s.b[l][q*16:q*16+16])
 		}
@@ -247,13 +245,11 @@ func (g *Group) quadStep(q, n, wide int, c, sw, y []float64, active []bool, loss
 				}
 			}
 		}
-		quadBackGate(d, s.gate[l][off:off+n*16], n, c, sgn, s.gb[l][q*16:q*16+16])
-		if l == 0 {
-			for i := 0; i < n; i++ {
-				copy(g.d[i*wide+q*16:i*wide+q*16+16], d[i*16:i*16+16])
-			}
+		if l == 0 { // into the group's wide buffer, for the first layer's product
+			quadBackGate(g.d[q*16:], wide, d, s.gate[l][off:off+n*16], n, c, sgn, s.gb[l][q*16:q*16+16])
 			break
 		}
+		quadBackGate(d, 16, d, s.gate[l][off:off+n*16], n, c, sgn, s.gb[l][q*16:q*16+16])
 		in := s.act[l-1][off : off+n*16]
 		quadGemmTN(s.gw[l][q*64:q*64+64], in, d, n)
 		next := s.d1[off : off+n*16]
@@ -409,16 +405,19 @@ func quadOutBackPlain(gwo []float64, gbo *[4]float64, d, act, dz []float64, n in
 	*gbo = sb
 }
 
-// quadBackGatePlain is backGate on quad rows: d = d ⊙ g (+ c_i·s), gb = Σ_i d_i.
-func quadBackGatePlain(d, g []float64, n int, c, s, gb []float64) {
+// quadBackGatePlain is backGate on quad rows: v = d ⊙ g (+ c_i·s), gb =
+// Σ_i v_i, with row i of v written to dst[i·stride:] (dst = d, stride 16:
+// in place; the first layer writes into the group's wide buffer).
+func quadBackGatePlain(dst []float64, stride int, d, g []float64, n int, c, s, gb []float64) {
 	var sb [16]float64
 	for i := 0; i < n; i++ {
 		dr := (*[16]float64)(d[i*16:])
 		gr := (*[16]float64)(g[i*16:])
+		o := (*[16]float64)(dst[i*stride:])
 		if s == nil {
 			for j := range dr {
 				v := dr[j] * gr[j]
-				dr[j] = v
+				o[j] = v
 				sb[j] += v
 			}
 			continue
@@ -426,11 +425,25 @@ func quadBackGatePlain(d, g []float64, n int, c, s, gb []float64) {
 		ci := c[i]
 		for j := range dr {
 			v := dr[j]*gr[j] + ci*s[j]
-			dr[j] = v
+			o[j] = v
 			sb[j] += v
 		}
 	}
 	copy(gb[:16], sb[:])
+}
+
+// quadBiasPlain sets gate_i = pre_i + b for n rows of pre at stride (the
+// first layer's product, its bias added as the product kernel adds to what
+// it accumulates).
+func quadBiasPlain(gate, pre []float64, n, stride int, b []float64) {
+	b = b[:16]
+	for i := 0; i < n; i++ {
+		p := (*[16]float64)(pre[i*stride:])
+		o := (*[16]float64)(gate[i*16:])
+		for j := range o {
+			o[j] = p[j] + b[j]
+		}
+	}
 }
 
 // quadGemmTNPlain sets gw[j][u] = Σ_i in_i[j]·d_i[u], i ascending.
@@ -473,6 +486,7 @@ var (
 	quadOut      = quadOutPlain
 	quadOutBack  = quadOutBackPlain
 	quadBackGate = quadBackGatePlain
+	quadBias     = quadBiasPlain
 	quadGemmTN   = quadGemmTNPlain
 	quadGemmNT   = quadGemmNTPlain
 )

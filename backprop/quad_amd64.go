@@ -39,12 +39,22 @@ func init() {
 		_, _, _, _, _ = gwo[15], d[:n*16], act[:n*16], dz[:n*4], wo[15]
 		quadOutBackAVX(gwo, gbo, d, act, dz, n, wo)
 	}
-	quadBackGate = func(d, g []float64, n int, c, s, gb []float64) {
+	quadBackGate = func(dst []float64, stride int, d, g []float64, n int, c, s, gb []float64) {
 		_, _, _ = d[:n*16], g[:n*16], gb[15]
+		if n > 0 {
+			_ = dst[(n-1)*stride+15]
+		}
 		if s != nil {
 			_, _ = c[:n], s[15]
 		}
-		quadBackGateAVX(d, g, n, c, s, gb)
+		quadBackGateAVX(d, g, n, c, s, gb, dst, stride)
+	}
+	quadBias = func(gate, pre []float64, n, stride int, b []float64) {
+		_, _ = gate[:n*16], b[15]
+		if n > 0 {
+			_ = pre[(n-1)*stride+15]
+		}
+		quadBiasAVX(gate, pre, n, stride, b)
 	}
 	quadGemmTN = func(gw, in, d []float64, n int) {
 		_, _, _ = gw[63], in[:n*16], d[:n*16]
@@ -80,7 +90,10 @@ func quadRiskAVX(z, dz, sw, y []float64, r *[4]float64)
 func quadOutBackAVX(gwo []float64, gbo *[4]float64, d, act, dz []float64, n int, wo []float64)
 
 //go:noescape
-func quadBackGateAVX(d, g []float64, n int, c, s, gb []float64)
+func quadBackGateAVX(d, g []float64, n int, c, s, gb, dst []float64, stride int)
+
+//go:noescape
+func quadBiasAVX(gate, pre []float64, n, stride int, b []float64)
 
 //go:noescape
 func quadGemmTNHalfAVX(gw, in, d []float64, n int)

@@ -200,9 +200,10 @@ obdone:
 	VZEROUPPER
 	RET
 
-// func quadBackGateAVX(d, g []float64, n int, c, s, gb []float64)
-// s with fewer than 16 entries means no penalty term.
-TEXT ·quadBackGateAVX(SB), NOSPLIT, $0-128
+// func quadBackGateAVX(d, g []float64, n int, c, s, gb, dst []float64, stride int)
+// v = d ⊙ g (+ c_i·s), row i of v to dst + i·stride, gb = Σ_i v_i. s
+// with fewer than 16 entries means no penalty term.
+TEXT ·quadBackGateAVX(SB), NOSPLIT, $0-160
 	MOVQ   d_base+0(FP), DI
 	MOVQ   g_base+24(FP), SI
 	MOVQ   n+48(FP), CX
@@ -210,6 +211,9 @@ TEXT ·quadBackGateAVX(SB), NOSPLIT, $0-128
 	MOVQ   s_base+80(FP), BX
 	MOVQ   s_len+88(FP), AX
 	MOVQ   gb_base+104(FP), R8
+	MOVQ   dst_base+128(FP), R9
+	MOVQ   stride+152(FP), R10
+	SHLQ   $3, R10
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -229,29 +233,30 @@ bgsrow:
 	VMULPD       (SI), Y4, Y4
 	VMULPD       Y8, Y12, Y5
 	VADDPD       Y5, Y4, Y4
-	VMOVUPD      Y4, (DI)
+	VMOVUPD      Y4, (R9)
 	VADDPD       Y4, Y0, Y0
 	VMOVUPD      32(DI), Y4
 	VMULPD       32(SI), Y4, Y4
 	VMULPD       Y9, Y12, Y5
 	VADDPD       Y5, Y4, Y4
-	VMOVUPD      Y4, 32(DI)
+	VMOVUPD      Y4, 32(R9)
 	VADDPD       Y4, Y1, Y1
 	VMOVUPD      64(DI), Y4
 	VMULPD       64(SI), Y4, Y4
 	VMULPD       Y10, Y12, Y5
 	VADDPD       Y5, Y4, Y4
-	VMOVUPD      Y4, 64(DI)
+	VMOVUPD      Y4, 64(R9)
 	VADDPD       Y4, Y2, Y2
 	VMOVUPD      96(DI), Y4
 	VMULPD       96(SI), Y4, Y4
 	VMULPD       Y11, Y12, Y5
 	VADDPD       Y5, Y4, Y4
-	VMOVUPD      Y4, 96(DI)
+	VMOVUPD      Y4, 96(R9)
 	VADDPD       Y4, Y3, Y3
 	ADDQ         $8, DX
 	ADDQ         $128, SI
 	ADDQ         $128, DI
+	ADDQ         R10, R9
 	DECQ         CX
 	JMP          bgsrow
 
@@ -260,22 +265,23 @@ bgplain:
 	JEQ     bgdone
 	VMOVUPD (DI), Y4
 	VMULPD  (SI), Y4, Y4
-	VMOVUPD Y4, (DI)
+	VMOVUPD Y4, (R9)
 	VADDPD  Y4, Y0, Y0
 	VMOVUPD 32(DI), Y4
 	VMULPD  32(SI), Y4, Y4
-	VMOVUPD Y4, 32(DI)
+	VMOVUPD Y4, 32(R9)
 	VADDPD  Y4, Y1, Y1
 	VMOVUPD 64(DI), Y4
 	VMULPD  64(SI), Y4, Y4
-	VMOVUPD Y4, 64(DI)
+	VMOVUPD Y4, 64(R9)
 	VADDPD  Y4, Y2, Y2
 	VMOVUPD 96(DI), Y4
 	VMULPD  96(SI), Y4, Y4
-	VMOVUPD Y4, 96(DI)
+	VMOVUPD Y4, 96(R9)
 	VADDPD  Y4, Y3, Y3
 	ADDQ    $128, SI
 	ADDQ    $128, DI
+	ADDQ    R10, R9
 	DECQ    CX
 	JMP     bgplain
 
@@ -284,6 +290,40 @@ bgdone:
 	VMOVUPD Y1, 32(R8)
 	VMOVUPD Y2, 64(R8)
 	VMOVUPD Y3, 96(R8)
+	VZEROUPPER
+	RET
+
+// func quadBiasAVX(gate, pre []float64, n, stride int, b []float64)
+// gate_i = pre_i + b for n rows of pre at stride.
+TEXT ·quadBiasAVX(SB), NOSPLIT, $0-88
+	MOVQ    gate_base+0(FP), DI
+	MOVQ    pre_base+24(FP), SI
+	MOVQ    n+48(FP), CX
+	MOVQ    stride+56(FP), R10
+	SHLQ    $3, R10
+	MOVQ    b_base+64(FP), BX
+	VMOVUPD (BX), Y8
+	VMOVUPD 32(BX), Y9
+	VMOVUPD 64(BX), Y10
+	VMOVUPD 96(BX), Y11
+
+biasrow:
+	TESTQ   CX, CX
+	JEQ     biasdone
+	VADDPD  (SI), Y8, Y0
+	VADDPD  32(SI), Y9, Y1
+	VADDPD  64(SI), Y10, Y2
+	VADDPD  96(SI), Y11, Y3
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ    R10, SI
+	ADDQ    $128, DI
+	DECQ    CX
+	JMP     biasrow
+
+biasdone:
 	VZEROUPPER
 	RET
 

@@ -87,11 +87,24 @@ func TestQuadKernelsMatchPlain(t *testing.T) {
 
 		for _, s := range [][]float64{nil, b} {
 			g1, g2 := append([]float64(nil), d...), append([]float64(nil), d...)
-			quadBackGate(g1, in, n, c, s, gt)
-			quadBackGatePlain(g2, in, n, c, s, wt)
+			quadBackGate(g1, 16, g1, in, n, c, s, gt)
+			quadBackGatePlain(g2, 16, g2, in, n, c, s, wt)
 			sameBits(t, "backgate d", g1, g2)
 			sameBits(t, "backgate gb", gt, wt)
+			// Into rows of a wider buffer.
+			w1, w2 := make([]float64, n*40+8), make([]float64, n*40+8)
+			quadBackGate(w1[8:], 40, d, in, n, c, s, gt)
+			quadBackGatePlain(w2[8:], 40, d, in, n, c, s, wt)
+			sameBits(t, "backgate strided", w1, w2)
+			for i := 0; i < n; i++ {
+				sameBits(t, "backgate strided row", w1[8+i*40:8+i*40+16], g1[i*16:i*16+16])
+			}
 		}
+
+		wideRows := randRows(rng, n+1, 40)
+		quadBias(got, wideRows[8:], n, 40, b)
+		quadBiasPlain(want, wideRows[8:], n, 40, b)
+		sameBits(t, "bias", got, want)
 
 		g64, w64 := make([]float64, 64), make([]float64, 64)
 		quadGemmTN(g64, in, d, n)

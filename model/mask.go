@@ -41,7 +41,7 @@ const MaskBlockBits = vec.MaskBits
 // SplitMix64 sequence (Steele, Lea and Flood 2014) whose outputs give 21
 // bits to each entry, three per output: entry i reads output
 // 4⌊i/12⌋ + i mod 4 from bit 21·⌊(i mod 12)/4⌋ (so that four outputs give
-// four consecutive entries at a time, vec.MaskEntries). An entry is 0 when
+// four consecutive entries at a time, vec.MaskSplitMix). An entry is 0 when
 // its 21 bits, read as an integer v, have v < ⌈p·2²¹⌉, so with probability
 // ⌈p·2²¹⌉/2²¹: p rounded up to the next multiple of 2⁻²¹ (0.2000002 for
 // p = 0.2); kept entries are 1/(1−p) as in FillMask. Lockstep training
@@ -52,21 +52,6 @@ func FillMaskBlocks(rng *rand.Rand, m []float64, p float64) {
 		FillMask(rng, m, p)
 		return
 	}
-	keep := 1 / (1 - p)
 	t := uint64(math.Ceil(math.Ldexp(p, MaskBlockBits)))
-	state := rng.Uint64()
-	const chunk = 768 // entries per batch of 256 outputs
-	var words [chunk / 3]uint64
-	for start := 0; start < len(m); start += chunk {
-		part := m[start:min(start+chunk, len(m))]
-		w := words[:(len(part)+11)/12*4]
-		for j := range w { // SplitMix64
-			state += 0x9e3779b97f4a7c15
-			z := state
-			z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-			z = (z ^ z>>27) * 0x94d049bb133111eb
-			w[j] = z ^ z>>31
-		}
-		vec.MaskEntries(part, w, t, keep)
-	}
+	vec.MaskSplitMix(m, rng.Uint64(), t, 1/(1-p))
 }

@@ -55,26 +55,6 @@ func affine32(o, b, x, w []float64, stride int)
 //go:noescape
 func affine4(o, b, x, w []float64, stride int)
 
-// MaskEntries sets the entries of a dropout mask m from random words: entry
-// i takes the 21 bits of word 4⌊i/12⌋ + i mod 4 that start at bit
-// 21·⌊(i mod 12)/4⌋, read as an integer v, and is 0 when v < t and keep
-// otherwise. Twelve entries use four words, each word's bits 0–62; words
-// must hold 4⌈len(m)/12⌉ of them. The layout lets four words give four
-// consecutive entries at once.
-func MaskEntries(m []float64, words []uint64, t uint64, keep float64) {
-	n := len(m) / 12 * 12
-	_ = words[:(len(m)+11)/12*4]
-	if Have && n > 0 {
-		maskEntries12(m[:n], words, t, keep)
-	}
-	if n < len(m) {
-		MaskEntriesPlain(m[n:], words[n/3:], t, keep)
-	}
-}
-
-//go:noescape
-func maskEntries12(m []float64, words []uint64, t uint64, keep float64)
-
 // Adam is AdamPlain four entries at a time, bit for bit (square root and
 // division are correctly rounded, and no operation is fused).
 func Adam(p, g, m, v []float64, b1, b2, step, bc2, eps float64) {
@@ -90,3 +70,26 @@ func Adam(p, g, m, v []float64, b1, b2, step, bc2, eps float64) {
 
 //go:noescape
 func adam4(p, g, m, v []float64, b1, b2, step, bc2, eps float64)
+
+// MaskSplitMix fills the dropout mask m from SplitMix64's sequence from
+// seed: word j (from 0) is SplitMix64's output after j+1 increments, and
+// entry i reads word 4⌊i/12⌋ + i mod 4 as MaskEntries does. It is
+// MaskSplitMixPlain bit for bit, with the words made four at a time in
+// vector lanes (64-bit products from 32-bit ones) and never stored.
+func MaskSplitMix(m []float64, seed, t uint64, keep float64) {
+	n := len(m) / 12 * 12
+	if Have && n > 0 {
+		g := uint64(splitMixGamma)
+		lanes := [4]uint64{seed + g, seed + 2*g, seed + 3*g, seed + 4*g}
+		maskSplitMix12(m[:n], &lanes, t, keep)
+		seed += uint64(n/3) * g
+	} else {
+		n = 0
+	}
+	if n < len(m) {
+		MaskSplitMixPlain(m[n:], seed, t, keep)
+	}
+}
+
+//go:noescape
+func maskSplitMix12(m []float64, lanes *[4]uint64, t uint64, keep float64)

@@ -197,45 +197,6 @@ a4done:
 	VZEROUPPER
 	RET
 
-// func maskEntries12(m []float64, words []uint64, t uint64, keep float64)
-// len(m) is a multiple of 12; per 4 words, 12 entries (MaskEntries).
-TEXT ·maskEntries12(SB), NOSPLIT, $0-64
-	MOVQ         m_base+0(FP), DI
-	MOVQ         m_len+8(FP), CX
-	MOVQ         words_base+24(FP), SI
-	VPBROADCASTQ t+48(FP), Y13
-	VPBROADCASTQ keep+56(FP), Y14
-	MOVQ         $0x1fffff, AX
-	MOVQ         AX, X15
-	VPBROADCASTQ X15, Y15
-
-maskloop:
-	CMPQ    CX, $12
-	JLT     maskdone
-	VMOVDQU (SI), Y0
-	VPAND   Y15, Y0, Y1
-	VPCMPGTQ Y1, Y13, Y1 // t > v: drop
-	VPANDN  Y14, Y1, Y1  // keep where not dropped
-	VMOVDQU Y1, (DI)
-	VPSRLQ  $21, Y0, Y2
-	VPAND   Y15, Y2, Y2
-	VPCMPGTQ Y2, Y13, Y2
-	VPANDN  Y14, Y2, Y2
-	VMOVDQU Y2, 32(DI)
-	VPSRLQ  $42, Y0, Y3
-	VPAND   Y15, Y3, Y3
-	VPCMPGTQ Y3, Y13, Y3
-	VPANDN  Y14, Y3, Y3
-	VMOVDQU Y3, 64(DI)
-	ADDQ    $32, SI
-	ADDQ    $96, DI
-	SUBQ    $12, CX
-	JMP     maskloop
-
-maskdone:
-	VZEROUPPER
-	RET
-
 // func adam4(p, g, m, v []float64, b1, b2, step, bc2, eps float64)
 // AdamPlain on len(p) entries, a multiple of 4.
 TEXT ·adam4(SB), NOSPLIT, $0-136
@@ -281,5 +242,79 @@ adamloop:
 	JMP     adamloop
 
 adamdone:
+	VZEROUPPER
+	RET
+
+// MUL64 sets z = z·c mod 2⁶⁴ in each lane, from 32-bit products: c holds
+// the constant, chi its high half; t1, t2 are clobbered.
+// (lo(z)·lo(c) + ((hi(z)·lo(c) + lo(z)·hi(c)) << 32)).
+#define MUL64(z, c, chi, t1, t2) \
+	VPMULUDQ c, z, t1 \
+	VPSRLQ   $32, z, t2 \
+	VPMULUDQ c, t2, t2 \
+	VPMULUDQ chi, z, z \
+	VPADDQ   t2, z, z \
+	VPSLLQ   $32, z, z \
+	VPADDQ   t1, z, z
+
+// func maskSplitMix12(m []float64, lanes *[4]uint64, t uint64, keep float64)
+// len(m) is a multiple of 12; per 12 entries, the next SplitMix64 word of
+// each of the four lanes (lanes: the states after their first increment;
+// each step adds 4γ), expanded as maskEntries12 does.
+TEXT ·maskSplitMix12(SB), NOSPLIT, $0-48
+	MOVQ         m_base+0(FP), DI
+	MOVQ         m_len+8(FP), CX
+	MOVQ         lanes+24(FP), SI
+	VMOVDQU      (SI), Y7
+	VPBROADCASTQ t+32(FP), Y14
+	VPBROADCASTQ keep+40(FP), Y13
+	MOVQ         $0x1fffff, AX
+	MOVQ         AX, X15
+	VPBROADCASTQ X15, Y15
+	MOVQ         $0x78dde6e5fd29f054, AX // 4γ mod 2⁶⁴
+	MOVQ         AX, X8
+	VPBROADCASTQ X8, Y8
+	MOVQ         $0xbf58476d1ce4e5b9, AX
+	MOVQ         AX, X12
+	VPBROADCASTQ X12, Y12
+	VPSRLQ       $32, Y12, Y11
+	MOVQ         $0x94d049bb133111eb, AX
+	MOVQ         AX, X10
+	VPBROADCASTQ X10, Y10
+	VPSRLQ       $32, Y10, Y9
+
+smloop:
+	CMPQ    CX, $12
+	JLT     smdone
+	VMOVDQA Y7, Y0
+	VPADDQ  Y8, Y7, Y7
+	VPSRLQ  $30, Y0, Y1
+	VPXOR   Y1, Y0, Y0
+	MUL64(Y0, Y12, Y11, Y1, Y2)
+	VPSRLQ  $27, Y0, Y1
+	VPXOR   Y1, Y0, Y0
+	MUL64(Y0, Y10, Y9, Y1, Y2)
+	VPSRLQ  $31, Y0, Y1
+	VPXOR   Y1, Y0, Y0
+
+	VPAND    Y15, Y0, Y1
+	VPCMPGTQ Y1, Y14, Y1
+	VPANDN   Y13, Y1, Y1
+	VMOVDQU  Y1, (DI)
+	VPSRLQ   $21, Y0, Y2
+	VPAND    Y15, Y2, Y2
+	VPCMPGTQ Y2, Y14, Y2
+	VPANDN   Y13, Y2, Y2
+	VMOVDQU  Y2, 32(DI)
+	VPSRLQ   $42, Y0, Y3
+	VPAND    Y15, Y3, Y3
+	VPCMPGTQ Y3, Y14, Y3
+	VPANDN   Y13, Y3, Y3
+	VMOVDQU  Y3, 64(DI)
+	ADDQ     $96, DI
+	SUBQ     $12, CX
+	JMP      smloop
+
+smdone:
 	VZEROUPPER
 	RET

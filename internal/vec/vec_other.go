@@ -13,13 +13,10 @@ func GE(o, a []float64, s float64) { panic("vec: no vector kernels here") }
 // amd64 version); here it is AffinePlain.
 func Affine(o, b, x, w []float64) { AffinePlain(o, b, x, w) }
 
-// MaskEntries sets the entries of a dropout mask from random words (see the
-// amd64 version); here it is MaskEntriesPlain.
-func MaskEntries(m []float64, words []uint64, t uint64, keep float64) {
-	MaskEntriesPlain(m, words, t, keep)
-}
-
 // Adam is AdamPlain (see the amd64 version).
 func Adam(p, g, m, v []float64, b1, b2, step, bc2, eps float64) {
 	AdamPlain(p, g, m, v, b1, b2, step, bc2, eps)
 }
+
+// MaskSplitMix is MaskSplitMixPlain (see the amd64 version).
+func MaskSplitMix(m []float64, seed, t uint64, keep float64) { MaskSplitMixPlain(m, seed, t, keep) }

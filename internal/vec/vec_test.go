@@ -128,10 +128,10 @@ func BenchmarkAffine(b *testing.B) {
 	}
 }
 
-// MaskEntries gives MaskEntriesPlain's masks bit for bit at every length
-// around its block of 12, for thresholds at the ends of the range, and
-// each entry reads the bits its documentation names.
-func TestMaskEntries(t *testing.T) {
+// MaskEntriesPlain's entries read the bits its documentation names, at
+// every length around its block of 12 and thresholds at the ends of the
+// range.
+func TestMaskEntriesPlain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for n := 0; n <= 40; n++ {
 		words := make([]uint64, (n+11)/12*4)
@@ -139,17 +139,16 @@ func TestMaskEntries(t *testing.T) {
 			words[i] = rng.Uint64()
 		}
 		for _, th := range []uint64{0, 1, 419431, 1 << 20, 1<<21 - 1, 1 << 21} {
-			got, want := make([]float64, n), make([]float64, n)
-			MaskEntries(got, words, th, 1.25)
-			MaskEntriesPlain(want, words, th, 1.25)
-			for i := range want {
+			got := make([]float64, n)
+			MaskEntriesPlain(got, words, th, 1.25)
+			for i := range got {
 				v := words[4*(i/12)+i%4] >> (21 * (i % 12 / 4)) & (1<<21 - 1)
 				rule := 1.25
 				if v < th {
 					rule = 0
 				}
-				if math.Float64bits(got[i]) != math.Float64bits(want[i]) || want[i] != rule {
-					t.Fatalf("n = %d, t = %d, entry %d: %v, plain %v, rule %v", n, th, i, got[i], want[i], rule)
+				if math.Float64bits(got[i]) != math.Float64bits(rule) {
+					t.Fatalf("n = %d, t = %d, entry %d: %v, rule %v", n, th, i, got[i], rule)
 				}
 			}
 		}
@@ -187,6 +186,35 @@ func TestAdam(t *testing.T) {
 		for i := range p {
 			if math.Float64bits(p[i]) != math.Float64bits(p2[i]) || math.Float64bits(m[i]) != math.Float64bits(m2[i]) || math.Float64bits(v[i]) != math.Float64bits(v2[i]) {
 				t.Fatalf("n = %d, entry %d: p m v %v %v %v, plain %v %v %v", n, i, p[i], m[i], v[i], p2[i], m2[i], v2[i])
+			}
+		}
+	}
+}
+
+// MaskSplitMix gives MaskSplitMixPlain's masks bit for bit at lengths
+// around its block of 12 and its plain chunk of 768, and word j is
+// SplitMix64's output after j+1 increments.
+func TestMaskSplitMix(t *testing.T) {
+	seeds := []uint64{0, 1, 0xdeadbeefcafef00d, ^uint64(0)}
+	for _, n := range []int{0, 1, 11, 12, 13, 24, 767, 768, 769, 1800, 2000} {
+		for _, seed := range seeds {
+			got, want := make([]float64, n), make([]float64, n)
+			MaskSplitMix(got, seed, 419431, 1.25)
+			MaskSplitMixPlain(want, seed, 419431, 1.25)
+			words := make([]uint64, (n+11)/12*4)
+			s := seed
+			for j := range words {
+				s += 0x9e3779b97f4a7c15
+				z := (s ^ s>>30) * 0xbf58476d1ce4e5b9
+				z = (z ^ z>>27) * 0x94d049bb133111eb
+				words[j] = z ^ z>>31
+			}
+			rule := make([]float64, n)
+			MaskEntriesPlain(rule, words, 419431, 1.25)
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) || want[i] != rule[i] {
+					t.Fatalf("n = %d, seed %#x, entry %d: %v, plain %v, rule %v", n, seed, i, got[i], want[i], rule[i])
+				}
 			}
 		}
 	}

@@ -112,7 +112,7 @@ func (g *Group) Gradients(b *train.Batch, masks [][][]float64, active []bool, lo
 	t0 := g.ts[0]
 	n, dim, h, wide := b.N, t0.dim, t0.h, g.wide
 	if g.quad != nil {
-		g.gradientsWide(b, masks, active, losses)
+		g.gradientsInQuads(b, masks, active, losses)
 		return nil
 	}
 	// Pre = X·[W₁ … W_K] + [b₁ … b_K]. An inactive member's columns are
@@ -144,12 +144,7 @@ func (g *Group) Gradients(b *train.Batch, masks [][][]float64, active []bool, lo
 			move(g.d[i*wide+k*h:], d[i*h:i*h+h])
 		}
 	}
-	// ∂W = Xᵀ·[D₁ … D_K]: X read transposed (row stride 1, column stride dim).
-	if n > 0 {
-		gemm.Set(dim, wide, n, b.X, 1, dim, g.d, wide, g.gw, wide)
-	} else {
-		clear(g.gw)
-	}
+	g.firstWeightGrads(b)
 	for k, t := range g.ts {
 		if !active[k] {
 			continue
@@ -161,8 +156,20 @@ func (g *Group) Gradients(b *train.Batch, masks [][][]float64, active []bool, lo
 	return nil
 }
 
-// gradientsWide is Gradients for members in quads.
-func (g *Group) gradientsWide(b *train.Batch, masks [][][]float64, active []bool, losses []train.Loss) {
+// firstWeightGrads sets g.gw = Xᵀ·[D₁ … D_K], every member's first-layer
+// weight gradient from ∂objective/∂pre in g.d (X read transposed: row
+// stride 1, column stride dim).
+func (g *Group) firstWeightGrads(b *train.Batch) {
+	dim := g.ts[0].dim
+	if b.N > 0 {
+		gemm.Set(dim, g.wide, b.N, b.X, 1, dim, g.d, g.wide, g.gw, g.wide)
+	} else {
+		clear(g.gw)
+	}
+}
+
+// gradientsInQuads is Gradients for members in quads (quad.go).
+func (g *Group) gradientsInQuads(b *train.Batch, masks [][][]float64, active []bool, losses []train.Loss) {
 	t0 := g.ts[0]
 	n, dim, wide := b.N, t0.dim, g.wide
 	for m, t := range g.ts {
@@ -180,11 +187,7 @@ func (g *Group) gradientsWide(b *train.Batch, masks [][][]float64, active []bool
 		gemm.Set(n, wide, dim, b.X, dim, 1, g.w, wide, g.pre, wide)
 	}
 	g.gradientsQuads(b, masks, active, losses)
-	if n > 0 {
-		gemm.Set(dim, wide, n, b.X, 1, dim, g.d, wide, g.gw, wide)
-	} else {
-		clear(g.gw)
-	}
+	g.firstWeightGrads(b)
 	for m, t := range g.ts {
 		if !active[m] {
 			continue

@@ -253,16 +253,23 @@ func TestTrainRefusesBadMetricBeforeTraining(t *testing.T) {
 // made with when the same command runs again.
 func TestTrainLockstepByDefault(t *testing.T) {
 	base := []string{"train", "--splits", "1", "--epochs", "2", "--propensity-epochs", "2", "--quiet", "--no-plot"}
-	cases := []struct {
+	type lockstepCase struct {
 		name string
 		args []string
-		mode string
-	}{
+		mode string // the records' engine_mode
+	}
+	cases := []lockstepCase{
 		{"backprop, fixed grid", []string{"--engine", "backprop", "--lambdas", "0,0.5,1"}, "lockstep"},
 		{"turned off", []string{"--engine", "backprop", "--lambdas", "0,0.5,1", "--lockstep=false"}, ""},
 		{"graph engine", []string{"--engine", "graph", "--lambdas", "0,1"}, ""},
 		{"adaptive grid", []string{"--engine", "backprop", "--lambdas", "adaptive:4"}, ""},
 	}
+	// A settings file that turns it off counts as the flag.
+	file := filepath.Join(t.TempDir(), "sweep.yaml")
+	if err := os.WriteFile(file, []byte("engine: backprop\nlockstep: false\nlambdas: \"0,0.5,1\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, lockstepCase{"turned off in a settings file", []string{"--config", file}, ""})
 	for _, tc := range cases {
 		out := filepath.Join(t.TempDir(), "run")
 		if _, _, err := runFP(t, append(append(append([]string(nil), base...), tc.args...), "--out", out)...); err != nil {

@@ -306,8 +306,9 @@ func (c Config) Validate() error {
 // LockstepPossible reports whether c, set to train in lockstep, is valid:
 // an engine that can (the backprop engine), the cheb or linear method, a
 // fixed grid and terms that engine trains. fp train trains in lockstep by
-// default wherever it is (its fronts are those of the default mode within
-// the per-split noise, and it is faster: docs/reproduction.md).
+// default wherever it is: its fronts are those of one network after
+// another within the per-split noise, and it is faster
+// (docs/reproduction.md).
 func (c Config) LockstepPossible() bool {
 	c.Lockstep = true
 	return c.Validate() == nil

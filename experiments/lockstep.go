@@ -23,8 +23,9 @@ import (
 // others exactly the results of the uninterrupted group.
 
 // orderStandardization names the batch order of a split's standardization group:
-// the λ = 0 and λ = 1 runs are shared by the cheb and linear sweeps, as in
-// the default mode, so their order does not depend on the method.
+// the λ = 0 and λ = 1 runs are shared by the cheb and linear sweeps, as
+// when networks train one after another, so their order does not depend
+// on the method.
 const orderStandardization = "standardization"
 
 // trainGroup trains the candidates of objs on split sd in lockstep, on the

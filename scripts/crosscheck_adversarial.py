@@ -11,11 +11,12 @@
 # pre-training epochs, 2), BATCH (150), STD (0 leaves the features unstandardized; 1), INIT
 # (pytorch: U(±1/√fan_in) weights and biases, as SPEC §2; glorot: Keras's default, Glorot-uniform
 # weights and zero biases; zerobias: pytorch weights, zero biases), ROUND (step: a round trains the
-# classifier one step on one mini-batch, as SPEC §6; epoch: one epoch of mini-batches). Prints one
+# classifier one step on one mini-batch, as SPEC §6; epoch: one epoch of mini-batches), TESTDROP (1
+# scores the test split with dropout on, as code that never switches to evaluation mode does; 0). Prints one
 # line per candidate (split, β, test risk, single class) and a summary. Needs numpy.
 import csv, os, sys, numpy as np
 H=int(os.environ.get('H','4')); DROP=float(os.environ.get('DROP','0.2')); PRE=int(os.environ.get('PRE','2')); BATCH=int(os.environ.get('BATCH','150'))
-INIT=os.environ.get('INIT','pytorch'); ROUND=os.environ.get('ROUND','step')
+INIT=os.environ.get('INIT','pytorch'); ROUND=os.environ.get('ROUND','step'); TESTDROP=os.environ.get('TESTDROP','0') == '1'
 
 def load():
     rows = list(csv.DictReader(open(sys.argv[1])))
@@ -116,7 +117,7 @@ def run(Xtr, ytr, atr, Xte, yte, beta, rng, pre_clf=PRE, pre_adv=5, rounds=200, 
             for s in range(0, n, batch): clf_step(perm[s:s+batch], adv=A)
         else:
             clf_step(rng.permutation(n)[:batch], adv=A)
-    z, _, _ = forward(C, Xte, rng, 0)
+    z, _, _ = forward(C, Xte, rng, DROP if TESTDROP else 0)
     p = sig(z)
     risk = np.mean(np.logaddexp(0, z) - yte * z)
     single = (p >= 0.5).all() or (p < 0.5).all()

@@ -50,7 +50,7 @@ type quadState struct {
 	z, dz       []float64   // nq × size × 4: logits and ∂objective/∂logit
 	d0, d1      []float64   // nq × size × 16
 	sgn         []float64   // 16: dU·sign(τ̂) per unit and lane
-	cover       [][4]bool   // per hidden layer, per lane of a quad: filled per quad
+	cover       [][][4]bool // [q][l][k]: whether lane k's member penalises hidden layer l (fixed)
 }
 
 // quadOK reports whether the group's members can go in quads: width 4,
@@ -92,12 +92,20 @@ func newQuadState(ts []*Trainer) *quadState {
 		s.act = append(s.act, make([]float64, rows))
 		s.lane = append(s.lane, [4][]float64{})
 		s.tau = append(s.tau, make([]float64, nq*16))
-		s.cover = append(s.cover, [4]bool{})
 	}
 	s.wo, s.gwo = make([]float64, nq*16), make([]float64, nq*16)
 	s.bo, s.gbo = make([]float64, nq*4), make([]float64, nq*4)
 	s.z, s.dz = make([]float64, t0.size*4*nq), make([]float64, t0.size*4*nq)
 	s.d0, s.d1 = make([]float64, rows), make([]float64, rows)
+	s.cover = make([][][4]bool, nq)
+	for q := range s.cover {
+		s.cover[q] = make([][4]bool, t0.nh)
+		for k := 0; k < 4 && 4*q+k < len(ts); k++ {
+			for l := range s.cover[q] {
+				s.cover[q][l][k] = ts[4*q+k].pen.covers(l, t0.nh)
+			}
+		}
+	}
 	s.sgn = make([]float64, 16)
 	s.zeros, s.ones = make([]float64, t0.size*4), make([]float64, t0.size*4)
 	for i := range s.ones {
@@ -132,7 +140,7 @@ func (g *Group) gradientsQuads(b *train.Batch, masks [][][]float64, active []boo
 			m := 4*q + k
 			if m >= len(g.ts) {
 				for l := 0; l < nh; l++ {
-					s.cover[l][k], s.lane[l][k] = false, s.zeros
+					s.lane[l][k] = s.zeros
 				}
 				continue
 			}
@@ -153,7 +161,6 @@ func (g *Group) gradientsQuads(b *train.Batch, masks [][][]float64, active []boo
 			}
 			s.bo[q*4+k] = t.b[nh][0]
 			for l := 0; l < nh; l++ {
-				s.cover[l][k] = t.pen.covers(l, nh)
 				switch {
 				case !active[m]:
 					s.lane[l][k] = s.zeros
@@ -183,7 +190,7 @@ func (g *Group) quadStep(q, n, wide int, c, sw, y []float64, active []bool, loss
 		} else {
 			quadAffine(gate, s.act[l-1][off:off+n*16], n, s.w[l][q*64:q*64+64], s.b[l][q*16:q*16+16])
 		}
-		cov := s.cover[l]
+		cov := s.cover[q][l]
 		if cov[0] || cov[1] || cov[2] || cov[3] {
 			tau := s.tau[l][q*16 : q*16+16]
 			quadTau(tau, gate, n, c)
@@ -229,7 +236,7 @@ func (g *Group) quadStep(q, n, wide int, c, sw, y []float64, active []bool, loss
 	quadOutBack(s.gwo[q*16:q*16+16], (*[4]float64)(s.gbo[q*4:]), d, last, dz, n, s.wo[q*16:q*16+16])
 	for l := nh - 1; l >= 0; l-- {
 		var sgn []float64
-		cov := s.cover[l]
+		cov := s.cover[q][l]
 		for k := 0; k < 4; k++ {
 			if cov[k] && dU[k] != 0 {
 				sgn = s.sgn

@@ -47,8 +47,8 @@ func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize
 			return nil, nil, err
 		}
 		cands[k], specs[k], opts[k], rngs[k] = c, c.spec, c.opt, c.rng
-		// Three mask entries per draw of the member's generator: at the
-		// COMPAS shape one draw per entry costs as much as the step.
+		// One draw of the member's generator per mask: at the COMPAS
+		// shape one draw per entry costs as much as the step.
 		opts[k].BlockMasks = true
 	}
 	g, err := ge.NewGroup(specs)

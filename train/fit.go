@@ -23,8 +23,8 @@ type Options struct {
 	// network of the epoch with the lowest validation objective (the first
 	// such epoch on a tie) instead of the last one.
 	Holdout *Holdout
-	// BlockMasks draws the dropout masks with model.FillMaskBlocks (three
-	// entries per generator draw) instead of model.FillMask.
+	// BlockMasks draws the dropout masks with model.FillMaskBlocks (one
+	// generator draw per mask) instead of model.FillMask.
 	BlockMasks bool
 }
 

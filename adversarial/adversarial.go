@@ -19,7 +19,7 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// AdversaryArch is the adversary of SPEC §6: 1 → 32 → 32 → 32 → 32 → 1.
+// AdversaryArch is the adversary of docs/method.md §6: 1 → 32 → 32 → 32 → 32 → 1.
 var AdversaryArch = model.Arch{Layers: 5, Hidden: 32}
 
 // PenaltyName is the adversary penalty's name.
@@ -134,7 +134,7 @@ type Result struct {
 	Skipped int
 }
 
-// Train is Louppe et al.'s adversarial training as SPEC §6 fixes it:
+// Train is Louppe et al.'s adversarial training as docs/method.md §6 fixes it:
 // pre-train the classifier on BCE(y) and the adversary on (p̂, a); then,
 // for each round, one full epoch of the adversary with the classifier fixed
 // and one step of the classifier on one sampled mini-batch of

@@ -1,4 +1,4 @@
-// Package adversarial trains the adversarial baseline of SPEC §6 (Louppe et
+// Package adversarial trains the adversarial baseline of docs/method.md §6 (Louppe et
 // al.): a classifier trained through an adversary that predicts the
 // sensitive attribute from its output, with the adversary's loss as the
 // classifier's penalty.

@@ -13,7 +13,7 @@ import (
 	"github.com/fpareto/fp/train"
 )
 
-// benchShapes are the two default configurations of SPEC §2.
+// benchShapes are the two default configurations of docs/method.md §2.
 var benchShapes = []problem{
 	{"compas", model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2,
 		objective(scalarize.Chebyshev, 0.3), penalties.ATOPenultimate},

@@ -1,5 +1,5 @@
 // Package backprop is fp's handwritten training engine: the built-in model of
-// SPEC §2 (a ReLU MLP with dropout masks and a logit output), the stable
+// docs/method.md §2 (a ReLU MLP with dropout masks and a logit output), the stable
 // binary cross-entropy risk and the built-in ATO penalties (ato-penultimate,
 // ato-all, ato-penultimate-normalized, ato-output), differentiated by hand
 // over flat row-major float64 buffers.

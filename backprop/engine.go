@@ -17,7 +17,7 @@ var ErrUnsupported = train.ErrUnsupported
 // ATOPenalty is a penalty whose gradient the handwritten engine knows: the
 // ATO penalty U = Σ_l Σ_units |τ̂(h^(l))| over the last hidden layer
 // (ATOAllLayers false) or over every hidden layer (true), reading the ATO
-// contrast from its one input column (SPEC §3). penalties.ATOPenultimate
+// contrast from its one input column (docs/method.md §3). penalties.ATOPenultimate
 // and penalties.ATOAll are the ATOPenalty values.
 type ATOPenalty interface {
 	train.Term

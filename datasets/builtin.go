@@ -51,7 +51,7 @@ func DefaultPreset(name string) string {
 }
 
 // Load reads a built-in dataset ("compas", "adult-sex" or "adult-race"),
-// filters and encodes it as SPEC §1 says.
+// filters and encodes it as docs/method.md §1 says.
 func Load(name string, opt Options) (*Dataset, error) {
 	presets := Presets(name)
 	if presets == nil {

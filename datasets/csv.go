@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// CSVOptions describe a CSV file's roles (SPEC §1.3).
+// CSVOptions describe a CSV file's roles (docs/method.md §1.3).
 type CSVOptions struct {
 	Target            string // the label column; two distinct values
 	Sensitive         string // the sensitive-attribute column; two distinct values

@@ -122,7 +122,7 @@ func apportion(total int, w [2]int) [2]int {
 }
 
 // Standardizer maps each column to mean 0 and variance 1 with statistics of
-// the training rows (SPEC §1). A column constant on those rows has SD 0 and
+// the training rows (docs/method.md §1). A column constant on those rows has SD 0 and
 // becomes 0.
 type Standardizer struct{ Mean, SD []float64 }
 

@@ -21,7 +21,7 @@ import (
 // Config says what to time.
 type Config struct {
 	// Dataset is a built-in dataset ("compas", "adult-sex", "adult-race");
-	// its default network and batch size (SPEC §2) are used.
+	// its default network and batch size (docs/method.md §2) are used.
 	Dataset string
 	// Steps is the number of timed steps per engine. 0 means as many as
 	// fit in Budget.
@@ -52,7 +52,7 @@ type Result struct {
 	Kernel string `json:"kernel"`
 }
 
-// shape is a dataset's default network and batch size (SPEC §2).
+// shape is a dataset's default network and batch size (docs/method.md §2).
 type shape struct {
 	arch  model.Arch
 	batch int

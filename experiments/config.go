@@ -71,7 +71,7 @@ type Config struct {
 	// DefaultValFraction for a CSV and 0 for the built-in datasets.
 	ValFraction float64 `json:"val_fraction,omitempty"`
 
-	// Adversarial baseline (SPEC §6).
+	// Adversarial baseline (docs/method.md §6).
 	AdvEpochs      int `json:"adv_epochs,omitempty"`
 	AdvPretrainClf int `json:"adv_pretrain_clf,omitempty"`
 	AdvPretrainAdv int `json:"adv_pretrain_adv,omitempty"`
@@ -86,7 +86,7 @@ type Config struct {
 
 	Seed   uint64 `json:"seed"`
 	Engine string `json:"engine"` // graph or backprop
-	// Lockstep trains the candidates of a split together (SPEC §5): the
+	// Lockstep trains the candidates of a split together (docs/method.md §5): the
 	// λ = 0 and λ = 1 runs as one group, then the other λ as another, each
 	// group on one shared batch order, each network with its own weights,
 	// dropout masks, Adam state and plateau schedule. It needs an engine
@@ -274,7 +274,7 @@ func (c Config) Validate() error {
 	case c.ValFraction != ValFractionAuto && !(c.ValFraction >= 0 && c.ValFraction <= 0.5):
 		return fieldErr("val_fraction", "%g, want a value in [0, 0.5] (0: no validation part)", c.ValFraction)
 	case c.ValFraction > 0 && c.Method == MethodAdversarial:
-		return fieldErr("val_fraction", "the adversarial baseline trains on a fixed schedule (SPEC §6) without held-out stopping; use 0")
+		return fieldErr("val_fraction", "the adversarial baseline trains on a fixed schedule (docs/method.md §6) without held-out stopping; use 0")
 	case c.TrainFraction < 0 || c.TrainFraction >= 1:
 		return fieldErr("train_fraction", "%g, want a value in (0, 1)", c.TrainFraction)
 	case c.TrainSize < 0:
@@ -354,7 +354,7 @@ func (c Config) penalty() (train.Term, error) {
 }
 
 // Resolved checks the config (Validate), fills the dataset-dependent
-// defaults (validation share, architecture and batch size, SPEC §2) and
+// defaults (validation share, architecture and batch size, docs/method.md §2) and
 // records the names and versions of custom terms, so that they enter the
 // digest. nTrain is the number of rows in a training split; the CSV batch
 // default is ≈5% of the rows the networks train on (without the validation

@@ -17,7 +17,7 @@ import (
 	"github.com/fpareto/fp/train"
 )
 
-// Lockstep groups (SPEC §5). A member's result depends only on the group's
+// Lockstep groups (docs/method.md §5). A member's result depends only on the group's
 // batch order and its own generator, never on which other members train
 // beside it, so a group resumed with some members already done gives the
 // others exactly the results of the uninterrupted group.

@@ -80,7 +80,7 @@ func TestRunnerWritesResumesAndIgnoresWorkers(t *testing.T) {
 	if len(recs) != 10 {
 		t.Fatalf("got %d records, want 2 splits × 5 λ = 10", len(recs))
 	}
-	// Every SPEC §9 key is present in every line.
+	// Every docs/method.md §9 key is present in every line.
 	raw, err := os.ReadFile(filepath.Join(d1, "records.jsonl"))
 	if err != nil {
 		t.Fatal(err)

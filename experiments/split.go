@@ -401,7 +401,7 @@ func singleClass(z []float64) bool {
 }
 
 // collapsed reports a constant predictor: predicted probabilities with
-// standard deviation below 1e-6 (SPEC §2).
+// standard deviation below 1e-6 (docs/method.md §2).
 func collapsed(z []float64) bool {
 	var s, ss float64
 	for _, v := range z {

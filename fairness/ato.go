@@ -6,11 +6,11 @@ import (
 )
 
 // ATO returns τ̂(o), the overlap-weighted difference of the mean outcome
-// between the groups a = 1 and a = 0 (SPEC §3):
+// between the groups a = 1 and a = 0 (docs/method.md §3):
 //
 //	τ̂(o) = Σ a_i w_i o_i / Σ a_i w_i − Σ (1−a_i) w_i o_i / Σ (1−a_i) w_i.
 //
-// The result is signed; the metric of SPEC §7 is its absolute value. a must
+// The result is signed; the metric of docs/method.md §7 is its absolute value. a must
 // be 0 or 1, w finite and ≥ 0 (usually from OverlapWeights) and o finite. A
 // group whose total weight is zero (absent, or every weight 0) makes τ̂
 // undefined and is an error.
@@ -37,7 +37,7 @@ func ATO(o, a, w []float64) (float64, error) {
 }
 
 // ATOVec returns τ̂ of each of the k units of a vector outcome: o is the
-// row-major n×k matrix whose row i is example i's outcome. |τ̂(o)| of SPEC §3
+// row-major n×k matrix whose row i is example i's outcome. |τ̂(o)| of docs/method.md §3
 // is the sum of the absolute values of the result. The conditions of ATO
 // apply.
 func ATOVec(o []float64, n, k int, a, w []float64) ([]float64, error) {

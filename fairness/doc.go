@@ -1,6 +1,6 @@
 // Package fairness measures the dependence of a classifier's scores on a
 // binary sensitive attribute a, with plain functions of (score, y, a, w)
-// that anyone can call on predictions from anywhere (SPEC §7):
+// that anyone can call on predictions from anywhere (docs/method.md §7):
 //
 //   - ATO and ATOVec: the average treatment effect for the overlap
 //     population, τ̂, of an outcome with overlap weights from a propensity

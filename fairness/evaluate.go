@@ -7,7 +7,7 @@ import (
 	"github.com/fpareto/fp/model"
 )
 
-// Metrics are the test metrics of a set of predictions (SPEC §7). Every
+// Metrics are the test metrics of a set of predictions (docs/method.md §7). Every
 // fairness metric is "lower is fairer".
 type Metrics struct {
 	N        int     `json:"n"`
@@ -55,7 +55,7 @@ func Evaluate(p, y, a, e []float64) (Metrics, error) {
 
 // EvaluateLogits is Evaluate for logits z: p = Sigmoid(z) and the risk is
 // computed in the stable form mean(softplus(z) − y·z), exact for any finite
-// z (SPEC §3). Training evaluates candidates with it.
+// z (docs/method.md §3). Training evaluates candidates with it.
 func EvaluateLogits(z, y, a, e []float64) (Metrics, error) {
 	if err := validate("logit", z, y, a, e); err != nil {
 		return Metrics{}, err

@@ -7,7 +7,7 @@ import (
 )
 
 // MV returns the mean-variance index of the scores s against the groups z
-// (SPEC §7; Cui et al. 2015):
+// (docs/method.md §7; Cui et al. 2015):
 //
 //	MV = Σ_r P̂(Z=r) · (1/n) Σ_i (F̂_r(s_i) − F̂(s_i))²,
 //

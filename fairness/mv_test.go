@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// mvDirect is the O(n²) plug-in formula of SPEC §7, written literally.
+// mvDirect is the O(n²) plug-in formula of docs/method.md §7, written literally.
 func mvDirect(s []float64, z []int) float64 {
 	n := len(s)
 	size := map[int]int{}

@@ -1,6 +1,6 @@
 package fairness
 
-// OverlapWeights writes the overlap weights of SPEC §3 into w:
+// OverlapWeights writes the overlap weights of docs/method.md §3 into w:
 // w_i = 1 − ê_i when a_i = 1, else ê_i.
 func OverlapWeights(e, a, w []float64) {
 	for i := range a {
@@ -19,7 +19,7 @@ func OverlapWeights(e, a, w []float64) {
 //
 // Rows with w_i = 0 (padding) get c_i = 0. When either group has zero total
 // weight the estimate is undefined: c is all zeros and ok is false, so a
-// penalty built on c contributes 0 (SPEC §3).
+// penalty built on c contributes 0 (docs/method.md §3).
 func Contrast(a, w, c []float64) (ok bool) {
 	var s1, s0 float64
 	for i, ai := range a {

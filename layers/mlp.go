@@ -8,7 +8,7 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// MLP is the fully connected network of SPEC §2 as graph nodes: L Dense
+// MLP is the fully connected network of docs/method.md §2 as graph nodes: L Dense
 // layers, ReLU and dropout after every hidden one, a single output unit.
 // Its parameter nodes can be applied to several inputs of the same graph
 // (say a training batch with dropout and an evaluation batch without).

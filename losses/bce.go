@@ -9,7 +9,7 @@ import (
 )
 
 // BCE is the mean binary cross-entropy computed from logits in the stable
-// form Σ sw·(softplus(z) − y·z) (SPEC §3): finite for any z, never log(sigmoid(z)).
+// form Σ sw·(softplus(z) − y·z) (docs/method.md §3): finite for any z, never log(sigmoid(z)).
 var BCE Risk = bce{}
 
 // bce is BCE's own type, so that the handwritten engine can recognise it

@@ -7,7 +7,7 @@ import (
 )
 
 // Arch is a fully connected architecture: Layers linear layers in total, that
-// is Layers−1 hidden layers of width Hidden, then one output unit (SPEC §2).
+// is Layers−1 hidden layers of width Hidden, then one output unit (docs/method.md §2).
 type Arch struct {
 	Layers int // L ≥ 1: linear layers, the output layer included
 	Hidden int // H: width of every hidden layer

@@ -26,7 +26,7 @@ func NewParams(a Arch, dim int) *Params {
 	return p
 }
 
-// Init draws parameters as PyTorch's Linear does by default (SPEC §2): every
+// Init draws parameters as PyTorch's Linear does by default (docs/method.md §2): every
 // weight and bias of layer l from U(−1/√fan_in, 1/√fan_in), layer by layer,
 // weights before biases, weights in row-major In×Out order.
 func Init(a Arch, dim int, rng *rand.Rand) *Params {

@@ -8,7 +8,7 @@ import (
 )
 
 // AdamConfig holds Adam's hyper-parameters. The zero value is invalid; use
-// DefaultAdam (SPEC §5: lr 1e-3, β = (0.9, 0.999), ε = 1e-8).
+// DefaultAdam (docs/method.md §5: lr 1e-3, β = (0.9, 0.999), ε = 1e-8).
 type AdamConfig struct {
 	LR, Beta1, Beta2, Eps float64
 }

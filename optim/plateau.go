@@ -14,7 +14,7 @@ type PlateauConfig struct {
 	Eps       float64 // a reduction smaller than this is not applied
 }
 
-// DefaultPlateau is SPEC §5's schedule.
+// DefaultPlateau is docs/method.md §5's schedule.
 var DefaultPlateau = PlateauConfig{Factor: 0.9, Patience: 10, Threshold: 1e-4, Eps: 1e-8}
 
 // Plateau is the scheduler's explicit state, as in PyTorch's ReduceLROnPlateau.

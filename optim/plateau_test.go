@@ -111,6 +111,6 @@ func TestPlateauFloor(t *testing.T) {
 
 func TestDefaultPlateauIsSpec(t *testing.T) {
 	if DefaultPlateau.Factor != 0.9 || DefaultPlateau.Patience != 10 || DefaultPlateau.Threshold != 1e-4 || DefaultPlateau.Cooldown != 0 {
-		t.Errorf("DefaultPlateau = %+v, want factor 0.9, patience 10, threshold 1e-4, cooldown 0 (SPEC §5)", DefaultPlateau)
+		t.Errorf("DefaultPlateau = %+v, want factor 0.9, patience 10, threshold 1e-4, cooldown 0 (docs/method.md §5)", DefaultPlateau)
 	}
 }

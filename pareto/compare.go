@@ -17,7 +17,7 @@ type Summary struct {
 // Options set how groups are compared. The zero value uses
 // DefaultTolerance.
 type Options struct {
-	// Tolerance is ε of SPEC §8 on the normalised axes: points closer than
+	// Tolerance is ε of docs/method.md §8 on the normalised axes: points closer than
 	// it in both are one distinct point. Zero means DefaultTolerance; a
 	// negative value merges exact duplicates only.
 	Tolerance float64
@@ -34,7 +34,7 @@ func (o Options) tolerance() float64 {
 func Compare(groups map[string][]Point) []Summary { return CompareWith(groups, Options{}) }
 
 // CompareWith summarises each group of candidates, sorted by group name
-// (SPEC §8): its candidate count, the number of distinct points on its own
+// (docs/method.md §8): its candidate count, the number of distinct points on its own
 // front, its hypervolume after min–max normalising both axes over the union
 // of all groups (reference point Reference), and its share of the pooled
 // front.

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// DefaultTolerance is the default ε of SPEC §8: two points whose normalised
+// DefaultTolerance is the default ε of docs/method.md §8: two points whose normalised
 // coordinates differ by less than it in both axes are one point.
 const DefaultTolerance = 1e-4
 
@@ -68,7 +68,7 @@ func Clusters(pts []Point, tol float64) []int {
 }
 
 // Distinct returns the number of distinct points among pts[idx] after
-// normalising them with norm: the non-dominated count of SPEC §8 when idx
+// normalising them with norm: the non-dominated count of docs/method.md §8 when idx
 // is a front. Points within tol of each other in both normalised axes,
 // directly or through a chain of such points, count once.
 func Distinct(pts []Point, idx []int, norm Normalizer, tol float64) int {

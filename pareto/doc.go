@@ -2,7 +2,7 @@
 // two objectives to minimise (risk and unfairness), counts them, and measures
 // sets of them by hypervolume and by their share of a pooled front, and
 // compares groups split by split with a paired bootstrap interval and a
-// signed-rank test (SPEC §8). Points closer than a tolerance on the
+// signed-rank test (docs/method.md §8). Points closer than a tolerance on the
 // normalised axes count as one distinct point.
 //
 // It knows nothing about where the points come from: a point is an (X, Y)

@@ -56,7 +56,7 @@ func Front(pts []Point) []int {
 }
 
 // CountDistinct returns the number of distinct points among pts[idx]: the
-// non-dominated count of SPEC §8 when idx is a front, where exact
+// non-dominated count of docs/method.md §8 when idx is a front, where exact
 // duplicates count once.
 func CountDistinct(pts []Point, idx []int) int {
 	sel := make([]Point, len(idx))

@@ -6,7 +6,7 @@ import (
 )
 
 // Reference is the reference point of the hypervolume in the normalised
-// space (SPEC §8). It lies beyond (1, 1) so that the extreme points of the
+// space (docs/method.md §8). It lies beyond (1, 1) so that the extreme points of the
 // front, which normalise to X = 0 or Y = 0 and 1 in the other axis, still
 // bound some area.
 var Reference = Point{1.1, 1.1}
@@ -39,7 +39,7 @@ func Hypervolume(pts []Point, ref Point) float64 {
 
 // Normalizer maps points min–max onto [0, 1]² with bounds taken over the
 // union of every compared set, so that the sets' hypervolumes share one
-// scale (SPEC §8).
+// scale (docs/method.md §8).
 type Normalizer struct{ MinX, MaxX, MinY, MaxY float64 }
 
 // NewNormalizer returns the normalizer of the union of sets. NaN coordinates

@@ -12,7 +12,7 @@
 // penalty before training starts.
 //
 // The built-ins, with τ̂ the overlap-weighted ATO estimate on the mini-batch
-// (SPEC §3) and h^(l) the pre-activation of hidden layer l:
+// (docs/method.md §3) and h^(l) the pre-activation of hidden layer l:
 //
 //   - ato-penultimate: Σ_u |τ̂(h_u^(L−1))|.
 //   - ato-all: Σ_l Σ_u |τ̂(h_u^(l))|.

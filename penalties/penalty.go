@@ -13,7 +13,7 @@ import (
 // real size are padding, with zero weight everywhere in BatchNodes.
 type Net struct {
 	// Hidden holds the pre-activations h^(1) … h^(L−1) of the hidden layers,
-	// each a batch×H matrix (SPEC §2).
+	// each a batch×H matrix (docs/method.md §2).
 	Hidden []*G.Node
 	// Logit is the output before the sigmoid, a batch vector.
 	Logit *G.Node
@@ -89,10 +89,10 @@ const (
 var BuiltinNames = []string{NameATOPenultimate, NameATOAll, NameATOPenultimateNormalized, NameATOOutput}
 
 // ATOPenultimate is U = |τ̂(h^(L−1))|, the ATO of the sensitive attribute on
-// the last hidden layer's pre-activations, summed over units (SPEC §3).
+// the last hidden layer's pre-activations, summed over units (docs/method.md §3).
 var ATOPenultimate Penalty = atoPenalty{all: false}
 
-// ATOAll is U = Σ_l |τ̂(h^(l))| over every hidden layer (SPEC §3).
+// ATOAll is U = Σ_l |τ̂(h^(l))| over every hidden layer (docs/method.md §3).
 var ATOAll Penalty = atoPenalty{all: true}
 
 type atoPenalty struct{ all bool }

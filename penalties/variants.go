@@ -24,7 +24,7 @@ const NormalizedEps = 1e-8
 var ATOPenultimateNormalized Penalty = normalizedPenalty{}
 
 // ATOOutput is U = |τ̂(σ(z))|, the ATO of the predicted probability σ(z) on
-// the batch: the quantity the test metric ato measures (SPEC §7), here on a
+// the batch: the quantity the test metric ato measures (docs/method.md §7), here on a
 // mini-batch in training mode.
 var ATOOutput Penalty = outputPenalty{}
 

@@ -1,6 +1,6 @@
 // Package propensity fits the propensity score ê(x) = P(a = 1 | x) that the
-// overlap weights of SPEC §3 are built from: a small network trained on most
-// of the training rows (SPEC §4), then a single temperature T on its logit
+// overlap weights of docs/method.md §3 are built from: a small network trained on most
+// of the training rows (docs/method.md §4), then a single temperature T on its logit
 // fitted on the rows held out (temperature scaling, Guo et al. 2017).
 //
 // Overlap weights are w = 1 − ê for a = 1 and ê for a = 0, so every group

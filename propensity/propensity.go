@@ -13,7 +13,7 @@ import (
 	"github.com/fpareto/fp/train"
 )
 
-// Clip is how close to 0 or 1 a calibrated score may come (SPEC §4): Predict
+// Clip is how close to 0 or 1 a calibrated score may come (docs/method.md §4): Predict
 // returns values in [Clip, 1−Clip].
 const Clip = 1e-6
 
@@ -21,7 +21,7 @@ const Clip = 1e-6
 // the temperature has anything to learn from.
 const MinRows = 10
 
-// Config is the propensity model and how it is trained (SPEC §4).
+// Config is the propensity model and how it is trained (docs/method.md §4).
 type Config struct {
 	Arch      model.Arch       // linear layers × hidden units; 3x32
 	Dropout   float64          // after every hidden activation, training only; 0.2
@@ -36,7 +36,7 @@ type Config struct {
 	OnEpoch func(epoch, epochs int)
 }
 
-// DefaultConfig is SPEC §4's propensity model.
+// DefaultConfig is docs/method.md §4's propensity model.
 func DefaultConfig() Config {
 	return Config{
 		Arch:      model.Arch{Layers: 3, Hidden: 32},

@@ -118,7 +118,7 @@ func TestFitRecoversLinearPropensity(t *testing.T) {
 	}
 }
 
-// TestFitDefaults trains SPEC §4's model unchanged (100 epochs) on 3000 rows
+// TestFitDefaults trains docs/method.md §4's model unchanged (100 epochs) on 3000 rows
 // of a mildly non-linear problem. Over ten seeds the worst figures were mean
 // |ê−e| = 0.053 and corr = 0.971; the bounds are 0.08 and 0.94.
 func TestFitDefaults(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package records defines the record of one trained candidate (SPEC §9) and
+// Package records defines the record of one trained candidate (docs/method.md §9) and
 // its JSON Lines storage: an append that is atomic with respect to crashes,
 // and a reader that reports and skips a torn last line instead of failing.
 // ReadAll reads the records of several files and sweep directories at once,

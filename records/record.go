@@ -9,7 +9,7 @@ const (
 )
 
 // Record is one trained candidate: what was trained, how, and its test
-// metrics (SPEC §7, §9). The JSON key names are fixed so that any tool can
+// metrics (docs/method.md §7, §9). The JSON key names are fixed so that any tool can
 // read the files.
 //
 // A failed candidate (its loss diverged) has Status "failed", FailEpoch and
@@ -46,7 +46,7 @@ type Record struct {
 	TrainSeconds   float64 `json:"train_seconds"`
 	SkippedBatches int     `json:"skipped_batches"`
 	// Collapsed marks a constant predictor: the predicted probabilities on
-	// the test split vary by less than 1e-6 (SPEC §2).
+	// the test split vary by less than 1e-6 (docs/method.md §2).
 	Collapsed bool `json:"collapsed"`
 	// SingleClass marks a candidate that predicts one class for every test
 	// row (every predicted probability on one side of 0.5): whatever its
@@ -105,7 +105,7 @@ type Record struct {
 	KeptEpoch int      `json:"kept_epoch,omitempty"`
 
 	// The overlap of the split's calibrated propensity ê on its training
-	// rows (SPEC §4): the temperature, ê's quantiles at 0, 0.01, 0.05, 0.25,
+	// rows (docs/method.md §4): the temperature, ê's quantiles at 0, 0.01, 0.05, 0.25,
 	// 0.5, 0.75, 0.95, 0.99 and 1, the share of rows with ê < 0.01 or
 	// ê > 0.99, and the effective sample size (Σw)²/Σw² of the overlap
 	// weights in each group, beside the group's rows. Records written

@@ -258,7 +258,7 @@ func TestDistinctSorted(t *testing.T) {
 	}
 }
 
-// The panel title counts distinct non-dominated points (SPEC §8).
+// The panel title counts distinct non-dominated points (docs/method.md §8).
 func TestFrontTitleCounts(t *testing.T) {
 	pts := []pareto.Point{{X: 1, Y: 3}, {X: 2, Y: 1}, {X: 2, Y: 1}, {X: 3, Y: 3}, {X: 3, Y: 0}}
 	fig, err := Front([]Series{{Name: "cheb", Points: pts}}, FrontOptions{})

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// DefaultGrid is the grid of SPEC §3: "log:15".
+// DefaultGrid is the grid of docs/method.md §3: "log:15".
 const DefaultGrid = "log:15"
 
 // ParseGrid reads a λ grid: "log:N" (0, then N−1 values 10^(−3+3(k−1)/(N−2)),

@@ -14,7 +14,7 @@ func TestParseGridLog15(t *testing.T) {
 	if len(g) != 15 {
 		t.Fatalf("log:15 has %d values, want 15: %v", len(g), g)
 	}
-	// SPEC §3: λ_0 = 0, λ_k = 10^(−3 + 3(k−1)/13) for k = 1 … 14.
+	// docs/method.md §3: λ_0 = 0, λ_k = 10^(−3 + 3(k−1)/13) for k = 1 … 14.
 	if g[0] != 0 || g[14] != 1 {
 		t.Errorf("ends are %v and %v, want 0 and 1", g[0], g[14])
 	}

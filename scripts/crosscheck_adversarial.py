@@ -1,6 +1,6 @@
-# An implementation of fp's adversarial baseline (Louppe et al.'s schedule as SPEC §6 fixes it) in
+# An implementation of fp's adversarial baseline (Louppe et al.'s schedule as docs/method.md §6 fixes it) in
 # numpy, written from the specification alone and sharing no code with fp, to tell properties of
-# the protocol from properties of fp's implementation. COMPAS (SPEC §1.2), 50/50 splits stratified
+# the protocol from properties of fp's implementation. COMPAS (docs/method.md §1.2), 50/50 splits stratified
 # by y, the 12→4→4→4→1 classifier with dropout 0.2, the 1→32→32→32→32→1 adversary, 2 + 5
 # pre-training epochs, 200 rounds, Adam (lr 1e-3), batch 150.
 #
@@ -9,9 +9,9 @@
 # DATA.csv is compas-scores-two-years.csv; BETAS a comma-separated list (default: the 14 values
 # of log:15 below 1). Environment: H (hidden width, 4), DROP (dropout, 0.2), PRE (classifier
 # pre-training epochs, 2), BATCH (150), STD (0 leaves the features unstandardized; 1), INIT
-# (pytorch: U(±1/√fan_in) weights and biases, as SPEC §2; glorot: Keras's default, Glorot-uniform
+# (pytorch: U(±1/√fan_in) weights and biases, as docs/method.md §2; glorot: Keras's default, Glorot-uniform
 # weights and zero biases; zerobias: pytorch weights, zero biases), ROUND (step: a round trains the
-# classifier one step on one mini-batch, as SPEC §6; epoch: one epoch of mini-batches), TESTDROP (1
+# classifier one step on one mini-batch, as docs/method.md §6; epoch: one epoch of mini-batches), TESTDROP (1
 # scores the test split with dropout on, as code that never switches to evaluation mode does; 0). Prints one
 # line per candidate (split, β, test risk, single class) and a summary. Needs numpy.
 import csv, os, sys, numpy as np

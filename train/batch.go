@@ -49,7 +49,7 @@ type Batch struct {
 	SW           []float64   // 1/N on real rows
 	Masks        [][]float64 // one Size×H dropout mask per hidden layer
 	// Complete is false when the batch lacks one of the two groups; a
-	// penalty is then 0 by construction (SPEC §3).
+	// penalty is then 0 by construction (docs/method.md §3).
 	Complete bool
 
 	inputs []Input

@@ -15,7 +15,7 @@ type Options struct {
 	Epochs int
 	Adam   optim.AdamConfig
 	// Plateau, when set, lowers the learning rate on plateaus of the epoch's
-	// mean training objective (SPEC §5); nil keeps the rate constant.
+	// mean training objective (docs/method.md §5); nil keeps the rate constant.
 	Plateau *optim.PlateauConfig
 	// OnEpoch, when set, is called after every epoch.
 	OnEpoch func(EpochStats)

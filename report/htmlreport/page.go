@@ -79,7 +79,7 @@ type Run struct {
 }
 
 // SplitConstants are the standardization constants of one split of a run
-// (SPEC §5): the ranges of risk and unfairness used by the scalarization.
+// (docs/method.md §5): the ranges of risk and unfairness used by the scalarization.
 type SplitConstants struct {
 	Run                    int // index into Page.Runs
 	Split                  int

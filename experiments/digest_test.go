@@ -8,6 +8,7 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // The digest names the configuration of every record ever written: the
@@ -16,7 +17,7 @@ import (
 func TestDigestsOfCommittedRunsAreReproduced(t *testing.T) {
 	var dirs []string
 	err := filepath.WalkDir(filepath.Join("..", "results"), func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() == experiments.ConfigFile {
+		if err == nil && !d.IsDir() && d.Name() == runfolder.ConfigFile {
 			dirs = append(dirs, filepath.Dir(path))
 		}
 		return err
@@ -33,7 +34,7 @@ func TestDigestsOfCommittedRunsAreReproduced(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Written again, the configuration is the same bytes.
-		b, err := os.ReadFile(filepath.Join(dir, experiments.ConfigFile))
+		b, err := os.ReadFile(filepath.Join(dir, runfolder.ConfigFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,6 +46,9 @@ func TestDigestsOfCommittedRunsAreReproduced(t *testing.T) {
 			t.Errorf("%s: config.json written again differs:\n%s\nwant\n%s", dir, again, b)
 		}
 		got := c.Digest()
+		if rc, err := runfolder.ReadConfig(dir); err != nil || rc.Digest() != got {
+			t.Errorf("%s: runfolder.ReadConfig gives digest %s (%v), experiments.ReadConfig %s", dir, rc.Digest(), err, got)
+		}
 		recs, _, err := records.ReadAll([]string{dir})
 		if err != nil {
 			t.Fatal(err)
@@ -61,4 +64,22 @@ func TestDigestsOfCommittedRunsAreReproduced(t *testing.T) {
 		}
 	}
 	t.Logf("%d run folders", len(dirs))
+}
+
+// The settings that are not stored stay out of config.json and the digest.
+func TestUnstoredSettingsAreNotStored(t *testing.T) {
+	c := experiments.DefaultConfig()
+	want, err := json.Marshal(c.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest := c.Digest()
+	c.Workers, c.Shard, c.Args = 7, experiments.Shard{Index: 1, Count: 3}, []string{"fp", "train"}
+	got, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) || c.Digest() != digest {
+		t.Errorf("stored as\n%s\nwant\n%s", got, want)
+	}
 }

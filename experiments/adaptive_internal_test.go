@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
 )
 
@@ -100,7 +101,7 @@ func TestStatusAdaptiveExpectsNPerSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ConfigFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, runfolder.ConfigFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	w, err := records.Open(filepath.Join(dir, "records.jsonl"))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func adaptiveConfig() experiments.Config {
@@ -196,7 +197,7 @@ func TestTrainingFiguresAgreeAcrossEngines(t *testing.T) {
 		if _, err := runAdaptive(t, c, dir, 0); err != nil {
 			t.Fatal(err)
 		}
-		recs, err := records.Read(filepath.Join(dir, experiments.RecordsFile(experiments.Shard{})))
+		recs, err := records.Read(filepath.Join(dir, runfolder.RecordsFile(runfolder.Shard{})))
 		if err != nil {
 			t.Fatal(err)
 		}

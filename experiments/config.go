@@ -1,9 +1,6 @@
 package experiments
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -12,96 +9,31 @@ import (
 	"github.com/fpareto/fp/adversarial"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/penalties"
+	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
 
 // Methods of a sweep.
 const (
-	MethodCheb        = "cheb"
-	MethodLinear      = "linear"
-	MethodAdversarial = "adversarial"
+	MethodCheb        = runfolder.MethodCheb
+	MethodLinear      = runfolder.MethodLinear
+	MethodAdversarial = runfolder.MethodAdversarial
 )
 
 // Config is one sweep: the data, the method and its objective, the grid, the
-// training settings and the seed. Its JSON form is stored beside the records
-// (config.json) so that a folder always says what produced it.
+// training settings and the seed. Its stored part (runfolder.Config, every
+// setting with a JSON key) is written beside the records (config.json) so
+// that a folder always says what produced it; the fields here change no
+// result or cannot be stored.
 type Config struct {
-	// Data: a built-in dataset (Dataset, Preset) or a CSV file.
-	Dataset           string `json:"dataset,omitempty"`
-	Preset            string `json:"preset,omitempty"`
-	CSV               string `json:"csv,omitempty"`
-	Target            string `json:"target,omitempty"`
-	Sensitive         string `json:"sensitive,omitempty"`
-	Positive          string `json:"positive,omitempty"`
-	SensitivePositive string `json:"sensitive_positive,omitempty"`
-	DropMissing       bool   `json:"drop_missing,omitempty"`
-	// DataDir reads the original data files from a folder instead of the
-	// embedded copies (same data, so not part of the digest).
-	DataDir string `json:"data_dir,omitempty"`
-
-	Method  string `json:"method"`  // cheb, linear or adversarial
-	Penalty string `json:"penalty"` // a built-in (penalties.BuiltinNames) or a custom penalty's name; "" for adversarial
-	// PenaltyVersion is a custom penalty's Version ("" for the built-ins):
-	// a changed penalty changes the digest, so its records are not resumed.
-	PenaltyVersion string `json:"penalty_version,omitempty"`
-	// Risk and RiskVersion name a custom risk ("" for the built-in BCE).
-	Risk        string `json:"risk,omitempty"`
-	RiskVersion string `json:"risk_version,omitempty"`
-	Lambdas     string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N, adaptive:N or a list
-
-	Splits        int     `json:"splits"`
-	TrainFraction float64 `json:"train_fraction,omitempty"`
-	TrainSize     int     `json:"train_size,omitempty"`
-	TestSize      int     `json:"test_size,omitempty"`
-
-	Epochs  int     `json:"epochs"`
-	Batch   int     `json:"batch,omitempty"` // 0: the dataset's default
-	Arch    string  `json:"arch,omitempty"`  // "LxH"; "": the dataset's default
-	Dropout float64 `json:"dropout"`
-	LR      float64 `json:"lr"`
-
-	PropensityEpochs int `json:"propensity_epochs"`
-
-	// ValFraction keeps this share of every training split aside (stratified
-	// by label and group): the networks train on the rest, are scored on it
-	// after every epoch, and each keeps the network of its epoch with the
-	// lowest validation objective. 0 trains on the whole split for all
-	// epochs (the paper's protocol); ValFractionAuto (the default) is
-	// DefaultValFraction for a CSV and 0 for the built-in datasets.
-	ValFraction float64 `json:"val_fraction,omitempty"`
-
-	// Adversarial baseline (docs/method.md §6).
-	AdvEpochs      int `json:"adv_epochs,omitempty"`
-	AdvPretrainClf int `json:"adv_pretrain_clf,omitempty"`
-	AdvPretrainAdv int `json:"adv_pretrain_adv,omitempty"`
-	// AdvBetaScale multiplies the grid to give β: the paper draws β from
-	// [0, 1]; the public code its adversary came from used β of 30 to 200.
-	AdvBetaScale float64 `json:"adv_beta_scale,omitempty"`
-	// AdvVersion is the baseline's training schedule
-	// (adversarial.VersionLouppe, the default, or the earlier
-	// adversarial.VersionEvalFreshAdam); 0 for the other methods. It enters
-	// the digest, so records of the two schedules are never mixed.
-	AdvVersion int `json:"adv_version,omitempty"`
-
-	Seed   uint64 `json:"seed"`
-	Engine string `json:"engine"` // graph or backprop
-	// Lockstep trains the candidates of a split together (docs/method.md §5): the
-	// λ = 0 and λ = 1 runs as one group, then the other λ as another, each
-	// group on one shared batch order, each network with its own weights,
-	// dropout masks, Adam state and plateau schedule. It needs an engine
-	// that can (train.GroupEngine) and a fixed grid (LockstepPossible).
-	Lockstep bool `json:"lockstep,omitempty"`
+	runfolder.Config
 
 	// Workers is how many candidates train at once (0: one per CPU). It
 	// does not change any result.
 	Workers int `json:"-"`
 	// Shard restricts the run to the splits of one shard.
 	Shard Shard `json:"-"`
-	// Coding records which raw target and sensitive values the data coded
-	// 1; NewRunner fills it. It follows from the other settings, so it is
-	// not part of the digest.
-	Coding *Coding `json:"coding,omitempty"`
 	// CustomPenalty, when set, is used instead of a built-in penalty; its
 	// Name is the Penalty of the records and its Version enters the digest
 	// (change it whenever the penalty's code changes). Library use only;
@@ -114,45 +46,15 @@ type Config struct {
 	CustomRisk train.Term `json:"-"`
 	// Args are the command-line arguments that started the run, as typed;
 	// each run appends them with its start and end times to the folder's
-	// runs.jsonl (see Invocation). They change no result.
+	// runs.log (see runfolder.Invocation). They change no result.
 	Args []string `json:"-"`
 }
 
-// Coding is the meaning of y = 1 and a = 1: the raw values of the target
-// and the sensitive column that the data coded 1.
-type Coding struct {
-	Target            string `json:"target"`
-	TargetPositive    string `json:"target_positive"`
-	Sensitive         string `json:"sensitive"`
-	SensitivePositive string `json:"sensitive_positive"`
-}
+// Coding is the meaning of y = 1 and a = 1 (Config.Coding).
+type Coding = runfolder.Coding
 
 // Shard i of n runs the splits m with m mod n = i. The zero value is "no sharding".
-type Shard struct{ Index, Count int }
-
-// Active reports whether the run is sharded.
-func (s Shard) Active() bool { return s.Count > 0 }
-
-// Owns reports whether split m belongs to the shard.
-func (s Shard) Owns(m int) bool { return !s.Active() || m%s.Count == s.Index }
-
-func (s Shard) String() string {
-	if !s.Active() {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", s.Index, s.Count)
-}
-
-// Validate refuses impossible shards.
-func (s Shard) Validate() error {
-	if !s.Active() && s.Index == 0 {
-		return nil
-	}
-	if s.Count < 1 || s.Index < 0 || s.Index >= s.Count {
-		return fmt.Errorf("shard %d/%d: want i/n with n ≥ 1 and 0 ≤ i < n", s.Index, s.Count)
-	}
-	return nil
-}
+type Shard = runfolder.Shard
 
 // ValFractionAuto asks for the data's default validation share: held-out
 // stopping for a CSV, none for the built-in datasets, whose default
@@ -169,7 +71,7 @@ const MinGroupRows = 50
 // DefaultConfig is `fp train` with no flags: a Chebyshev sweep with the
 // penultimate-layer ATO penalty on the embedded COMPAS data.
 func DefaultConfig() Config {
-	return Config{
+	return Config{Config: runfolder.Config{
 		Dataset:          "compas",
 		Method:           MethodCheb,
 		Penalty:          penalties.NameATOPenultimate,
@@ -187,7 +89,7 @@ func DefaultConfig() Config {
 		AdvVersion:       adversarial.Version,
 		Seed:             1,
 		Engine:           DefaultEngine,
-	}
+	}}
 }
 
 // FieldError is a configuration error in one field of Config, named by its
@@ -416,45 +318,9 @@ func (c Config) resolvedValFraction() float64 {
 }
 
 // Digest identifies everything in the config that changes results: two
-// configs with the same digest produce the same records.
-func (c Config) Digest() string {
-	d := c
-	d.DataDir = ""
-	d.Coding = nil
-	b, _ := json.Marshal(d) // a struct of plain fields always marshals
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:6])
-}
+// configs with the same digest produce the same records
+// (runfolder.Config.Digest).
+func (c Config) Digest() string { return c.Config.Digest() }
 
 // Diff lists the settings in which c and d differ, as "name: a → b".
-func (c Config) Diff(d Config) []string {
-	var a, b map[string]any
-	ja, _ := json.Marshal(c)
-	jb, _ := json.Marshal(d)
-	_ = json.Unmarshal(ja, &a)
-	_ = json.Unmarshal(jb, &b)
-	var out []string
-	keys := map[string]bool{}
-	for k := range a {
-		keys[k] = true
-	}
-	for k := range b {
-		keys[k] = true
-	}
-	for _, k := range sortedKeys(keys) {
-		if k == "data_dir" || k == "coding" {
-			continue
-		}
-		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {
-			out = append(out, fmt.Sprintf("%s: %v → %v", k, show(a[k]), show(b[k])))
-		}
-	}
-	return out
-}
-
-func show(v any) any {
-	if v == nil {
-		return "(unset)"
-	}
-	return v
-}
+func (c Config) Diff(d Config) []string { return c.Config.Diff(d.Config) }

@@ -2,44 +2,23 @@ package experiments
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/fairness"
-	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/propensity"
+	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/train"
 )
 
-// LoadDataset loads the data a config names.
-func LoadDataset(c Config) (*datasets.Dataset, error) {
-	if c.CSV != "" {
-		return datasets.LoadCSV(c.CSV, datasets.CSVOptions{
-			Target: c.Target, Sensitive: c.Sensitive, Positive: c.Positive,
-			SensitivePositive: c.SensitivePositive, DropMissing: c.DropMissing,
-		})
-	}
-	preset := c.Preset
-	if preset == "" {
-		preset = datasets.DefaultPreset(c.Dataset)
-	}
-	return datasets.Load(c.Dataset, datasets.Options{Preset: preset, DataDir: c.DataDir})
-}
+// LoadDataset loads the data a config names (runfolder.LoadDataset).
+func LoadDataset(c Config) (*datasets.Dataset, error) { return runfolder.LoadDataset(c.Config) }
 
-// splitOf draws split m of d, as every command that needs it does.
+// splitOf draws split m of d, as every command that needs it does
+// (runfolder.SplitOf).
 func splitOf(c Config, d *datasets.Dataset, m int) (datasets.Split, error) {
-	s, err := d.Split(datasets.SplitOptions{TrainFraction: c.TrainFraction, TrainSize: c.TrainSize, TestSize: c.TestSize},
-		newRand(c.Seed, "split", m, "", 0))
-	if err != nil {
-		return s, fmt.Errorf("split %d: %w", m, err)
-	}
-	return s, nil
+	return runfolder.SplitOf(c.Config, d, m)
 }
 
 // holdOut divides the rows of a training split into the rows trained on and
@@ -78,7 +57,7 @@ type splitData struct {
 	m           int
 	train       train.Data // standardized; W = overlap weights; the rows trained on
 	val         train.Data // the validation part (N = 0 when none is kept)
-	overlap     SplitOverlap
+	overlap     runfolder.SplitOverlap
 	testX       []float64 // standardized
 	testY       []float64
 	testA       []float64
@@ -119,12 +98,12 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	if err != nil {
 		return nil, fmt.Errorf("split %d: %w", m, err)
 	}
-	sd.overlap = SplitOverlap{Split: m, Overlap: ov}
+	sd.overlap = runfolder.SplitOverlap{Split: m, Overlap: ov}
 	if poor, why := ov.Poor(); poor {
 		sd.overlap.Warning = why
 		sd.overlap.Predictors = propensity.Predictors(whole.X, whole.N, r.data.Columns, whole.A, 3)
 	}
-	if err := writeOverlap(r.overlapPath(m), sd.overlap); err != nil {
+	if err := runfolder.WriteOverlap(r.out, sd.overlap); err != nil {
 		return nil, err
 	}
 	r.observeOverlap(sd.overlap)
@@ -168,35 +147,10 @@ func (d encoded) rows(rows []int, pos map[int]int) train.Data {
 	return out
 }
 
-// propensityFile is a split's stored propensity model.
-type propensityFile struct {
-	T       float64     `json:"temperature"`
-	Network *model.File `json:"network"`
-}
-
-func (r *Runner) propensityPath(m int) string {
-	return filepath.Join(r.out, "splits", fmt.Sprintf("split-%03d", m), "propensity.json")
-}
-
 // propensityModel reloads the split's propensity model or fits and stores it.
 func (r *Runner) propensityModel(ctx context.Context, m int, d encoded) (*propensity.Model, error) {
-	path := r.propensityPath(m)
-	if b, err := os.ReadFile(path); err == nil {
-		var f propensityFile
-		if err := json.Unmarshal(b, &f); err != nil || f.Network == nil {
-			return nil, fmt.Errorf("%s: not a propensity model (delete it to refit)", path)
-		}
-		net, err := f.Network.Params()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		pm := &propensity.Model{Net: net, T: f.T}
-		if err := pm.Validate(); err != nil {
-			return nil, fmt.Errorf("%s: %w (delete it to refit)", path, err)
-		}
-		return pm, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+	if pm, err := runfolder.ReadPropensity(r.out, m); pm != nil || err != nil {
+		return pm, err
 	}
 	cfg := propensity.DefaultConfig()
 	cfg.Epochs = r.cfg.PropensityEpochs
@@ -212,12 +166,5 @@ func (r *Runner) propensityModel(ctx context.Context, m int, d encoded) (*propen
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(propensityFile{T: pm.T, Network: model.NewFile(pm.Net, nil, nil, nil)})
-	if err != nil {
-		return nil, err
-	}
-	return pm, model.WriteFileAtomic(path, b)
+	return pm, runfolder.WritePropensity(r.out, m, pm)
 }

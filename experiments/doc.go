@@ -15,7 +15,7 @@
 // split is kept aside and every network ends with its best epoch on it
 // (train.Holdout). Each split's overlap summary (propensity.Diagnose) is
 // stored beside its propensity model, copied into every record and, when
-// poor, explained (SplitOverlap.Advice). Before training, NewRunner refuses a
+// poor, explained (runfolder.SplitOverlap.Advice). Before training, NewRunner refuses a
 // sweep whose every batch would lack a group and collects warnings
 // (Runner.Warnings).
 //
@@ -24,6 +24,10 @@
 // engine whether it can train the sweep's terms (train.Engine.Check), so an
 // unsupported combination is refused before anything is read or written.
 // Config errors are *FieldError values naming the field by its JSON key.
+//
+// Every file of the run folder is written through package runfolder, which
+// owns its layout and formats; Config embeds the stored part of the
+// configuration (runfolder.Config).
 //
 // Status reads a sweep's folder — written by one process or by many shards —
 // and tells which candidates are done, failed or missing, per shard and

@@ -40,12 +40,3 @@ func EngineNames() []string {
 	sort.Strings(n)
 	return n
 }
-
-func sortedKeys(m map[string]bool) []string {
-	var k []string
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
-}

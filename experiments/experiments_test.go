@@ -11,6 +11,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func smallConfig() experiments.Config {
@@ -167,7 +168,7 @@ func TestRunnerRecordsAndPredictions(t *testing.T) {
 	for i := range recs {
 		rec := &recs[i]
 		// The stored network reproduces the recorded test metrics.
-		p, err := experiments.LoadPredictions(dir, rec)
+		p, err := runfolder.LoadPredictions(dir, rec)
 		if err != nil {
 			t.Fatal(err)
 		}

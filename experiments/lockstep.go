@@ -8,11 +8,11 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -138,7 +138,7 @@ func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objectiv
 // groupPath is the checkpoint file of split m's group ordered by order; it
 // is removed once the group's outcomes are written.
 func (r *Runner) groupPath(m int, order string) string {
-	return filepath.Join(r.out, "splits", fmt.Sprintf("split-%03d", m), "lockstep-"+order+".json")
+	return runfolder.GroupCheckpointPath(r.out, m, order)
 }
 
 // standardizationGroup returns the records of a split's λ = 0 and λ = 1

@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/fpareto/fp/datasets"
 )
 
 // DefaultOut is the folder a sweep is written to unless one is named:
@@ -25,18 +23,4 @@ func DefaultOut(c Config) string {
 		parts = append(parts, c.Penalty)
 	}
 	return filepath.Join("runs", strings.Join(parts, "-"))
-}
-
-// DataFile names the file that the networks of the run in dir read: the
-// run's CSV, or the built-in dataset's original file; "" when the folder
-// holds no readable configuration.
-func DataFile(dir string) string {
-	cfg, err := ReadConfig(dir)
-	switch {
-	case err != nil:
-		return ""
-	case cfg.CSV != "":
-		return cfg.CSV
-	}
-	return datasets.OriginalFile(cfg.Dataset)
 }

@@ -1,7 +1,6 @@
 package experiments_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -23,28 +22,6 @@ func TestDefaultOut(t *testing.T) {
 		tc.edit(&c)
 		if got := experiments.DefaultOut(c); got != filepath.FromSlash(tc.want) {
 			t.Errorf("%s: DefaultOut = %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
-func TestDataFile(t *testing.T) {
-	write := func(cfg string) string {
-		dir := t.TempDir()
-		if cfg != "" {
-			if err := os.WriteFile(filepath.Join(dir, experiments.ConfigFile), []byte(cfg), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return dir
-	}
-	for _, tc := range []struct{ name, cfg, want string }{
-		{"csv", `{"csv": "data/loans.csv"}`, "data/loans.csv"},
-		{"built-in", `{"dataset": "compas"}`, "compas-scores-two-years.csv"},
-		{"no configuration", "", ""},
-		{"unreadable configuration", `{"csv": `, ""},
-	} {
-		if got := experiments.DataFile(write(tc.cfg)); got != tc.want {
-			t.Errorf("%s: DataFile = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // PredictionSource, which loads the data once, gives the predictions
@@ -29,12 +30,12 @@ func TestPredictionSourceMatchesLoadPredictions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := experiments.NewPredictionSource(dir)
+	src, err := runfolder.NewPredictionSource(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range recs {
-		want, err := experiments.LoadPredictions(dir, &recs[i])
+		want, err := runfolder.LoadPredictions(dir, &recs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestPredictionSourceMatchesLoadPredictions(t *testing.T) {
 	if _, err := src.Predictions(&recs[1]); err == nil {
 		t.Error("a missing network file: want an error")
 	}
-	if _, err := experiments.NewPredictionSource(t.TempDir()); err == nil || !strings.Contains(err.Error(), "configuration") {
+	if _, err := runfolder.NewPredictionSource(t.TempDir()); err == nil || !strings.Contains(err.Error(), "configuration") {
 		t.Errorf("a folder without config.json: err = %v", err)
 	}
 }

@@ -2,20 +2,17 @@ package experiments
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -67,17 +64,6 @@ type Runner struct {
 	sum  Summary
 }
 
-// ConfigFile is the name of the configuration stored in an output folder.
-const ConfigFile = "config.json"
-
-// RecordsFile is the name of the records file of a shard ("" for none).
-func RecordsFile(s Shard) string {
-	if !s.Active() {
-		return "records.jsonl"
-	}
-	return fmt.Sprintf("records-shard-%d-of-%d.jsonl", s.Index, s.Count)
-}
-
 // NewRunner checks the config (Config.Validate, which needs no data, so an
 // impossible sweep is refused before anything is read or written), loads the
 // data, resolves the config and checks it against what out already holds (a
@@ -112,12 +98,12 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("output folder: %w", err)
 	}
-	if err := claimFolder(c, out); err != nil {
+	if err := runfolder.Claim(out, c.Config); err != nil {
 		return nil, err
 	}
 	r := &Runner{cfg: c, out: out, engine: engine, data: data, grid: grid, adaptive: adaptive, obs: obs,
 		done: map[string]*records.Record{}, warnings: warnings}
-	existing, err := readFolder(out)
+	existing, err := runfolder.ReadRecords(out)
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +115,8 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		}
 		r.done[rec.Key()] = rec
 	}
-	r.path = filepath.Join(out, RecordsFile(c.Shard))
-	if r.writer, err = records.Open(r.path); err != nil {
+	r.path = filepath.Join(out, runfolder.RecordsFile(c.Shard))
+	if r.writer, err = runfolder.OpenRecords(out, c.Shard); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -180,62 +166,11 @@ func (r *Runner) Config() Config { return r.cfg }
 // Close closes the records file.
 func (r *Runner) Close() error { return r.writer.Close() }
 
-// claimFolder writes out/config.json, or checks that the one there matches c.
-func claimFolder(c Config, out string) error {
-	path := filepath.Join(out, ConfigFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		nb, err := json.MarshalIndent(c, "", "  ")
-		if err != nil {
-			return err
-		}
-		return writeAtomic(path, append(nb, '\n'))
-	}
-	if err != nil {
-		return fmt.Errorf("output folder: %w", err)
-	}
-	var old Config
-	if err := json.Unmarshal(b, &old); err != nil {
-		return fmt.Errorf("%s: not an fp configuration: %w", path, err)
-	}
-	if old.Digest() != c.Digest() {
-		return fmt.Errorf("%s was made by another configuration (%s); use another --out, or the same settings to resume",
-			out, strings.Join(old.Diff(c), ", "))
-	}
-	return nil
-}
-
-// ReadConfig reads the configuration stored in an output folder.
+// ReadConfig reads the configuration stored in an output folder
+// (runfolder.ReadConfig), as a Config to validate, run or resume.
 func ReadConfig(dir string) (Config, error) {
-	var c Config
-	b, err := os.ReadFile(filepath.Join(dir, ConfigFile))
-	if err != nil {
-		return c, fmt.Errorf("read configuration: %w", err)
-	}
-	if err := json.Unmarshal(b, &c); err != nil {
-		return c, fmt.Errorf("%s: %w", filepath.Join(dir, ConfigFile), err)
-	}
-	return c, nil
-}
-
-// readFolder reads every records file of out. A torn last line (a crash
-// during an append) is dropped: that candidate is simply trained again.
-func readFolder(out string) ([]records.Record, error) {
-	files, err := filepath.Glob(filepath.Join(out, "*.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(files)
-	var all []records.Record
-	for _, f := range files {
-		recs, err := records.Read(f)
-		var torn *records.TornLineError
-		if err != nil && !errors.As(err, &torn) {
-			return nil, err
-		}
-		all = append(all, recs...)
-	}
-	return all, nil
+	c, err := runfolder.ReadConfig(dir)
+	return Config{Config: c}, err
 }
 
 // Candidates lists the keys of every candidate of the sweep that belongs to
@@ -336,7 +271,7 @@ splits:
 	r.mu.Unlock()
 	sum.Elapsed = time.Since(start)
 	err := context.Cause(ctx)
-	inv := Invocation{Args: r.cfg.Args, Shard: r.cfg.Shard.String(), Start: start, End: start.Add(sum.Elapsed),
+	inv := runfolder.Invocation{Args: r.cfg.Args, Shard: r.cfg.Shard.String(), Start: start, End: start.Add(sum.Elapsed),
 		Trained: sum.Trained, Status: "done"}
 	inv.Dir, _ = os.Getwd()
 	switch {
@@ -345,7 +280,7 @@ splits:
 	case err != nil:
 		inv.Status = "failed: " + err.Error()
 	}
-	if ierr := appendInvocation(r.out, inv); ierr != nil && err == nil {
+	if ierr := runfolder.AppendInvocation(r.out, inv); ierr != nil && err == nil {
 		err = ierr
 	}
 	return sum, err

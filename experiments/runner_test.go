@@ -13,6 +13,7 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // helperOut, when set in the environment, makes the test binary run
@@ -119,7 +120,7 @@ func TestRunnerWritesResumesAndIgnoresWorkers(t *testing.T) {
 	if err := runSweep(args, d1); err != nil {
 		t.Fatal(err)
 	}
-	invs, err := experiments.ReadInvocations(d1)
+	invs, err := runfolder.ReadInvocations(d1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/fpareto/fp/runfolder"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -196,7 +197,7 @@ func ShardCounts(dir string) map[int]string {
 	files, _ := filepath.Glob(filepath.Join(dir, "records-shard-*-of-*.jsonl"))
 	counts := map[int]string{}
 	for _, f := range files {
-		sh, ok := ShardOfFile(filepath.Base(f))
+		sh, ok := runfolder.ShardOfFile(filepath.Base(f))
 		if _, seen := counts[sh.Count]; ok && !seen {
 			counts[sh.Count] = filepath.Base(f)
 		}

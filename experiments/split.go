@@ -2,15 +2,12 @@ package experiments
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
@@ -18,6 +15,7 @@ import (
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/optim"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -153,31 +151,13 @@ func standardizationObjective(method scalarize.Method) scalarize.Objective {
 	return scalarize.Objective{Method: method}
 }
 
-// standardizationPath is where the outcome of a split's λ = 0 or λ = 1 run
-// is kept until the split's records are written.
-func (r *Runner) standardizationPath(m int, method scalarize.Method) string {
-	return filepath.Join(r.out, "splits", fmt.Sprintf("split-%03d", m), "std-"+string(method)+".json")
-}
-
 // storedStandardization returns the record of a split's λ = 0 or λ = 1 run
 // from the records or its stored outcome; nil when it has yet to be trained.
 func (r *Runner) storedStandardization(sd *splitData, method scalarize.Method) (*records.Record, error) {
 	if rec, ok := r.isDone(sd.m, standardizationObjective(method).Lambda); ok {
 		return rec, nil
 	}
-	path := r.standardizationPath(sd.m, method)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var rec records.Record
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, fmt.Errorf("%s: %w (delete it to run again)", path, err)
-	}
-	return &rec, nil
+	return runfolder.ReadStandardization(r.out, sd.m, string(method))
 }
 
 // storeStandardization sets a trained standardization run's own extremes
@@ -190,11 +170,7 @@ func (r *Runner) storeStandardization(sd *splitData, method scalarize.Method, re
 			rec.UMin, rec.UMax = res.UMin, res.UMax
 		}
 	}
-	b, err := json.Marshal(rec)
-	if err != nil {
-		return nil, err
-	}
-	return &rec, writeAtomic(r.standardizationPath(sd.m, method), b)
+	return &rec, runfolder.WriteStandardization(r.out, sd.m, string(method), &rec)
 }
 
 // EvalBlock is the most rows whose R and U are measured at once (train_r,
@@ -230,20 +206,10 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 		Arch: c.Arch, Batch: c.Batch, Epochs: c.Epochs,
 		Dim: sd.train.Dim, NTrain: sd.train.N, NTest: len(sd.testY), NVal: sd.val.N,
 		Status:  records.StatusOK,
-		Weights: r.networkPath(sd.m, lambda),
+		Weights: runfolder.NetworkPath(c.Method, c.Penalty, sd.m, lambda),
 	}
 	setOverlap(&rec, sd.overlap)
 	return rec
-}
-
-// networkPath is where a candidate's network is stored, relative to the folder.
-func (r *Runner) networkPath(m int, lambda float64) string {
-	name := r.cfg.Method
-	if r.cfg.Penalty != "" {
-		name += "-" + r.cfg.Penalty
-	}
-	return filepath.Join("networks", fmt.Sprintf("split-%03d", m),
-		fmt.Sprintf("%s-lambda-%s.json", name, strconv.FormatFloat(lambda, 'g', -1, 64)))
 }
 
 func (r *Runner) penalty() (train.Term, error) { return r.cfg.penalty() }

@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"sort"
-	"strconv"
 
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // Candidate names one candidate of a sweep: a split and a λ.
@@ -87,7 +85,7 @@ type StatusReport struct {
 	Unexpected []Candidate `json:"unexpected,omitempty"`
 	Warnings   []string    `json:"warnings,omitempty"`
 	// Overlap is each prepared split's overlap summary (splits/split-NNN/).
-	Overlap []SplitOverlap `json:"overlap,omitempty"`
+	Overlap []runfolder.SplitOverlap `json:"overlap,omitempty"`
 }
 
 // IncompleteShards lists the shards with missing candidates.
@@ -99,24 +97,6 @@ func (s *StatusReport) IncompleteShards() []int {
 		}
 	}
 	return out
-}
-
-var shardFile = regexp.MustCompile(`^records-shard-(\d+)-of-(\d+)\.jsonl$`)
-
-// ShardOfFile is the inverse of RecordsFile: the shard whose records file is
-// named name (a base name), and false for any other name.
-func ShardOfFile(name string) (Shard, bool) {
-	m := shardFile.FindStringSubmatch(name)
-	if m == nil {
-		return Shard{}, false
-	}
-	i, err1 := strconv.Atoi(m[1])
-	n, err2 := strconv.Atoi(m[2])
-	s := Shard{Index: i, Count: n}
-	if err1 != nil || err2 != nil || s.Validate() != nil || !s.Active() {
-		return Shard{}, false
-	}
-	return s, true
 }
 
 // Status reads the configuration (config.json) and every records file of
@@ -141,25 +121,24 @@ func Status(dir string, shards int) (*StatusReport, error) {
 	}
 	grid, adaptive, err := cfg.lambdaGrid()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ConfigFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, runfolder.ConfigFile), err)
 	}
 	perSplit := len(grid)
 	if adaptive != nil {
 		perSplit = adaptive.N
 	}
 	if cfg.Splits < 1 {
-		return nil, fmt.Errorf("%s: splits = %d, want ≥ 1", filepath.Join(dir, ConfigFile), cfg.Splits)
+		return nil, fmt.Errorf("%s: splits = %d, want ≥ 1", filepath.Join(dir, runfolder.ConfigFile), cfg.Splits)
 	}
 	rep := &StatusReport{Dir: dir, Config: cfg, Digest: cfg.Digest(), Lambdas: grid, PerSplit: perSplit}
-	if rep.Overlap, err = ReadOverlaps(dir); err != nil {
+	if rep.Overlap, err = runfolder.ReadOverlaps(dir); err != nil {
 		return nil, err
 	}
 
-	files, err := filepath.Glob(filepath.Join(globQuote(dir), "*"+records.Ext))
+	files, err := runfolder.RecordsFiles(dir)
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
 	type seen struct {
 		rec  records.Record
 		file string
@@ -171,7 +150,7 @@ func Status(dir string, shards int) (*StatusReport, error) {
 	var order []string // first-seen order of the keys, for stable output
 	for _, f := range files {
 		name := filepath.Base(f)
-		if sh, ok := ShardOfFile(name); ok {
+		if sh, ok := runfolder.ShardOfFile(name); ok {
 			counts[sh.Count] = true
 		}
 		recs, err := records.Read(f)
@@ -187,7 +166,7 @@ func Status(dir string, shards int) (*StatusReport, error) {
 		for _, rec := range recs {
 			if rec.Config != rep.Digest {
 				return nil, fmt.Errorf("%s: record of %s belongs to configuration %q, but %s is %q: a folder holds one sweep; move the records of the other one elsewhere",
-					f, rec.Key(), rec.Config, filepath.Join(dir, ConfigFile), rep.Digest)
+					f, rec.Key(), rec.Config, filepath.Join(dir, runfolder.ConfigFile), rep.Digest)
 			}
 			k := rec.Key()
 			s, ok := byKey[k]
@@ -223,8 +202,8 @@ func Status(dir string, shards int) (*StatusReport, error) {
 	for i := range rep.Shards {
 		sh := Shard{Index: i, Count: rep.Shards}
 		st := ShardStatus{Index: i, Count: rep.Shards}
-		if slices.ContainsFunc(rep.Files, func(f FileStatus) bool { return f.Name == RecordsFile(sh) }) {
-			st.File = RecordsFile(sh)
+		if slices.ContainsFunc(rep.Files, func(f FileStatus) bool { return f.Name == runfolder.RecordsFile(sh) }) {
+			st.File = runfolder.RecordsFile(sh)
 		}
 		rep.PerShard = append(rep.PerShard, st)
 	}
@@ -315,17 +294,4 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// globQuote quotes the pattern characters of a literal path.
-func globQuote(p string) string {
-	var b []rune
-	for _, r := range p {
-		switch r {
-		case '*', '?', '[', '\\':
-			b = append(b, '\\')
-		}
-		b = append(b, r)
-	}
-	return string(b)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
 )
 
@@ -30,7 +31,7 @@ func sweepFolder(t *testing.T, c Config, files map[string][][2]int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ConfigFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, runfolder.ConfigFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	grid, err := scalarize.ParseGrid(c.Lambdas)
@@ -193,22 +194,8 @@ func TestStatusMixedShardCountsAndNoConfig(t *testing.T) {
 	if rep.Overall.Done != 2 || len(rep.Overall.Missing) != 10 {
 		t.Errorf("overall %d done, %d missing; want 2 and 10", rep.Overall.Done, len(rep.Overall.Missing))
 	}
-	if _, err := Status(t.TempDir(), 0); err == nil || !strings.Contains(err.Error(), ConfigFile) {
-		t.Errorf("a folder without %s: err = %v", ConfigFile, err)
-	}
-}
-
-func TestShardOfFile(t *testing.T) {
-	for _, sh := range []Shard{{0, 1}, {3, 100}, {99, 100}} {
-		if got, ok := ShardOfFile(RecordsFile(sh)); !ok || got != sh {
-			t.Errorf("ShardOfFile(%q) = %v, %v; want %v", RecordsFile(sh), got, ok, sh)
-		}
-	}
-	for _, name := range []string{"records.jsonl", "records-shard-3-of-2.jsonl", "records-shard-0-of-0.jsonl",
-		"records-shard-1-of-2.jsonl.bak", "x-records-shard-1-of-2.jsonl"} {
-		if sh, ok := ShardOfFile(name); ok {
-			t.Errorf("ShardOfFile(%q) = %v, want none", name, sh)
-		}
+	if _, err := Status(t.TempDir(), 0); err == nil || !strings.Contains(err.Error(), runfolder.ConfigFile) {
+		t.Errorf("a folder without %s: err = %v", runfolder.ConfigFile, err)
 	}
 }
 
@@ -218,9 +205,9 @@ func ExampleStatus() {
 	c := DefaultConfig()
 	c.Splits, c.Lambdas = 2, "0,0.5,1"
 	b, _ := json.Marshal(c)
-	_ = os.WriteFile(filepath.Join(dir, ConfigFile), b, 0o644)
+	_ = os.WriteFile(filepath.Join(dir, runfolder.ConfigFile), b, 0o644)
 	// Shard 0 of 2 recorded λ = 0 and λ = 1 of split 0; shard 1 has not run.
-	w, _ := records.Open(filepath.Join(dir, RecordsFile(Shard{Index: 0, Count: 2})))
+	w, _ := records.Open(filepath.Join(dir, runfolder.RecordsFile(Shard{Index: 0, Count: 2})))
 	for _, l := range []float64{0, 1} {
 		_ = w.Append(&records.Record{Method: c.Method, Penalty: c.Penalty, Split: 0, Lambda: l, Status: records.StatusOK, Config: c.Digest()})
 	}
@@ -263,7 +250,7 @@ func TestStatusAdversarialBetaScale(t *testing.T) {
 	}{{"β", 200, 12, 0}, {"unscaled λ", 1, 3, 9}} { // 3 splits × 4 λ; λ = 0 is β = 0 either way
 		t.Run(tc.name, func(t *testing.T) {
 			dir := sweepFolder(t, c, nil)
-			w, err := records.Open(filepath.Join(dir, RecordsFile(Shard{})))
+			w, err := records.Open(filepath.Join(dir, runfolder.RecordsFile(Shard{})))
 			if err != nil {
 				t.Fatal(err)
 			}

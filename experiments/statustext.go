@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/fpareto/fp/runfolder"
 	"io"
 	"strconv"
 	"strings"
@@ -33,7 +34,7 @@ func (rep *StatusReport) WriteText(w io.Writer) error {
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
-	WriteOverlaps(w, rep.Overlap)
+	runfolder.WriteOverlaps(w, rep.Overlap)
 
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(t, "shard\tdone/expected\tfailed\tmissing\trecords file")

@@ -10,8 +10,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // Sweep shows a sweep's progress on w: a bar with candidates done / total,
@@ -36,8 +36,6 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
-
-var _ experiments.PropensityObserver = (*Sweep)(nil)
 
 // Start implements experiments.Observer.
 func (p *Sweep) Start(total, done int) {
@@ -102,7 +100,7 @@ func (p *Sweep) PropensityEpoch(m, epoch, epochs int) {
 
 // Overlap prints a split's overlap summary as soon as its propensity model
 // is ready, and the advice when the overlap is poor.
-func (p *Sweep) Overlap(o experiments.SplitOverlap) {
+func (p *Sweep) Overlap(o runfolder.SplitOverlap) {
 	if p.bar != nil {
 		_ = p.bar.Clear()
 	}
@@ -123,7 +121,7 @@ func (Warnings) Start(total, done int) {}
 func (Warnings) Done(rec *records.Record) {}
 
 // Overlap prints the advice of a split whose overlap is poor.
-func (q Warnings) Overlap(o experiments.SplitOverlap) {
+func (q Warnings) Overlap(o runfolder.SplitOverlap) {
 	if a := o.Advice(); a != "" {
 		fmt.Fprintln(q.W, "warning: "+a)
 	}

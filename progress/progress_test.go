@@ -5,8 +5,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/progress"
 	"github.com/fpareto/fp/records"
+)
+
+// The displays are what a sweep is told to report to; progress does not
+// import experiments, so these say that it still fits.
+var (
+	_ experiments.PropensityObserver = (*progress.Sweep)(nil)
+	_ experiments.OverlapObserver    = (*progress.Sweep)(nil)
+	_ experiments.OverlapObserver    = progress.Warnings{}
+	_ experiments.Observer           = progress.Warnings{}
 )
 
 // Off a terminal every candidate is one line, a failed one with its reason,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // The loop from a front to a decision reproduces the records: for every
@@ -35,7 +36,7 @@ func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 	}
 	runner.Close()
 
-	ts, err := experiments.LoadTestSplit(out, 0)
+	ts, err := runfolder.LoadTestSplit(out, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

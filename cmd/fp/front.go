@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/compare"
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(frontCommand()) }
@@ -61,7 +61,7 @@ func runFront(c *cli.Context) error {
 	// The overlap of the splits behind the fronts, in one line (records
 	// written before the overlap was recorded give none).
 	if recs, _, err := readSucceeded(paths, io.Discard); err == nil {
-		if line := experiments.OverlapLine(recs); line != "" {
+		if line := runfolder.OverlapLine(recs); line != "" {
 			fmt.Fprintln(c.App.Writer, line)
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/choose"
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(pickCommand()) }
@@ -93,7 +93,7 @@ func runPick(c *cli.Context) error {
 	if err := choose.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
-	data := experiments.DataFile(res.Run)
+	data := runfolder.DataFile(res.Run)
 	if data == "" {
 		data = "DATA.csv"
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/report/htmlreport"
 )
 
@@ -48,7 +49,8 @@ func runReport(c *cli.Context) error {
 	if len(paths) == 0 {
 		return errors.New("report: give one or more run folders (as written by fp train)")
 	}
-	opt := htmlreport.Options{Title: c.String("title")}
+	defaults := experiments.DefaultConfig().Config
+	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults}
 	if slices.ContainsFunc(commands, func(c *cli.Command) bool { return c.Name == "predict" }) {
 		opt.Predict = htmlreport.PredictCommand
 	}

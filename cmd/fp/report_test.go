@@ -78,7 +78,7 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 	adult.Dataset, adult.Preset, adult.Splits, adult.Seed, adult.Penalty, adult.LR = "adult-sex", "full", 10, 18446744073709551615, "ato-all", 3e-4
 	for name, c := range map[string]experiments.Config{"default": experiments.DefaultConfig(), "adversarial": adv, "csv": csv, "adult": adult} {
 		t.Run(name, func(t *testing.T) {
-			line := htmlreport.TrainCommand(c, "runs/x")
+			line := htmlreport.TrainCommand(c.Config, experiments.DefaultConfig().Config, "runs/x")
 			var got experiments.Config
 			cmd := trainCommand()
 			cmd.Action = func(ctx *cli.Context) error {

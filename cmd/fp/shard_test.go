@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // The variables of a Slurm array task and of a Kubernetes Indexed Job.
@@ -164,8 +165,8 @@ func TestTrainTakesShardFromEnvironment(t *testing.T) {
 			}
 			recs := readRecords(t, out)
 			files, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
-			if len(files) != 1 || filepath.Base(files[0]) != experiments.RecordsFile(tc.want) {
-				t.Errorf("records files %v, want only %s", files, experiments.RecordsFile(tc.want))
+			if len(files) != 1 || filepath.Base(files[0]) != runfolder.RecordsFile(tc.want) {
+				t.Errorf("records files %v, want only %s", files, runfolder.RecordsFile(tc.want))
 			}
 			var want []int
 			for m := range 5 {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // slurmCluster checks that a Slurm cluster answers, or skips (fails under
@@ -220,7 +221,7 @@ func TestSlurmArrayMatchesSingleRun(t *testing.T) {
 
 	for i := range 3 {
 		sh := experiments.Shard{Index: i, Count: 3}
-		if _, err := os.Stat(filepath.Join(a.out, experiments.RecordsFile(sh))); err != nil {
+		if _, err := os.Stat(filepath.Join(a.out, runfolder.RecordsFile(sh))); err != nil {
 			a.fail("task %d: %v", i, err)
 		}
 		if log := a.log(jid, fmt.Sprint(i)); !strings.Contains(log, "shard "+sh.String()+" (Slurm array") {
@@ -255,7 +256,7 @@ func TestSlurmResubmitCancelledTask(t *testing.T) {
 	jid := a.submit("0-2", "3")
 
 	// Cancel task 1 once it has recorded something, while it runs.
-	shard1 := filepath.Join(a.out, experiments.RecordsFile(experiments.Shard{Index: 1, Count: 3}))
+	shard1 := filepath.Join(a.out, runfolder.RecordsFile(experiments.Shard{Index: 1, Count: 3}))
 	deadline := time.Now().Add(time.Minute)
 	for {
 		b, _ := os.ReadFile(shard1)

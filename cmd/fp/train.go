@@ -17,6 +17,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/progress"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(trainCommand()) }
@@ -176,7 +177,7 @@ func runTrain(c *cli.Context) error {
 	if !c.IsSet("lockstep") {
 		// A folder keeps the mode it was made with: the same command
 		// resumes it, whichever mode was the default then.
-		if old, err := experiments.ReadConfig(out); err == nil {
+		if old, err := runfolder.ReadConfig(out); err == nil {
 			cfg.Lockstep = old.Lockstep
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/datasets"
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // writeToyCSV writes n rows of a CSV with a numeric and a categorical
@@ -52,7 +52,7 @@ func TestTrainStatesCodingAndWritesSelfSufficientNetworks(t *testing.T) {
 	if !strings.Contains(stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
-	cfg, err := experiments.ReadConfig(out)
+	cfg, err := runfolder.ReadConfig(out)
 	if err != nil {
 		t.Fatal(err)
 	}

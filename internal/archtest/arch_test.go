@@ -65,7 +65,8 @@ func TestNoGorgoniaWhereTheMapForbidsIt(t *testing.T) {
 	pkgs := listPackages(t)
 	noDeps := []string{"datasets", "fairness", "fairness/audit", "pareto", "records", "report",
 		"compare", "choose", "predict", "onnxexport", "internal/gemm", "internal/vec", "model",
-		"train", "backprop", "propensity", "optim", "scalarize"}
+		"train", "backprop", "propensity", "optim", "scalarize", "runfolder", "progress", "report/htmlreport",
+		"report/runplot"}
 	for _, name := range noDeps {
 		p, ok := pkgs[name]
 		if !ok {
@@ -110,9 +111,19 @@ func TestNoImportRunsBackUp(t *testing.T) {
 		"predict":        {"experiments", "train"},
 		"onnxexport":     {"experiments", "train"},
 		"fairness/audit": {"experiments", "train"},
+		// A run folder is read without the trainer: the reports, the
+		// figures and the progress display go through runfolder.
+		"runfolder":         {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
+		"report/htmlreport": {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
+		"report/runplot":    {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
+		"progress":          {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
 	}
 	for name, banned := range rules {
-		p := pkgs[name]
+		p, ok := pkgs[name]
+		if !ok {
+			t.Errorf("package %s is missing", name)
+			continue
+		}
 		for _, b := range banned {
 			for _, d := range p.Deps {
 				if d == module+"/"+b {

@@ -22,6 +22,7 @@ import (
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // chromium returns the path of a Chromium to drive. Without one the test
@@ -150,7 +151,7 @@ func smallCompasRun(t *testing.T) (string, []records.Record) {
 func writePage(t testing.TB, runs []string, out string) *htmlreport.Page {
 	t.Helper()
 	p, err := htmlreport.Build(runs, htmlreport.Options{
-		Predict: func(net string, _ *experiments.Config) string {
+		Predict: func(net string, _ *runfolder.Config) string {
 			return "fp predict --model " + net + " --data DATA.csv"
 		},
 	})

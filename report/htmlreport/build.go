@@ -1,7 +1,6 @@
 package htmlreport
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,10 +10,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/propensity"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // Options control what Build puts on the page. The zero value is usable.
@@ -27,7 +26,12 @@ type Options struct {
 	// report names it) to new data, given its run's configuration (nil when
 	// the run has no config.json). nil, or "" returned, shows the command
 	// as not available.
-	Predict func(network string, cfg *experiments.Config) string
+	Predict func(network string, cfg *runfolder.Config) string
+	// Defaults are fp train's defaults (runfolder.DefaultConfig): the
+	// command that reproduces a run from its config.json (TrainCommand)
+	// names the settings that differ from them. nil leaves that command
+	// out, as it could not say which settings fp train fills in.
+	Defaults *runfolder.Config
 	// Resamples is the number of bootstrap resamples of the paired
 	// comparisons; default 10,000, as fp compare.
 	Resamples int
@@ -59,7 +63,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		dir  string
 		recs []records.Record // succeeded ones, aligned with ids
 		ids  []int
-		pred *experiments.PredictionSource
+		pred *runfolder.PredictionSource
 		perr error
 	}
 	var sources []*source
@@ -90,18 +94,18 @@ func Build(paths []string, opt Options) (*Page, error) {
 		}
 		all := read[ri]
 		run := Run{Path: path, Dataset: datasetLabel(&all[0]), Method: labels.of(&all[0]), Config: all[0].Config, Networks: true}
-		invs, err := experiments.ReadInvocations(dir)
+		invs, err := runfolder.ReadInvocations(dir)
 		if err != nil {
 			p.Warnings = append(p.Warnings, err.Error())
 		}
-		run.WallSeconds = experiments.WallTime(invs).Seconds()
+		run.WallSeconds = runfolder.WallTime(invs).Seconds()
 		run.Commands = typedCommands(invs)
-		if cfg, err := experiments.ReadConfig(dir); err != nil {
+		if cfg, err := runfolder.ReadConfig(dir); err != nil {
 			if len(run.Commands) == 0 {
 				noConfig = append(noConfig, path)
 			}
-		} else {
-			run.Command = TrainCommand(cfg, dir)
+		} else if opt.Defaults != nil {
+			run.Command = TrainCommand(cfg, *opt.Defaults, dir)
 		}
 		src := &source{dir: dir}
 		consts := map[int]bool{}
@@ -131,7 +135,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 			if r.SingleClass {
 				run.SingleClass++
 			}
-			if r.Method == experiments.MethodAdversarial {
+			if r.Method == runfolder.MethodAdversarial {
 				c.Symbol = "β"
 			}
 			for _, m := range records.Metrics {
@@ -162,7 +166,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	}
 	if len(noConfig) > 0 {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("No readable %s beside %s: the command that reproduces the run is not shown.",
-			experiments.ConfigFile, strings.Join(noConfig, ", ")))
+			runfolder.ConfigFile, strings.Join(noConfig, ", ")))
 	}
 	if len(noNetworks) > 0 {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("The networks of %s are not all present: their score distributions are not shown.",
@@ -203,8 +207,8 @@ func Build(paths []string, opt Options) (*Page, error) {
 	// Per candidate: the predict command and, on a front, the score
 	// distributions.
 	for si, src := range sources {
-		var cfg *experiments.Config
-		if c, err := experiments.ReadConfig(src.dir); err == nil {
+		var cfg *runfolder.Config
+		if c, err := runfolder.ReadConfig(src.dir); err == nil {
 			cfg = &c
 		}
 		for k := range src.recs {
@@ -221,7 +225,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 				c.DistNote = "The network file " + c.Network + " is absent, so the score distributions cannot be recomputed."
 			default:
 				if src.pred == nil && src.perr == nil {
-					src.pred, src.perr = experiments.NewPredictionSource(src.dir)
+					src.pred, src.perr = runfolder.NewPredictionSource(src.dir)
 				}
 				if src.perr != nil {
 					c.DistNote = "Score distributions not available: " + src.perr.Error()
@@ -263,8 +267,8 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 		ms = append(ms, m)
 	}
 	sort.Ints(ms)
-	overlaps := map[int]experiments.SplitOverlap{}
-	if ovs, err := experiments.ReadOverlaps(dir); err == nil {
+	overlaps := map[int]runfolder.SplitOverlap{}
+	if ovs, err := runfolder.ReadOverlaps(dir); err == nil {
 		for _, o := range ovs {
 			overlaps[o.Split] = o
 		}
@@ -289,18 +293,12 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 			out = append(out, row)
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, "splits", fmt.Sprintf("split-%03d", m), "propensity.json"))
-		if err != nil {
+		T, ok := runfolder.PropensityTemperature(dir, m)
+		if !ok {
 			continue
 		}
-		var f struct {
-			T *float64 `json:"temperature"`
-		}
-		if json.Unmarshal(b, &f) != nil || f.T == nil {
-			continue
-		}
-		row := PropensityRow{Run: run, Split: m, Items: []NamedValue{{"calibration temperature", *f.T}}}
-		if *f.T <= propensity.MinT || *f.T >= propensity.MaxT {
+		row := PropensityRow{Run: run, Split: m, Items: []NamedValue{{"calibration temperature", T}}}
+		if T <= propensity.MinT || T >= propensity.MaxT {
 			row.Warning = "temperature at the bound of its range: the propensity logits separate the groups, overlap is poor"
 		}
 		out = append(out, row)
@@ -338,7 +336,7 @@ func markFronts(cands []Candidate, nDatasets int) {
 }
 
 // histograms bins the predictions of each (y, a) cell.
-func histograms(pr *experiments.Predictions, bins int) []Hist {
+func histograms(pr *runfolder.Predictions, bins int) []Hist {
 	var out []Hist
 	for _, y := range []int{0, 1} {
 		for _, a := range []int{0, 1} {

@@ -5,14 +5,13 @@ import (
 	"strings"
 
 	"github.com/fpareto/fp/datasets"
-	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // TrainCommand returns the fp train command that reproduces (or resumes)
 // the run of configuration c in folder out: the flags of every setting that
-// differs from fp train's defaults.
-func TrainCommand(c experiments.Config, out string) string {
-	d := experiments.DefaultConfig()
+// differs from d, fp train's defaults (experiments.DefaultConfig).
+func TrainCommand(c, d runfolder.Config, out string) string {
 	args := []string{"fp", "train"}
 	str := func(flag, v, def string) {
 		if v != def {
@@ -39,7 +38,7 @@ func TrainCommand(c experiments.Config, out string) string {
 	}
 	str("data-dir", c.DataDir, "")
 	str("method", c.Method, d.Method)
-	if c.Method != experiments.MethodAdversarial {
+	if c.Method != runfolder.MethodAdversarial {
 		str("penalty", c.Penalty, d.Penalty)
 	}
 	num("splits", float64(c.Splits), float64(d.Splits))
@@ -66,7 +65,7 @@ func TrainCommand(c experiments.Config, out string) string {
 	num("train-size", float64(c.TrainSize), 0)
 	num("test-size", float64(c.TestSize), 0)
 	num("propensity-epochs", float64(c.PropensityEpochs), float64(d.PropensityEpochs))
-	if c.Method == experiments.MethodAdversarial {
+	if c.Method == runfolder.MethodAdversarial {
 		num("beta-scale", c.AdvBetaScale, d.AdvBetaScale)
 		num("adv-rounds", float64(c.AdvEpochs), float64(d.AdvEpochs))
 		num("adv-pretrain-clf", float64(c.AdvPretrainClf), float64(d.AdvPretrainClf))
@@ -84,7 +83,7 @@ func TrainCommand(c experiments.Config, out string) string {
 // path to new data, as fp pick names it: the data is the CSV file of cfg,
 // the run's configuration, when it trained on one, the published file of a
 // built-in dataset, else a placeholder. It suits Options.Predict.
-func PredictCommand(network string, cfg *experiments.Config) string {
+func PredictCommand(network string, cfg *runfolder.Config) string {
 	data := "DATA.csv"
 	switch {
 	case cfg == nil:

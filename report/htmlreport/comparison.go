@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/fpareto/fp/compare"
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // Significance is the level below which a paired comparison's p-value is
@@ -175,7 +175,7 @@ type TypedCommand struct {
 }
 
 // typedCommands lists the distinct commands among invs, first run first.
-func typedCommands(invs []experiments.Invocation) []TypedCommand {
+func typedCommands(invs []runfolder.Invocation) []TypedCommand {
 	var out []TypedCommand
 	for _, inv := range invs {
 		if len(inv.Args) == 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // The page of a run folder: Build assembles the view model (here of three
@@ -27,9 +28,11 @@ func Example() {
 	cfg := experiments.DefaultConfig()
 	cfg.Epochs = 100
 	b, _ := json.Marshal(cfg) // as fp train stores it
-	os.WriteFile(filepath.Join(dir, experiments.ConfigFile), b, 0o644)
+	os.WriteFile(filepath.Join(dir, runfolder.ConfigFile), b, 0o644)
 
-	p, err := htmlreport.Build([]string{dir}, htmlreport.Options{Title: "COMPAS"})
+	// fp train's defaults let the page name the settings that differ.
+	defaults := experiments.DefaultConfig().Config
+	p, err := htmlreport.Build([]string{dir}, htmlreport.Options{Title: "COMPAS", Defaults: &defaults})
 	if err != nil {
 		fmt.Println(err)
 		return

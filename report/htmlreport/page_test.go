@@ -14,6 +14,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // syntheticRun writes a records file of n candidates per method (no
@@ -169,7 +170,7 @@ func TestBuildShowsTheRecordedInvocations(t *testing.T) {
 	log := `{"args":["fp","train","--splits","2","--out","my run"],"dir":"/home/u","start":"2026-01-01T12:00:00Z","end":"2026-01-01T12:10:00Z","trained":6,"status":"interrupted"}
 {"args":["fp","train","--splits","2","--out","my run"],"dir":"/home/u","start":"2026-01-01T13:00:00Z","end":"2026-01-01T13:05:00Z","trained":4,"status":"done"}
 `
-	if err := os.WriteFile(filepath.Join(dir, experiments.InvocationsFile), []byte(log), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, runfolder.InvocationsFile), []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p, err := htmlreport.Build([]string{dir}, htmlreport.Options{})
@@ -239,12 +240,12 @@ func TestPredictCommand(t *testing.T) {
 	csv.Dataset, csv.CSV = "", "my data.csv"
 	compas := experiments.DefaultConfig()
 	for _, tc := range []struct {
-		cfg  *experiments.Config
+		cfg  *runfolder.Config
 		want string
 	}{
 		{nil, "fp predict --model runs/x/net.json --data DATA.csv --out scores.csv"},
-		{&csv, "fp predict --model runs/x/net.json --data 'my data.csv' --out scores.csv"},
-		{&compas, "fp predict --model runs/x/net.json --data compas-scores-two-years.csv --out scores.csv"},
+		{&csv.Config, "fp predict --model runs/x/net.json --data 'my data.csv' --out scores.csv"},
+		{&compas.Config, "fp predict --model runs/x/net.json --data compas-scores-two-years.csv --out scores.csv"},
 	} {
 		if got := htmlreport.PredictCommand("runs/x/net.json", tc.cfg); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)

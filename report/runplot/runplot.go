@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // Result is what a figure shows (fp plot's --json output).
@@ -143,7 +143,7 @@ func DrawDist(path string, o Dist, warn io.Writer) (*Result, error) {
 		if _, err := os.Stat(filepath.Join(dir, r.Weights)); err != nil {
 			return nil, fmt.Errorf("plot --dist: network of candidate %s is missing (%w); --dist recomputes predictions from the networks fp train stores beside the records", r.Key(), err)
 		}
-		p, err := experiments.LoadPredictions(dir, r)
+		p, err := runfolder.LoadPredictions(dir, r)
 		if err != nil {
 			return nil, fmt.Errorf("plot --dist: predictions of candidate %s: %w", r.Key(), err)
 		}

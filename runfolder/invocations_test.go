@@ -1,4 +1,4 @@
-package experiments
+package runfolder
 
 import (
 	"os"
@@ -39,7 +39,7 @@ func TestInvocationsAppendAndRead(t *testing.T) {
 		{Args: []string{"fp", "train", "--splits", "2"}, Dir: "/home/x", Start: t0.Add(time.Hour), End: t0.Add(2 * time.Hour), Trained: 7, Status: "done"},
 	}
 	for _, inv := range want {
-		if err := appendInvocation(dir, inv); err != nil {
+		if err := AppendInvocation(dir, inv); err != nil {
 			t.Fatal(err)
 		}
 	}

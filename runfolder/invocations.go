@@ -1,4 +1,4 @@
-package experiments
+package runfolder
 
 import (
 	"bufio"
@@ -34,10 +34,10 @@ type Invocation struct {
 	Status string `json:"status"`
 }
 
-// appendInvocation adds inv as one line to out's invocations file. The
+// AppendInvocation adds inv as one line to out's invocations file. The
 // line is written with one call on a file opened for appending, so that
 // shards ending at once do not interleave their lines.
-func appendInvocation(out string, inv Invocation) error {
+func AppendInvocation(out string, inv Invocation) error {
 	b, err := json.Marshal(inv)
 	if err != nil {
 		return err

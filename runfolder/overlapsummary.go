@@ -1,4 +1,4 @@
-package experiments
+package runfolder
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package experiments
+package runfolder
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func LoadPredictions(dir string, rec *records.Record) (*Predictions, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := splitOf(c, data, rec.Split)
+	sp, err := SplitOf(c, data, rec.Split)
 	if err != nil {
 		return nil, err
 	}

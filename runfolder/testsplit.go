@@ -1,12 +1,9 @@
-package experiments
+package runfolder
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/fpareto/fp/datasets"
-	"github.com/fpareto/fp/propensity"
 )
 
 // TestSplit is the test part of one split of a run folder, as the run
@@ -29,27 +26,16 @@ func LoadTestSplit(dir string, m int) (*TestSplit, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := splitOf(c, data, m)
+	sp, err := SplitOf(c, data, m)
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{out: dir}
-	path := r.propensityPath(m)
-	b, err := os.ReadFile(path)
+	pm, err := ReadPropensity(dir, m)
 	if err != nil {
 		return nil, fmt.Errorf("split %d: %w", m, err)
 	}
-	var f propensityFile
-	if err := json.Unmarshal(b, &f); err != nil || f.Network == nil {
-		return nil, fmt.Errorf("%s: not a propensity model", path)
-	}
-	net, err := f.Network.Params()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	pm := &propensity.Model{Net: net, T: f.T}
-	if err := pm.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if pm == nil {
+		return nil, fmt.Errorf("split %d: %s: no propensity model stored", m, PropensityPath(dir, m))
 	}
 	std := datasets.FitStandardizer(data, sp.Train)
 	return &TestSplit{Data: data, Rows: sp.Test, Propensity: pm.Predict(std.Apply(data, sp.Test), len(sp.Test))}, nil

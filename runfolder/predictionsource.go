@@ -1,4 +1,4 @@
-package experiments
+package runfolder
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func (s *PredictionSource) Predictions(rec *records.Record) (*Predictions, error
 	sp, ok := s.splits[rec.Split]
 	if !ok {
 		var err error
-		if sp, err = splitOf(s.cfg, s.data, rec.Split); err != nil {
+		if sp, err = SplitOf(s.cfg, s.data, rec.Split); err != nil {
 			return nil, err
 		}
 		s.splits[rec.Split] = sp

@@ -1,0 +1,224 @@
+package runfolder
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fpareto/fp/datasets"
+)
+
+// Methods of a sweep.
+const (
+	MethodCheb        = "cheb"
+	MethodLinear      = "linear"
+	MethodAdversarial = "adversarial"
+)
+
+// ConfigFile is the name of the configuration stored in an output folder.
+const ConfigFile = "config.json"
+
+// Config is the stored part of a sweep's configuration: the data, the
+// method and its objective, the grid, the training settings and the seed,
+// every setting that has a JSON key. Its JSON form is stored beside the
+// records (config.json) so that a folder always says what produced it.
+// experiments.Config embeds it with the settings that change no result or
+// cannot be stored (workers, shard, custom terms, the command line).
+type Config struct {
+	// Data: a built-in dataset (Dataset, Preset) or a CSV file.
+	Dataset           string `json:"dataset,omitempty"`
+	Preset            string `json:"preset,omitempty"`
+	CSV               string `json:"csv,omitempty"`
+	Target            string `json:"target,omitempty"`
+	Sensitive         string `json:"sensitive,omitempty"`
+	Positive          string `json:"positive,omitempty"`
+	SensitivePositive string `json:"sensitive_positive,omitempty"`
+	DropMissing       bool   `json:"drop_missing,omitempty"`
+	// DataDir reads the original data files from a folder instead of the
+	// embedded copies (same data, so not part of the digest).
+	DataDir string `json:"data_dir,omitempty"`
+
+	Method  string `json:"method"`  // cheb, linear or adversarial
+	Penalty string `json:"penalty"` // a built-in (penalties.BuiltinNames) or a custom penalty's name; "" for adversarial
+	// PenaltyVersion is a custom penalty's Version ("" for the built-ins):
+	// a changed penalty changes the digest, so its records are not resumed.
+	PenaltyVersion string `json:"penalty_version,omitempty"`
+	// Risk and RiskVersion name a custom risk ("" for the built-in BCE).
+	Risk        string `json:"risk,omitempty"`
+	RiskVersion string `json:"risk_version,omitempty"`
+	Lambdas     string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N, adaptive:N or a list
+
+	Splits        int     `json:"splits"`
+	TrainFraction float64 `json:"train_fraction,omitempty"`
+	TrainSize     int     `json:"train_size,omitempty"`
+	TestSize      int     `json:"test_size,omitempty"`
+
+	Epochs  int     `json:"epochs"`
+	Batch   int     `json:"batch,omitempty"` // 0: the dataset's default
+	Arch    string  `json:"arch,omitempty"`  // "LxH"; "": the dataset's default
+	Dropout float64 `json:"dropout"`
+	LR      float64 `json:"lr"`
+
+	PropensityEpochs int `json:"propensity_epochs"`
+
+	// ValFraction keeps this share of every training split aside (stratified
+	// by label and group): the networks train on the rest, are scored on it
+	// after every epoch, and each keeps the network of its epoch with the
+	// lowest validation objective. 0 trains on the whole split for all
+	// epochs (the paper's protocol); experiments.ValFractionAuto (the
+	// default) is experiments.DefaultValFraction for a CSV and 0 for the
+	// built-in datasets.
+	ValFraction float64 `json:"val_fraction,omitempty"`
+
+	// Adversarial baseline (docs/method.md §6).
+	AdvEpochs      int `json:"adv_epochs,omitempty"`
+	AdvPretrainClf int `json:"adv_pretrain_clf,omitempty"`
+	AdvPretrainAdv int `json:"adv_pretrain_adv,omitempty"`
+	// AdvBetaScale multiplies the grid to give β: the paper draws β from
+	// [0, 1]; the public code its adversary came from used β of 30 to 200.
+	AdvBetaScale float64 `json:"adv_beta_scale,omitempty"`
+	// AdvVersion is the baseline's training schedule
+	// (adversarial.VersionLouppe, the default, or the earlier
+	// adversarial.VersionEvalFreshAdam); 0 for the other methods. It enters
+	// the digest, so records of the two schedules are never mixed.
+	AdvVersion int `json:"adv_version,omitempty"`
+
+	Seed   uint64 `json:"seed"`
+	Engine string `json:"engine"` // graph or backprop
+	// Lockstep trains the candidates of a split together (docs/method.md
+	// §5): the λ = 0 and λ = 1 runs as one group, then the other λ as
+	// another, each group on one shared batch order, each network with its
+	// own weights, dropout masks, Adam state and plateau schedule. It needs
+	// an engine that can (train.GroupEngine) and a fixed grid
+	// (experiments.Config.LockstepPossible).
+	Lockstep bool `json:"lockstep,omitempty"`
+
+	// Coding records which raw target and sensitive values the data coded
+	// 1; experiments.NewRunner fills it. It follows from the other
+	// settings, so it is not part of the digest.
+	Coding *Coding `json:"coding,omitempty"`
+}
+
+// Coding is the meaning of y = 1 and a = 1: the raw values of the target
+// and the sensitive column that the data coded 1.
+type Coding struct {
+	Target            string `json:"target"`
+	TargetPositive    string `json:"target_positive"`
+	Sensitive         string `json:"sensitive"`
+	SensitivePositive string `json:"sensitive_positive"`
+}
+
+// Digest identifies everything in the config that changes results: two
+// configs with the same digest produce the same records. Records carry it
+// (records.Record.Config), so it must never change for a stored folder.
+func (c Config) Digest() string {
+	d := c
+	d.DataDir = ""
+	d.Coding = nil
+	b, _ := json.Marshal(d) // a struct of plain fields always marshals
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:6])
+}
+
+// Diff lists the settings in which c and d differ, as "name: a → b".
+func (c Config) Diff(d Config) []string {
+	var a, b map[string]any
+	ja, _ := json.Marshal(c)
+	jb, _ := json.Marshal(d)
+	_ = json.Unmarshal(ja, &a)
+	_ = json.Unmarshal(jb, &b)
+	var out []string
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	for _, k := range sortedKeys(keys) {
+		if k == "data_dir" || k == "coding" {
+			continue
+		}
+		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {
+			out = append(out, fmt.Sprintf("%s: %v → %v", k, show(a[k]), show(b[k])))
+		}
+	}
+	return out
+}
+
+func show(v any) any {
+	if v == nil {
+		return "(unset)"
+	}
+	return v
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var k []string
+	for s := range m {
+		k = append(k, s)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// Claim writes dir/config.json, or checks that the one there matches c: a
+// folder belongs to one configuration, so another one is refused, naming
+// the settings that differ.
+func Claim(dir string, c Config) error {
+	path := filepath.Join(dir, ConfigFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		nb, err := json.MarshalIndent(c, "", "  ")
+		if err != nil {
+			return err
+		}
+		return writeAtomic(path, append(nb, '\n'))
+	}
+	if err != nil {
+		return fmt.Errorf("output folder: %w", err)
+	}
+	var old Config
+	if err := json.Unmarshal(b, &old); err != nil {
+		return fmt.Errorf("%s: not an fp configuration: %w", path, err)
+	}
+	if old.Digest() != c.Digest() {
+		return fmt.Errorf("%s was made by another configuration (%s); use another --out, or the same settings to resume",
+			dir, strings.Join(old.Diff(c), ", "))
+	}
+	return nil
+}
+
+// ReadConfig reads the configuration stored in an output folder.
+func ReadConfig(dir string) (Config, error) {
+	var c Config
+	b, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		return c, fmt.Errorf("read configuration: %w", err)
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		return c, fmt.Errorf("%s: %w", filepath.Join(dir, ConfigFile), err)
+	}
+	return c, nil
+}
+
+// DataFile names the file that the networks of the run in dir read: the
+// run's CSV, or the built-in dataset's original file; "" when the folder
+// holds no readable configuration.
+func DataFile(dir string) string {
+	cfg, err := ReadConfig(dir)
+	switch {
+	case err != nil:
+		return ""
+	case cfg.CSV != "":
+		return cfg.CSV
+	}
+	return datasets.OriginalFile(cfg.Dataset)
+}

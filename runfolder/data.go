@@ -1,0 +1,55 @@
+package runfolder
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/fpareto/fp/datasets"
+)
+
+// LoadDataset loads the data a config names.
+func LoadDataset(c Config) (*datasets.Dataset, error) {
+	if c.CSV != "" {
+		return datasets.LoadCSV(c.CSV, datasets.CSVOptions{
+			Target: c.Target, Sensitive: c.Sensitive, Positive: c.Positive,
+			SensitivePositive: c.SensitivePositive, DropMissing: c.DropMissing,
+		})
+	}
+	preset := c.Preset
+	if preset == "" {
+		preset = datasets.DefaultPreset(c.Dataset)
+	}
+	return datasets.Load(c.Dataset, datasets.Options{Preset: preset, DataDir: c.DataDir})
+}
+
+// SplitOf draws split m of d, as every command that needs it does: the
+// sweep that trains on it and every reader that recomputes predictions
+// from its stored networks.
+func SplitOf(c Config, d *datasets.Dataset, m int) (datasets.Split, error) {
+	s, err := d.Split(datasets.SplitOptions{TrainFraction: c.TrainFraction, TrainSize: c.TrainSize, TestSize: c.TestSize},
+		NewRand(c.Seed, "split", m, "", 0))
+	if err != nil {
+		return s, fmt.Errorf("split %d: %w", m, err)
+	}
+	return s, nil
+}
+
+// NewRand returns a generator seeded from the sweep's seed and the identity
+// of what it is for (a purpose and its coordinates). Every stream of a run is
+// derived this way, never from global state, so results do not depend on the
+// order in which workers pick up work. It lives here because a folder's
+// splits are redrawn from it whenever its networks are scored again.
+func NewRand(seed uint64, purpose string, split int, method string, lambda float64) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(purpose))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(split)))
+	h.Write([]byte{0})
+	h.Write([]byte(method))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.FormatUint(math.Float64bits(lambda), 16)))
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
+}

@@ -1,0 +1,20 @@
+// Package runfolder owns the layout and the file formats of a run folder,
+// the folder a sweep writes and every other command reads:
+//
+//	config.json                       the stored configuration (Config, ReadConfig, Claim)
+//	records.jsonl                     the records (RecordsFile, OpenRecords, ReadRecords;
+//	records-shard-I-of-N.jsonl        the store and its lock are package records')
+//	runs.log                          one line per run into the folder (Invocation)
+//	networks/split-NNN/*.json         the candidates' networks (NetworkPath)
+//	splits/split-NNN/propensity.json  a split's propensity model (ReadPropensity)
+//	splits/split-NNN/overlap.json     its overlap summary (SplitOverlap, ReadOverlaps)
+//	splits/split-NNN/std-*.json       its standardization runs until their records are written
+//	cache/                            optional caches of derived results (WriteCache)
+//
+// It also recomputes what a folder implies but does not store: the data
+// its configuration names (LoadDataset), its splits (SplitOf) and the test
+// predictions of its stored networks (LoadPredictions, PredictionSource).
+// Training is package experiments' job; runfolder imports neither it nor
+// an engine, so that the commands that only read run folders (the reports,
+// the figures, the progress display) build without them.
+package runfolder

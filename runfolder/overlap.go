@@ -1,0 +1,87 @@
+package runfolder
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fpareto/fp/propensity"
+)
+
+// OverlapFile is the name of a split's overlap summary, stored beside its
+// propensity model (splits/split-NNN/).
+const OverlapFile = "overlap.json"
+
+// SplitOverlap is the overlap of one split's calibrated propensity on its
+// training rows, and, when it is poor, why and which source columns go most
+// with the sensitive attribute (the first place to look: a column that
+// nearly copies the attribute leaves the groups without common ground).
+type SplitOverlap struct {
+	Split int `json:"split"`
+	propensity.Overlap
+	Warning    string                 `json:"warning,omitempty"`
+	Predictors []propensity.Predictor `json:"predictors,omitempty"`
+}
+
+// Advice is the poor-overlap warning in words a user can act on ("" when
+// the overlap is fine).
+func (o SplitOverlap) Advice() string {
+	if o.Warning == "" {
+		return ""
+	}
+	s := fmt.Sprintf("split %d: poor overlap between the groups (%s): the ATO values rest on few rows", o.Split, o.Warning)
+	if len(o.Predictors) > 0 {
+		var cols []string
+		for _, p := range o.Predictors {
+			cols = append(cols, fmt.Sprintf("%s (|r| = %.2f)", p.Column, p.Corr))
+		}
+		s += "; the columns that predict the sensitive attribute best are " + strings.Join(cols, ", ") +
+			": consider leaving out a column that stands in for it"
+	}
+	return s
+}
+
+// OverlapPath is where split m's overlap summary is stored.
+func OverlapPath(dir string, m int) string {
+	return filepath.Join(SplitDir(dir, m), OverlapFile)
+}
+
+// WriteOverlap stores the overlap summary of split o.Split.
+func WriteOverlap(dir string, o SplitOverlap) error {
+	b, err := json.MarshalIndent(o, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(OverlapPath(dir, o.Split), append(b, '\n'))
+}
+
+// ReadOverlaps reads the overlap summaries stored in a run folder, by split;
+// none (and no error) for a folder written before they were stored.
+func ReadOverlaps(dir string) ([]SplitOverlap, error) {
+	files, err := filepath.Glob(filepath.Join(globQuote(dir), "splits", "split-*", OverlapFile))
+	if err != nil {
+		return nil, err
+	}
+	var out []SplitOverlap
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var o SplitOverlap
+		if err := json.Unmarshal(b, &o); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Split < out[j].Split })
+	return out, nil
+}

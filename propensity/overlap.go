@@ -38,6 +38,14 @@ type Overlap struct {
 	ESS0 float64 `json:"ess0"`
 	N1   int     `json:"n1"`
 	N0   int     `json:"n0"`
+	// MaxShare1 and MaxShare0 are the largest share of a group's total
+	// overlap weight that one row carries (1/N for uniform weights).
+	// Clipped is the share of rows whose ê sits at a clip bound (Clip or
+	// 1 − Clip): their weight is the clip's, not the model's. Summaries
+	// written before these keys existed have them 0.
+	MaxShare1 float64 `json:"max_share1,omitempty"`
+	MaxShare0 float64 `json:"max_share0,omitempty"`
+	Clipped   float64 `json:"clipped,omitempty"`
 }
 
 // Diagnose summarises the calibrated scores e of rows with groups a (0/1),
@@ -47,8 +55,8 @@ func Diagnose(e, a []float64, t float64) (Overlap, error) {
 		return Overlap{}, fmt.Errorf("overlap: %d scores for %d rows", len(e), len(a))
 	}
 	o := Overlap{Temperature: t}
-	var s1, q1, s0, q0 float64
-	extreme := 0
+	var s1, q1, s0, q0, m1, m0 float64
+	extreme, clipped := 0, 0
 	for i, v := range e {
 		if math.IsNaN(v) || v < 0 || v > 1 {
 			return Overlap{}, fmt.Errorf("overlap: row %d: score %v is not a probability", i, v)
@@ -56,16 +64,26 @@ func Diagnose(e, a []float64, t float64) (Overlap, error) {
 		if v < Extreme || v > 1-Extreme {
 			extreme++
 		}
+		if v <= Clip || v >= 1-Clip {
+			clipped++
+		}
 		if a[i] == 1 {
 			w := 1 - v
-			s1, q1 = s1+w, q1+w*w
+			s1, q1, m1 = s1+w, q1+w*w, max(m1, w)
 			o.N1++
 		} else {
-			s0, q0 = s0+v, q0+v*v
+			s0, q0, m0 = s0+v, q0+v*v, max(m0, v)
 			o.N0++
 		}
 	}
 	o.Extreme = float64(extreme) / float64(len(e))
+	o.Clipped = float64(clipped) / float64(len(e))
+	if s1 > 0 {
+		o.MaxShare1 = m1 / s1
+	}
+	if s0 > 0 {
+		o.MaxShare0 = m0 / s0
+	}
 	ess := func(s, q float64) float64 {
 		if q == 0 {
 			return 0
@@ -98,6 +116,74 @@ func (o Overlap) Poor() (bool, string) {
 		}
 	}
 	return len(why) > 0, strings.Join(why, "; ")
+}
+
+// AtMinT reports whether the temperature sits at its lower bound MinT: the
+// logits separated the groups on the calibration rows, so the model is as
+// sharp as it may be and its ê are pushed to 0 and 1.
+func (o Overlap) AtMinT() bool { return o.Temperature > 0 && o.Temperature <= MinT*(1+1e-9) }
+
+// AllClipped reports whether every ê was clipped: the overlap weights are
+// then the clip's constants, uniform within each group, so the effective
+// sample size reads as every row although the groups do not overlap at all.
+func (o Overlap) AllClipped() bool { return o.Clipped == 1 }
+
+// Unreliable is the rule that says when a split's ATO, measured on some
+// rows with the overlap weights of its calibrated propensity, cannot be
+// trusted. train is the overlap on the training rows (where the propensity
+// was fitted), eval on the rows the ATO is measured on (test or selection
+// rows). The ATO is unreliable when any of these holds:
+//   - the temperature is at its lower bound (AtMinT): the groups were
+//     separable on the calibration rows;
+//   - more than PoorExtremeShare of the rows are extreme (ê < 0.01 or
+//     > 0.99), on either set of rows;
+//   - on the evaluation rows a group's effective sample size is below
+//     PoorESSShare of its rows, or one row carries more than
+//     UnreliableMaxShare of the group's weight.
+//
+// why lists every reason that holds, in a phrase ("" when reliable).
+func Unreliable(train, eval Overlap) (bool, string) {
+	var why []string
+	if train.AtMinT() {
+		why = append(why, fmt.Sprintf("the calibration temperature is at its lower bound %g (the groups are separable on the training rows)", MinT))
+	}
+	for _, s := range []struct {
+		name string
+		o    Overlap
+	}{{"training", train}, {"evaluation", eval}} {
+		if s.o.Extreme > PoorExtremeShare {
+			why = append(why, fmt.Sprintf("%.0f%% of the %s rows have ê < %g or > %g", 100*s.o.Extreme, s.name, Extreme, 1-Extreme))
+		}
+	}
+	for _, g := range []struct {
+		name  string
+		ess   float64
+		n     int
+		share float64
+	}{{"a = 1", eval.ESS1, eval.N1, eval.MaxShare1}, {"a = 0", eval.ESS0, eval.N0, eval.MaxShare0}} {
+		switch {
+		case g.n > 0 && g.ess < PoorESSShare*float64(g.n):
+			why = append(why, fmt.Sprintf("on the evaluation rows the overlap weights of group %s count as %.1f of its %d rows", g.name, g.ess, g.n))
+		case g.share > UnreliableMaxShare:
+			why = append(why, fmt.Sprintf("on the evaluation rows one row carries %.0f%% of group %s's weight", 100*g.share, g.name))
+		}
+	}
+	return len(why) > 0, strings.Join(why, "; ")
+}
+
+// UnreliableMaxShare is the largest share of a group's overlap weight one
+// evaluation row may carry before the ATO counts as unreliable: above it a
+// single row moves the group's weighted mean by more than a tenth of its
+// score.
+const UnreliableMaxShare = 0.1
+
+// ESSNote explains an effective sample size that reads as every row
+// although the overlap is poor: "" unless every ê was clipped.
+func (o Overlap) ESSNote() string {
+	if !o.AllClipped() {
+		return ""
+	}
+	return fmt.Sprintf("every ê is clipped to %g or %g, so the weights are uniform within each group: the effective sample size counts every row, yet the groups do not overlap", Clip, 1-Clip)
 }
 
 // String is a one-line summary: temperature, median and 1%/99% quantiles of

@@ -1,0 +1,299 @@
+package bootstrap
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/model"
+)
+
+// Sample is one set of predictions, prepared for resampling: the rows in
+// score order with their loss, correctness, label, group and overlap
+// weight. It is read-only once made and safe for concurrent use.
+type Sample struct {
+	p, y, a, w  []float64 // in score order; w nil without a propensity
+	loss, right []float64 // each row's cross-entropy and 1 if classified right
+	g, sub      []uint8   // the group a, and the subset 1 + y
+	last        []bool    // last[k]: row k ends a block of tied scores
+}
+
+// New prepares predicted probabilities p with labels y, groups a and, when
+// e is not nil, the propensity ê of each row (for the ATO). The inputs are
+// checked as fairness.Evaluate checks them.
+func New(p, y, a, e []float64) (*Sample, error) {
+	if _, err := fairness.Evaluate(p, y, a, e); err != nil {
+		return nil, fmt.Errorf("bootstrap: %w", err)
+	}
+	loss := make([]float64, len(p))
+	for i, pi := range p {
+		pc := min(max(pi, fairness.ProbClip), 1-fairness.ProbClip)
+		if y[i] == 1 {
+			loss[i] = -math.Log(pc)
+		} else {
+			loss[i] = -math.Log1p(-pc)
+		}
+	}
+	return newSample(p, y, a, e, loss), nil
+}
+
+// NewLogits is New for logits z: p = sigmoid(z) and each row's loss is
+// softplus(z) − y·z, as fairness.EvaluateLogits computes it.
+func NewLogits(z, y, a, e []float64) (*Sample, error) {
+	if _, err := fairness.EvaluateLogits(z, y, a, e); err != nil {
+		return nil, fmt.Errorf("bootstrap: %w", err)
+	}
+	p := make([]float64, len(z))
+	loss := make([]float64, len(z))
+	for i, zi := range z {
+		p[i] = model.Sigmoid(zi)
+		loss[i] = model.Softplus(zi) - y[i]*zi
+	}
+	return newSample(p, y, a, e, loss), nil
+}
+
+func newSample(p, y, a, e, loss []float64) *Sample {
+	n := len(p)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	// Stable, so rows of equal score keep their order and the sums below
+	// run as fairness.Evaluate's do for the rows of one group.
+	sort.SliceStable(order, func(i, j int) bool { return p[order[i]] < p[order[j]] })
+	s := &Sample{
+		p: make([]float64, n), y: make([]float64, n), a: make([]float64, n),
+		loss: make([]float64, n), right: make([]float64, n),
+	}
+	var w []float64
+	if e != nil {
+		w = make([]float64, n)
+		fairness.OverlapWeights(e, a, w)
+		s.w = make([]float64, n)
+	}
+	for k, i := range order {
+		s.p[k], s.y[k], s.a[k], s.loss[k] = p[i], y[i], a[i], loss[i]
+		if (p[i] >= 0.5) == (y[i] == 1) {
+			s.right[k] = 1
+		}
+		if w != nil {
+			s.w[k] = w[i]
+		}
+	}
+	s.g, s.sub, s.last = make([]uint8, n), make([]uint8, n), make([]bool, n)
+	for k := range n {
+		s.g[k], s.sub[k] = uint8(s.a[k]), 1+uint8(s.y[k])
+		s.last[k] = k == n-1 || s.p[k+1] != s.p[k]
+	}
+	return s
+}
+
+// Len is the number of rows.
+func (s *Sample) Len() int { return len(s.p) }
+
+// HasATO reports whether the sample has a propensity, so that the ATO is
+// computed.
+func (s *Sample) HasATO() bool { return s.w != nil }
+
+// Metrics computes the metrics with row k of the original order counted
+// m[k] times — except that m is indexed in score order (see Draw): the
+// multiplicities of a bootstrap are exchangeable, so no mapping back is
+// needed. With every m[k] = 1 the result is fairness.Evaluate's. ok is false
+// when the resample lacks a group (no contrast can be measured); DP, EO and
+// EOpp are then 0 and the ATO is NaN. m must have Len() entries ≥ 0 with a
+// positive sum.
+func (s *Sample) Metrics(m []float64) (met fairness.Metrics, ok bool) {
+	if len(m) != len(s.p) {
+		panic(fmt.Sprintf("bootstrap: %d multiplicities for %d rows", len(m), len(s.p)))
+	}
+	var total, loss, right float64
+	var t1, t0, s1, s0 float64 // the ATO's weighted sums
+	// Group totals within each subset: [0] every row, [1] y = 0, [2] y = 1.
+	var W [3][2]float64
+	for k, mk := range m {
+		if mk == 0 {
+			continue
+		}
+		total += mk
+		loss += mk * s.loss[k]
+		right += mk * s.right[k]
+		g, sub := s.g[k], s.sub[k]
+		W[0][g] += mk
+		W[sub][g] += mk
+		if s.w != nil {
+			mw := mk * s.w[k]
+			if g == 1 {
+				s1 += mw
+				t1 += mw * s.p[k]
+			} else {
+				s0 += mw
+				t0 += mw * s.p[k]
+			}
+		}
+	}
+	met.N = int(total)
+	met.Risk = loss / total
+	met.Accuracy = right / total
+	ok = W[0][0] > 0 && W[0][1] > 0
+	if s.w != nil {
+		met.HasATO = true
+		if s1 > 0 && s0 > 0 {
+			met.ATO = math.Abs(t1/s1 - t0/s0)
+		} else {
+			met.ATO, ok = math.NaN(), false
+		}
+	}
+	mv := s.mv(m, &W)
+	met.DP, met.EO, met.EOpp = mv[0], max(mv[1], mv[2]), mv[2]
+	return met, ok
+}
+
+// mv is the weighted mean-variance index of the scores against the group in
+// each subset (every row, y = 0, y = 1): fairness.MV with row k counted
+// m[k] times, in one pass over the tie blocks.
+func (s *Sample) mv(m []float64, W *[3][2]float64) [3]float64 {
+	var cum [3][2]float64
+	var sum [3]float64
+	// Reciprocals, so that a block costs multiplications only; a subset
+	// without both groups is skipped.
+	var inv [3][2]float64
+	var invT [3]float64
+	var both [3]bool
+	for j := range 3 {
+		if both[j] = W[j][0] > 0 && W[j][1] > 0; both[j] {
+			inv[j] = [2]float64{1 / W[j][0], 1 / W[j][1]}
+			invT[j] = 1 / (W[j][0] + W[j][1])
+		}
+	}
+	var bw [3]float64 // the current block's weight in each subset
+	for k, mk := range m {
+		if mk != 0 {
+			g, sub := s.g[k], s.sub[k]
+			cum[0][g] += mk
+			cum[sub][g] += mk
+			bw[0] += mk
+			bw[sub] += mk
+		}
+		if !s.last[k] {
+			continue
+		}
+		// The end of a block of tied scores: every row of it shares F̂ and
+		// F̂_r, now counting the whole block.
+		for j := range 3 {
+			if bw[j] == 0 || !both[j] {
+				continue
+			}
+			f := (cum[j][0] + cum[j][1]) * invT[j]
+			d0 := cum[j][0]*inv[j][0] - f
+			d1 := cum[j][1]*inv[j][1] - f
+			// Σ_r W_r·(F̂_r − F̂)²
+			sum[j] += bw[j] * (W[j][0]*d0*d0 + W[j][1]*d1*d1)
+		}
+		bw = [3]float64{}
+	}
+	var out [3]float64
+	for j := range 3 {
+		if both[j] {
+			out[j] = sum[j] * invT[j] * invT[j]
+		}
+	}
+	return out
+}
+
+// Draw fills m with the multiplicities of one bootstrap resample: Len()
+// rows drawn uniformly with replacement from rng.
+func (s *Sample) Draw(rng *rand.Rand, m []float64) {
+	clear(m)
+	n := len(m)
+	for range n {
+		m[rng.IntN(n)]++
+	}
+}
+
+// Interval is a two-sided percentile interval [Lo, Hi].
+type Interval struct{ Lo, Hi float64 }
+
+// Contains reports whether v lies in the interval.
+func (iv Interval) Contains(v float64) bool { return iv.Lo <= v && v <= iv.Hi }
+
+// Intervals are the percentile intervals of every metric of one sample.
+type Intervals struct {
+	Risk, Accuracy, ATO, DP, EO, EOpp Interval
+	// Resamples is how many resamples were drawn; Valid how many held both
+	// groups (and positive overlap weight in each, when the ATO is
+	// computed): the fairness intervals come from those. Level is the
+	// coverage asked for, e.g. 0.95.
+	Resamples, Valid int
+	Level            float64
+	// HasATO is false without a propensity; ATO is then zero.
+	HasATO bool
+}
+
+// MinValidShare is the least share of resamples that must hold both groups
+// for the fairness intervals to be given: below it a group is so small that
+// resamples without it are common and the percentile interval of the rest
+// would be conditioned on a rare event.
+const MinValidShare = 0.9
+
+// Intervals draws resamples bootstrap resamples from rng and returns the
+// percentile interval at level (in (0, 1)) of every metric. When fewer than
+// MinValidShare of the resamples hold both groups, the fairness intervals
+// are NaN and the error says why; the risk and accuracy intervals are still
+// given.
+func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Intervals, error) {
+	if resamples < 2 {
+		return Intervals{}, fmt.Errorf("bootstrap: %d resamples, want ≥ 2", resamples)
+	}
+	if !(level > 0 && level < 1) {
+		return Intervals{}, fmt.Errorf("bootstrap: level %g, want a value in (0, 1)", level)
+	}
+	m := make([]float64, s.Len())
+	var risk, acc, ato, dp, eo, eopp []float64
+	risk = make([]float64, 0, resamples)
+	acc = make([]float64, 0, resamples)
+	for range resamples {
+		s.Draw(rng, m)
+		met, ok := s.Metrics(m)
+		risk = append(risk, met.Risk)
+		acc = append(acc, met.Accuracy)
+		if ok {
+			dp, eo, eopp = append(dp, met.DP), append(eo, met.EO), append(eopp, met.EOpp)
+			if met.HasATO {
+				ato = append(ato, met.ATO)
+			}
+		}
+	}
+	out := Intervals{Resamples: resamples, Valid: len(dp), Level: level, HasATO: s.HasATO()}
+	out.Risk, out.Accuracy = percentile(risk, level), percentile(acc, level)
+	if float64(len(dp)) < MinValidShare*float64(resamples) {
+		nan := Interval{math.NaN(), math.NaN()}
+		out.ATO, out.DP, out.EO, out.EOpp = nan, nan, nan, nan
+		return out, fmt.Errorf("bootstrap: only %d of %d resamples hold both groups: a group is too small for fairness intervals", len(dp), resamples)
+	}
+	out.DP, out.EO, out.EOpp = percentile(dp, level), percentile(eo, level), percentile(eopp, level)
+	if s.HasATO() {
+		out.ATO = percentile(ato, level)
+	}
+	return out, nil
+}
+
+// percentile is the equal-tailed interval of v at level, by the linear
+// interpolation between order statistics (type 7 of Hyndman and Fan, the
+// default of R and numpy). It sorts v.
+func percentile(v []float64, level float64) Interval {
+	slices.Sort(v)
+	a := (1 - level) / 2
+	return Interval{quantile(v, a), quantile(v, 1-a)}
+}
+
+func quantile(sorted []float64, q float64) float64 {
+	h := q * float64(len(sorted)-1)
+	lo := int(math.Floor(h))
+	if lo >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}

@@ -36,6 +36,11 @@ type Config struct {
 	Positive          string `json:"positive,omitempty"`
 	SensitivePositive string `json:"sensitive_positive,omitempty"`
 	DropMissing       bool   `json:"drop_missing,omitempty"`
+	// Features keeps only these source columns as features; Exclude keeps
+	// every feature column but these (give one or neither). Names are
+	// source columns, checked against the data before anything trains.
+	Features []string `json:"features,omitempty"`
+	Exclude  []string `json:"exclude,omitempty"`
 	// DataDir reads the original data files from a folder instead of the
 	// embedded copies (same data, so not part of the digest).
 	DataDir string `json:"data_dir,omitempty"`
@@ -102,6 +107,11 @@ type Config struct {
 	// 1; NewRunner fills it. It follows from the other settings, so it is
 	// not part of the digest.
 	Coding *Coding `json:"coding,omitempty"`
+	// DataID is the identity of the rows trained on (datasets.Dataset.ID);
+	// NewRunner fills it. Runs with the same DataID and seed have the same
+	// splits and are compared split by split. It follows from the data, so
+	// it is not part of the digest.
+	DataID string `json:"data_id,omitempty"`
 	// CustomPenalty, when set, is used instead of a built-in penalty; its
 	// Name is the Penalty of the records and its Version enters the digest
 	// (change it whenever the penalty's code changes). Library use only;
@@ -218,6 +228,9 @@ func (c Config) Validate() error {
 	}
 	if c.Dataset != "" && c.CSV != "" {
 		return fieldErr("csv", "give a built-in dataset (%q) or a CSV file (%q), not both", c.Dataset, c.CSV)
+	}
+	if len(c.Features) > 0 && len(c.Exclude) > 0 {
+		return fieldErr("exclude", "give --features or --exclude, not both")
 	}
 	if c.Arch != "" {
 		if _, err := model.ParseArch(c.Arch); err != nil {
@@ -421,6 +434,7 @@ func (c Config) Digest() string {
 	d := c
 	d.DataDir = ""
 	d.Coding = nil
+	d.DataID = ""
 	b, _ := json.Marshal(d) // a struct of plain fields always marshals
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:6])
@@ -442,7 +456,7 @@ func (c Config) Diff(d Config) []string {
 		keys[k] = true
 	}
 	for _, k := range sortedKeys(keys) {
-		if k == "data_dir" || k == "coding" {
+		if k == "data_dir" || k == "coding" || k == "data_id" {
 			continue
 		}
 		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {

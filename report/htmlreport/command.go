@@ -38,6 +38,8 @@ func TrainCommand(c experiments.Config, out string) string {
 		str("preset", c.Preset, "")
 	}
 	str("data-dir", c.DataDir, "")
+	str("features", strings.Join(c.Features, ","), "")
+	str("exclude", strings.Join(c.Exclude, ","), "")
 	str("method", c.Method, d.Method)
 	if c.Method != experiments.MethodAdversarial {
 		str("penalty", c.Penalty, d.Penalty)

@@ -394,4 +394,3 @@ func index(m map[string]int, k string) int {
 }
 
 func exists(path string) bool { _, err := os.Stat(path); return err == nil }
-

@@ -167,30 +167,36 @@ func (e *MixedDataError) Error() string {
 // OneDataPerGroup partitions recs by dataset (ByData) for a command that
 // pools or pairs candidates. Several datasets are refused with a
 // *MixedDataError unless by includes "dataset", the one way to keep them
-// apart; escape is the flag that says so, for the message. With "dataset"
-// in by, datasets whose names coincide are still refused, as by's groups
-// could not tell them apart.
+// apart; escape is the flag that says so, for the message.
 func OneDataPerGroup(recs []Record, by Grouping, escape string) ([]DataGroup, error) {
 	groups := ByData(recs)
-	if len(groups) <= 1 {
+	if len(groups) <= 1 || by.Has("dataset") {
 		return groups, nil
 	}
 	labels := make([]string, len(groups))
 	for i := range groups {
 		labels[i] = groups[i].Label
 	}
-	if !by.Has("dataset") {
-		return nil, &MixedDataError{Labels: labels, Escape: escape}
-	}
+	return nil, &MixedDataError{Labels: labels, Escape: escape}
+}
+
+// NamesApart refuses datasets that share a name, for a command whose groups
+// are named by the grouping's key (the dataset's name, not its rows): it
+// could not keep them apart.
+func NamesApart(groups []DataGroup) error {
 	names := map[string]int{}
 	for i, g := range groups {
 		for k := range g.Records {
 			if j, ok := names[g.Records[k].Dataset]; ok && j != i {
-				return nil, fmt.Errorf("the records are of %d datasets (%s), two of them named %s: grouping by dataset cannot keep them apart; give one dataset's runs",
+				labels := make([]string, len(groups))
+				for i := range groups {
+					labels[i] = groups[i].Label
+				}
+				return fmt.Errorf("the records are of %d datasets (%s), two of them named %s: grouping by dataset cannot keep them apart; give one dataset's runs",
 					len(groups), strings.Join(labels, "; "), g.Records[k].Dataset)
 			}
 			names[g.Records[k].Dataset] = i
 		}
 	}
-	return groups, nil
+	return nil
 }

@@ -60,8 +60,15 @@ func TestOneDataPerGroup(t *testing.T) {
 		t.Errorf("grouped by dataset: %d groups, %v", len(g), err)
 	}
 	sameName := []Record{{Dataset: "d.csv", Sensitive: "g", DataID: "aa"}, {Dataset: "d.csv", Sensitive: "g", DataID: "bb"}}
-	if _, err := OneDataPerGroup(sameName, Grouping{"dataset"}, "--by dataset"); err == nil || !strings.Contains(err.Error(), "two of them named d.csv") {
-		t.Errorf("one name, two datasets, grouped by dataset: %v", err)
+	g, err := OneDataPerGroup(sameName, Grouping{"dataset"}, "--by dataset")
+	if err != nil || len(g) != 2 {
+		t.Fatalf("one name, two datasets, grouped by dataset: %d groups, %v", len(g), err)
+	}
+	if err := NamesApart(g); err == nil || !strings.Contains(err.Error(), "two of them named d.csv") {
+		t.Errorf("one name, two datasets, kept apart by name: %v", err)
+	}
+	if err := NamesApart(ByData(mixed)); err != nil {
+		t.Errorf("two names: %v", err)
 	}
 	renamed := []Record{{Dataset: "a.csv", Sensitive: "g", DataID: "aa"}, {Dataset: "b.csv", Sensitive: "g", DataID: "aa"}}
 	if g, err := OneDataPerGroup(renamed, Grouping{"run"}, "--by dataset,run"); err != nil || len(g) != 1 {

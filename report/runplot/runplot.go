@@ -76,7 +76,13 @@ func DrawFront(paths []string, o Front, warn io.Writer) (*Result, error) {
 	if by.Has("dataset") {
 		escape = ""
 	}
-	if _, err := records.OneDataPerGroup(recs, by, escape); err != nil {
+	data, err := records.OneDataPerGroup(recs, by, escape)
+	if err != nil {
+		return nil, fmt.Errorf("plot: %w", err)
+	}
+	// Panels are named by the dataset's name: two datasets of one name
+	// would share them.
+	if err := records.NamesApart(data); err != nil {
 		return nil, fmt.Errorf("plot: %w", err)
 	}
 	out := o.Out

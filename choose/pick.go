@@ -23,9 +23,11 @@ type Candidate struct {
 
 // ReadCandidates reads the candidates of paths: records files, or sweep
 // folders standing for the records files in them and in their immediate
-// subfolders. A torn last line is skipped.
+// subfolders. A torn last line is skipped. Candidates of several datasets
+// (records.ByData) are refused: one front is of one dataset's candidates.
 func ReadCandidates(paths []string) ([]Candidate, error) {
 	var out []Candidate
+	var all []records.Record
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -43,6 +45,7 @@ func ReadCandidates(paths []string) ([]Candidate, error) {
 			if err != nil && !errors.As(err, &torn) {
 				return nil, err
 			}
+			all = append(all, recs...)
 			for _, r := range recs {
 				if !r.OK() || r.Collapsed || r.Weights == "" {
 					continue
@@ -51,6 +54,9 @@ func ReadCandidates(paths []string) ([]Candidate, error) {
 				out = append(out, Candidate{Record: r, Dir: dir, Weights: filepath.Join(dir, r.Weights)})
 			}
 		}
+	}
+	if _, err := records.OneDataPerGroup(all, nil, ""); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

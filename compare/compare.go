@@ -71,8 +71,11 @@ type PairedRow struct {
 }
 
 // Run compares the groups of recs (successful candidates). Records of
-// several datasets are refused unless the grouping includes the dataset;
-// then each dataset is compared on its own.
+// several datasets (records.ByData: the rows' identity, not the file's
+// name) are refused unless the grouping includes the dataset; then each
+// dataset is compared on its own. Runs on the same rows under different
+// file names, or with different feature columns, are one dataset and are
+// paired split by split.
 func Run(recs []records.Record, opt Options) (*Result, error) {
 	if len(recs) == 0 {
 		return nil, errors.New("compare: no candidates")
@@ -95,26 +98,26 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 	if tol == 0 {
 		tol = pareto.DefaultTolerance
 	}
-	byDataset := map[string][]records.Record{}
-	for i := range recs {
-		byDataset[recs[i].Dataset] = append(byDataset[recs[i].Dataset], recs[i])
+	escape := "--by dataset," + strings.Join(opt.By, ",")
+	if opt.By.Has("dataset") {
+		escape = ""
 	}
+	data, err := records.OneDataPerGroup(recs, opt.By, escape)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	slices.SortStableFunc(data, func(a, b records.DataGroup) int { return strings.Compare(a.Label, b.Label) })
 	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}}
-	for d := range byDataset {
-		res.Datasets = append(res.Datasets, d)
-	}
-	slices.Sort(res.Datasets)
-	if len(byDataset) > 1 && !opt.By.Has("dataset") {
-		return nil, fmt.Errorf("compare: the records are of %d datasets (%s): compare each dataset's records "+
-			"on their own, or group by dataset (--by dataset,%s)", len(byDataset), strings.Join(res.Datasets, ", "), records.DefaultGrouping)
+	for _, d := range data {
+		res.Datasets = append(res.Datasets, d.Label)
 	}
 	for _, metric := range opt.Metrics {
-		for _, d := range res.Datasets {
+		for _, d := range data {
 			label := ""
-			if len(res.Datasets) > 1 {
-				label = d
+			if len(data) > 1 {
+				label = d.Label
 			}
-			res.add(metric, label, byDataset[d], opt, tol)
+			res.add(metric, label, d.Records, opt, tol)
 		}
 	}
 	return res, nil

@@ -26,6 +26,9 @@ const (
 type Options struct {
 	Preset  string // "" = DefaultPreset(name)
 	DataDir string // folder with the original files; "" = the embedded copies
+	// Columns chooses among the dataset's feature columns (FeatureColumns).
+	// The rows kept are the preset's whatever the choice.
+	Columns ColumnChoice
 }
 
 // Names lists the built-in datasets.
@@ -67,15 +70,16 @@ func Load(name string, opt Options) (*Dataset, error) {
 		}
 		return nil, fmt.Errorf("dataset %s: unknown preset %q: want %s", name, preset, strings.Join(presets, " or "))
 	}
-	var (
-		d   *Dataset
-		err error
-	)
+	keep, err := opt.Columns.keep(FeatureColumns(name), builtinHeader(name), builtinTarget(name), builtinSensitive(name), "dataset "+name)
+	if err != nil {
+		return nil, err
+	}
+	var d *Dataset
 	switch name {
 	case "compas":
 		var t *table
 		if t, err = source(compasFile, opt.DataDir); err == nil {
-			d, err = compas(t)
+			d, err = compas(t, keep)
 		}
 	default:
 		var t, u *table
@@ -86,7 +90,7 @@ func Load(name string, opt Options) (*Dataset, error) {
 			}
 		}
 		if err == nil {
-			d, err = adult(t, strings.TrimPrefix(name, "adult-"), preset)
+			d, err = adult(t, strings.TrimPrefix(name, "adult-"), preset, keep)
 		}
 	}
 	if err != nil {
@@ -94,6 +98,7 @@ func Load(name string, opt Options) (*Dataset, error) {
 	}
 	d.Name, d.Preset = name, preset
 	d.Schema.Dataset, d.Schema.Preset = name, preset
+	d.ID = d.identity("builtin:"+name+"/"+preset, 0, nil)
 	d.Source = "embedded"
 	if opt.DataDir != "" {
 		d.Source = filepath.Join(opt.DataDir, adultDataFile)
@@ -130,10 +135,40 @@ var compasColumns = []string{"sex", "age", "age_cat", "race", "juv_fel_count", "
 	"juv_other_count", "priors_count", "days_b_screening_arrest", "is_recid", "c_charge_degree",
 	"score_text", "two_year_recid"}
 
+// The feature columns of the built-in datasets, numeric ones first.
+var (
+	compasNumeric     = []string{"age", "juv_fel_count", "juv_misd_count", "juv_other_count", "priors_count"}
+	compasCategorical = []string{"sex", "age_cat", "c_charge_degree"}
+	adultNumeric      = []string{"age", "education-num", "capital-gain", "capital-loss", "hours-per-week"}
+	adultCategorical  = []string{"workclass", "education", "marital-status", "occupation", "relationship", "native-country"}
+)
+
+// builtinHeader lists the columns fp reads from a built-in dataset's files.
+func builtinHeader(name string) []string {
+	if name == "compas" {
+		return compasColumns
+	}
+	return adultFields
+}
+
+func builtinTarget(name string) string {
+	if name == "compas" {
+		return "two_year_recid"
+	}
+	return "income"
+}
+
+func builtinSensitive(name string) string {
+	if name == "adult-sex" {
+		return "sex"
+	}
+	return "race"
+}
+
 // compas keeps the rows of ProPublica's analysis: screening within 30 days
 // of the arrest, a known recidivism status, no ordinary traffic offence and
-// a valid score.
-func compas(t *table) (*Dataset, error) {
+// a valid score. keep names the feature columns to encode.
+func compas(t *table, keep map[string]bool) (*Dataset, error) {
 	days, recid, degree, score := t.column("days_b_screening_arrest"), t.column("is_recid"),
 		t.column("c_charge_degree"), t.column("score_text")
 	dayVals, dayErrs := numbers(days)
@@ -175,23 +210,27 @@ func compas(t *table) (*Dataset, error) {
 		}
 	}
 	var feats []feature
-	for _, n := range []string{"age", "juv_fel_count", "juv_misd_count", "juv_other_count", "priors_count"} {
-		feats = append(feats, feature{col: t.column(n), enc: numeric})
+	for _, n := range compasNumeric {
+		if keep[n] {
+			feats = append(feats, feature{col: t.column(n), enc: numeric})
+		}
 	}
-	for _, n := range []string{"sex", "age_cat", "c_charge_degree"} {
-		feats = append(feats, feature{col: t.column(n), enc: oneHot})
+	for _, n := range compasCategorical {
+		if keep[n] {
+			feats = append(feats, feature{col: t.column(n), enc: oneHot})
+		}
 	}
 	return d.finish(t, rows, feats)
 }
 
-// adult encodes Adult; a is "sex" or "race".
-func adult(t *table, a, preset string) (*Dataset, error) {
+// adult encodes Adult; a is "sex" or "race"; keep names the feature
+// columns to encode.
+func adult(t *table, a, preset string, keep map[string]bool) (*Dataset, error) {
 	d := &Dataset{Target: "income", LabelPositive: ">50K", Sensitive: a, GroupPositive: "Male"}
 	if a == "race" {
 		d.GroupPositive = "White"
 	}
 	race := t.column("race")
-	categorical := []string{"workclass", "education", "marital-status", "occupation", "relationship", "native-country"}
 	var rows []int
 	enc, rename := oneHot, map[string]string(nil)
 	if preset == PresetPaper {
@@ -234,11 +273,15 @@ func adult(t *table, a, preset string) (*Dataset, error) {
 		}
 	}
 	var feats []feature
-	for _, n := range []string{"age", "education-num", "capital-gain", "capital-loss", "hours-per-week"} {
-		feats = append(feats, feature{col: t.column(n), enc: numeric})
+	for _, n := range adultNumeric {
+		if keep[n] {
+			feats = append(feats, feature{col: t.column(n), enc: numeric})
+		}
 	}
-	for _, n := range categorical {
-		feats = append(feats, feature{col: t.column(n), enc: enc, rename: rename})
+	for _, n := range adultCategorical {
+		if keep[n] {
+			feats = append(feats, feature{col: t.column(n), enc: enc, rename: rename})
+		}
 	}
 	return d.finish(t, rows, feats)
 }

@@ -16,11 +16,16 @@ type CSVOptions struct {
 	Sensitive         string // the sensitive-attribute column; two distinct values
 	Positive          string // the target value coded 1; "" = the rule below
 	SensitivePositive string // the sensitive value coded 1; "" = the rule below
-	DropMissing       bool   // drop rows with an empty cell instead of failing
+	DropMissing       bool   // drop rows with an empty cell in a column in use instead of failing
+	// Columns chooses the feature columns (default: every column but the
+	// target and the sensitive one).
+	Columns ColumnChoice
 }
 
 // LoadCSV reads any CSV file with a header row. Every column other than the
-// target and the sensitive one is a feature: numeric when all its non-empty
+// target and the sensitive one is a feature (or those opt.Columns keeps;
+// the others are not read beyond the header and may hold anything, empty
+// cells included): numeric when all its non-empty
 // values are numbers, else categorical, one-hot encoded with one column per
 // level in sorted order. Without Positive (SensitivePositive), the value
 // coded 1 is "1", "true" or "yes" (in any case) when present, else the later
@@ -69,10 +74,28 @@ func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
 	if len(t.cols) < 3 {
 		return nil, &ParseError{File: t.files[0], Line: 1, Err: errors.New("no feature columns besides the target and the sensitive one")}
 	}
+	var available []string
+	for _, c := range t.cols {
+		if c != target && c != sens {
+			available = append(available, c.name)
+		}
+	}
+	keep, err := opt.Columns.keep(available, header, opt.Target, opt.Sensitive, t.files[0])
+	if err != nil {
+		return nil, err
+	}
+	// The columns in use: the target, the sensitive column and the features
+	// kept. Only they are checked for empty cells.
+	var used []*column
+	for _, c := range t.cols {
+		if c == target || c == sens || keep[c.name] {
+			used = append(used, c)
+		}
+	}
 
 	// Rows with an empty cell fail, or are dropped.
-	empty := make([]int32, len(t.cols)) // code of "" in each column, or -1
-	for j, c := range t.cols {
+	empty := make([]int32, len(used)) // code of "" in each column, or -1
+	for j, c := range used {
 		empty[j] = -1
 		if k, ok := c.index[""]; ok {
 			empty[j] = k
@@ -81,7 +104,7 @@ func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
 	rows := make([]int, 0, t.rows())
 rowLoop:
 	for i := range t.rows() {
-		for j, c := range t.cols {
+		for j, c := range used {
 			if c.codes[i] == empty[j] {
 				if opt.DropMissing {
 					continue rowLoop
@@ -97,7 +120,6 @@ rowLoop:
 	}
 
 	d := &Dataset{Target: opt.Target, Sensitive: opt.Sensitive}
-	var err error
 	if d.Y, d.LabelPositive, err = binaryColumn(t, target, rows, opt.Positive, "target", "--positive"); err != nil {
 		return nil, err
 	}
@@ -106,7 +128,7 @@ rowLoop:
 	}
 
 	var feats []feature
-	for _, c := range t.cols {
+	for _, c := range used {
 		if c == target || c == sens {
 			continue
 		}
@@ -119,7 +141,11 @@ rowLoop:
 		}
 		feats = append(feats, feature{col: c, enc: enc})
 	}
-	return d.finish(t, rows, feats)
+	if _, err := d.finish(t, rows, feats); err != nil {
+		return nil, err
+	}
+	d.ID = d.identity("", t.rows(), rows)
+	return d, nil
 }
 
 // usedCodes lists the codes of c that occur in rows, in order of first occurrence.

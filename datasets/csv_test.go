@@ -142,6 +142,10 @@ func TestLoadCSVEncoding(t *testing.T) {
 			Target: "y", TargetPositive: "yes", Sensitive: "g", SensitivePositive: "M",
 		},
 	}
+	if len(d.ID) != 16 {
+		t.Errorf("identity %q, want 16 hexadecimal digits", d.ID)
+	}
+	want.ID = d.ID // TestIdentity checks what it depends on
 	if !reflect.DeepEqual(d, want) {
 		t.Errorf("got  %+v\nwant %+v", d, want)
 	}

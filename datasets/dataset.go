@@ -25,6 +25,18 @@ type Dataset struct {
 	// Schema describes the source columns the features come from and the
 	// coding of y and a; network files store it to score raw rows.
 	Schema Schema
+
+	// ID identifies the rows as data to compare runs on: a digest of the
+	// definitions of y and a, the row filter and every kept row's coded y
+	// and a in order, without the file's name or bytes or the feature
+	// columns (see identity). Two datasets with the same ID give the same
+	// splits for the same seed.
+	ID string
+
+	// ColumnWarnings name feature columns that identify rows rather than
+	// describe them (unique per row, a one-hot encoding wider than half the
+	// rows, a row counter), one line each, saying how to leave them out.
+	ColumnWarnings []string
 }
 
 // finish encodes the kept rows' features; d.Y and d.A are already set.
@@ -38,6 +50,7 @@ func (d *Dataset) finish(t *table, rows []int, feats []feature) (*Dataset, error
 	d.Columns, d.X = cols, x
 	d.N, d.Dim = len(rows), len(cols)
 	d.Dropped = t.rows() - len(rows)
+	d.ColumnWarnings = suspectColumns(t, rows, feats)
 	return d, nil
 }
 

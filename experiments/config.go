@@ -121,6 +121,9 @@ func (c Config) Validate() error {
 	if c.Dataset != "" && c.CSV != "" {
 		return fieldErr("csv", "give a built-in dataset (%q) or a CSV file (%q), not both", c.Dataset, c.CSV)
 	}
+	if len(c.Features) > 0 && len(c.Exclude) > 0 {
+		return fieldErr("exclude", "give --features or --exclude, not both")
+	}
 	if c.Arch != "" {
 		if _, err := model.ParseArch(c.Arch); err != nil {
 			return &FieldError{Field: "arch", Err: err}

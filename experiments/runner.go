@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -89,10 +90,12 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	}
 	c.Coding = &Coding{Target: data.Target, TargetPositive: data.LabelPositive,
 		Sensitive: data.Sensitive, SensitivePositive: data.GroupPositive}
+	c.DataID = data.ID
 	warnings, err := checkGroups(c, data)
 	if err != nil {
 		return nil, err
 	}
+	warnings = append(slices.Clone(data.ColumnWarnings), warnings...)
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, adaptive, _ := c.lambdaGrid() // checked by Validate
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -112,6 +115,9 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		rec := &existing[i]
 		if rec.Config != digest {
 			return nil, fmt.Errorf("%s holds records of another configuration (%s, not %s): use another --out", out, rec.Config, digest)
+		}
+		if rec.DataID != "" && rec.DataID != c.DataID {
+			return nil, fmt.Errorf("%s holds records of other rows (data_id %s, not %s: the file's rows, or the values of its target or sensitive column, changed): use another --out", out, rec.DataID, c.DataID)
 		}
 		r.done[rec.Key()] = rec
 	}
@@ -199,6 +205,7 @@ func (r *Runner) isDone(m int, lambda float64) (*records.Record, bool) {
 // finish appends a record and tells the observer.
 func (r *Runner) finish(rec *records.Record) error {
 	rec.Config = r.cfg.Digest()
+	rec.DataID = r.cfg.DataID
 	rec.Shard = r.cfg.Shard.String()
 	if err := r.writer.Append(rec); err != nil {
 		return err

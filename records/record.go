@@ -79,6 +79,13 @@ type Record struct {
 	// digest of every setting that changes results); records of different
 	// configurations are never mixed in one folder.
 	Config string `json:"config"`
+	// DataID is the identity of the rows the sweep trained on (see
+	// datasets.Dataset.ID): records with the same DataID come from the
+	// same rows, coded alike, and split alike for the same seed, whatever
+	// the file was called or which feature columns it had. "" in records
+	// written before it was recorded (SameData then falls back to the
+	// dataset, preset and sensitive attribute).
+	DataID string `json:"data_id,omitempty"`
 	// Shard is the shard that wrote the record ("" when unsharded).
 	Shard string `json:"shard,omitempty"`
 

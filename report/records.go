@@ -125,17 +125,13 @@ func MetricLabel(m string) string {
 }
 
 // DatasetLabel names the dataset (and sensitive attribute) of recs, or ""
-// when they come from several.
+// when they come from several (records.ByData).
 func DatasetLabel(recs []records.Record) string {
-	g := records.GroupBy(recs, records.Grouping{"dataset", "sensitive"})
+	g := records.ByData(recs)
 	if len(g) != 1 {
 		return ""
 	}
-	r := recs[0]
-	if r.Sensitive == "" {
-		return r.Dataset
-	}
-	return fmt.Sprintf("%s (%s)", r.Dataset, r.Sensitive)
+	return g[0].Label
 }
 
 // LambdaLabel writes λ as figure headings do, with three significant digits.

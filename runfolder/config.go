@@ -41,6 +41,11 @@ type Config struct {
 	Positive          string `json:"positive,omitempty"`
 	SensitivePositive string `json:"sensitive_positive,omitempty"`
 	DropMissing       bool   `json:"drop_missing,omitempty"`
+	// Features keeps only these source columns as features; Exclude keeps
+	// every feature column but these (give one or neither). Names are
+	// source columns, checked against the data before anything trains.
+	Features []string `json:"features,omitempty"`
+	Exclude  []string `json:"exclude,omitempty"`
 	// DataDir reads the original data files from a folder instead of the
 	// embedded copies (same data, so not part of the digest).
 	DataDir string `json:"data_dir,omitempty"`
@@ -104,6 +109,11 @@ type Config struct {
 	// 1; experiments.NewRunner fills it. It follows from the other
 	// settings, so it is not part of the digest.
 	Coding *Coding `json:"coding,omitempty"`
+	// DataID is the identity of the rows trained on (datasets.Dataset.ID);
+	// experiments.NewRunner fills it. Runs with the same DataID and seed
+	// have the same splits and are compared split by split. It follows from
+	// the data, so it is not part of the digest.
+	DataID string `json:"data_id,omitempty"`
 }
 
 // Coding is the meaning of y = 1 and a = 1: the raw values of the target
@@ -122,6 +132,7 @@ func (c Config) Digest() string {
 	d := c
 	d.DataDir = ""
 	d.Coding = nil
+	d.DataID = ""
 	b, _ := json.Marshal(d) // a struct of plain fields always marshals
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:6])
@@ -143,7 +154,7 @@ func (c Config) Diff(d Config) []string {
 		keys[k] = true
 	}
 	for _, k := range sortedKeys(keys) {
-		if k == "data_dir" || k == "coding" {
+		if k == "data_dir" || k == "coding" || k == "data_id" {
 			continue
 		}
 		if fmt.Sprint(a[k]) != fmt.Sprint(b[k]) {

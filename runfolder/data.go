@@ -12,17 +12,18 @@ import (
 
 // LoadDataset loads the data a config names.
 func LoadDataset(c Config) (*datasets.Dataset, error) {
+	cols := datasets.ColumnChoice{Features: c.Features, Exclude: c.Exclude}
 	if c.CSV != "" {
 		return datasets.LoadCSV(c.CSV, datasets.CSVOptions{
 			Target: c.Target, Sensitive: c.Sensitive, Positive: c.Positive,
-			SensitivePositive: c.SensitivePositive, DropMissing: c.DropMissing,
+			SensitivePositive: c.SensitivePositive, DropMissing: c.DropMissing, Columns: cols,
 		})
 	}
 	preset := c.Preset
 	if preset == "" {
 		preset = datasets.DefaultPreset(c.Dataset)
 	}
-	return datasets.Load(c.Dataset, datasets.Options{Preset: preset, DataDir: c.DataDir})
+	return datasets.Load(c.Dataset, datasets.Options{Preset: preset, DataDir: c.DataDir, Columns: cols})
 }
 
 // SplitOf draws split m of d, as every command that needs it does: the

@@ -41,7 +41,7 @@ func (o SplitOverlap) Advice() string {
 			cols = append(cols, fmt.Sprintf("%s (|r| = %.2f)", p.Column, p.Corr))
 		}
 		s += "; the columns that predict the sensitive attribute best are " + strings.Join(cols, ", ") +
-			": consider leaving out a column that stands in for it"
+			": leave out a column that stands in for it with --exclude (e.g. --exclude " + shellWord(o.Predictors[0].Column) + ")"
 	}
 	return s
 }
@@ -84,4 +84,16 @@ func ReadOverlaps(dir string) ([]SplitOverlap, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Split < out[j].Split })
 	return out, nil
+}
+
+// shellWord quotes a column name for a shell when it needs it, so that the
+// advice can be pasted as written.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '.' || r == '-' || r == '_' || r == '+' || r == '=' || r == ':' || r == '/' ||
+			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

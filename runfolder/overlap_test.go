@@ -46,7 +46,7 @@ func TestOverlapAdviceAndLines(t *testing.T) {
 		t.Errorf("good overlap: advice %q, want none", a)
 	}
 	want := "split 1: poor overlap between the groups (40% of ê extreme): the ATO values rest on few rows; " +
-		"the columns that predict the sensitive attribute best are zip (|r| = 0.90): consider leaving out a column that stands in for it"
+		"the columns that predict the sensitive attribute best are zip (|r| = 0.90): leave out a column that stands in for it with --exclude (e.g. --exclude zip)"
 	if a := poor.Advice(); a != want {
 		t.Errorf("poor overlap: advice\n%q\nwant\n%q", a, want)
 	}

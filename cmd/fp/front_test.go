@@ -236,7 +236,7 @@ func TestFrontErrors(t *testing.T) {
 		{"unknown flag after a path", []string{cheb, "--colour"}, "not defined: --colour"},
 		{"flag without its value", []string{cheb, "--metric"}, "needs an argument: --metric"},
 		{"zero tolerance", []string{"--tolerance", "0", cheb}, "--tolerance 0"},
-		{"other dataset", []string{cheb, adult}, "2 datasets (adult-sex, compas)"},
+		{"other dataset", []string{cheb, adult}, "2 datasets (compas; adult-sex): a front or a comparison is of one dataset's candidates; give one dataset's runs, or keep the datasets apart with --by dataset,run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runFP(t, append([]string{"front"}, tc.args...)...)

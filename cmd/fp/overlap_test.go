@@ -61,6 +61,9 @@ func TestTrainWarnsOfPoorOverlap(t *testing.T) {
 			if tc.copyGroup && !strings.Contains(stderr, "predict the sensitive attribute best are proxy (|r| = 1.00)") {
 				t.Errorf("the warning does not name the proxy column first:\n%s", stderr)
 			}
+			if tc.copyGroup && !strings.Contains(stderr, "leave out a column that stands in for it with --exclude (e.g. --exclude proxy)") {
+				t.Errorf("the warning does not say how to leave the column out:\n%s", stderr)
+			}
 			if !tc.quiet && !strings.Contains(stderr, "split 0 overlap: T ") {
 				t.Errorf("no overlap line for split 0:\n%s", stderr)
 			}

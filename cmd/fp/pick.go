@@ -28,7 +28,8 @@ func pickCommand() *cli.Command {
 			"                      min–max normalised over the front)\n" +
 			"It prints the candidate, its metrics, its network file and the fp predict command that uses it.\n" +
 			"When no candidate meets the requirement it exits with an error naming the closest one.\n" +
-			"The metrics are those of the test rows, which also served to choose: they flatter the choice.",
+			"The metrics are those of the test rows, which also served to choose: they flatter the choice.\n" +
+			"Sweeps of different datasets (see data_id in the README) are refused: pick from one dataset's runs.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
 			&cli.Float64Flag{Name: "max-unfairness", Usage: "highest acceptable value of --metric"},

@@ -25,7 +25,8 @@ func plotCommand() *cli.Command {
 		Description: "RECORDS are records files or run folders (as written by fp train). By default draws every\n" +
 			"candidate in (test risk, unfairness) space with its non-dominated front as a dashed magenta\n" +
 			"staircase, one panel per group of records (--by), and prints the path of the figure.\n" +
-			"Failed candidates are left out.\n\n" +
+			"Failed candidates are left out. Records of different datasets are refused unless --by includes\n" +
+			"dataset, so that no panel pools them.\n\n" +
 			"With --dist, RECORDS is one run folder (or its records file): for one split and four λ values it\n" +
 			"draws the distribution of the predicted probabilities on the test split by label y and\n" +
 			"sensitive attribute a, recomputed from the stored networks. The default λ values are the\n" +

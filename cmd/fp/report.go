@@ -19,7 +19,7 @@ func reportCommand() *cli.Command {
 		Usage:     "write one self-contained HTML page with the fronts, the non-dominated networks and the comparison of one or more runs",
 		ArgsUsage: "RUN...",
 		Description: "RUN is a run folder written by fp train (or a records file inside one); give several to show\n" +
-			"methods side by side. The page opens from disk and loads nothing from the network: it shows a\n" +
+			"methods side by side (runs of several datasets only with --by dataset). The page opens from disk and loads nothing from the network: it shows a\n" +
 			"summary with the command that reproduces each run, the front of every unfairness metric (hover a\n" +
 			"point for its values, click it for its network, the command that applies it and, when the run's\n" +
 			"networks are present, its score distributions), the table of non-dominated candidates, the method\n" +
@@ -27,6 +27,7 @@ func reportCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the page to `FILE` (default report.html in the first RUN folder)"},
 			&cli.StringFlag{Name: "title", Usage: "the page's title (default: fp report: DATASETS)"},
+			&cli.StringFlag{Name: "by", Usage: "dataset: accept runs of several datasets, each shown in panels, a table section and a comparison of its own (without it they are refused; a front is never pooled across datasets)"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was written as JSON"},
 		},
 		Action: runReport,
@@ -51,6 +52,13 @@ func runReport(c *cli.Context) error {
 	}
 	defaults := experiments.DefaultConfig().Config
 	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults}
+	switch by := c.String("by"); by {
+	case "":
+	case "dataset":
+		opt.ByDataset = true
+	default:
+		return fmt.Errorf("report: --by %q: the report has one group per run; only --by dataset is accepted, to show several datasets side by side", by)
+	}
 	if slices.ContainsFunc(commands, func(c *cli.Command) bool { return c.Name == "predict" }) {
 		opt.Predict = htmlreport.PredictCommand
 	}

@@ -74,8 +74,10 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 	csv := experiments.DefaultConfig()
 	csv.Dataset, csv.CSV, csv.Target, csv.Sensitive, csv.Positive, csv.DropMissing = "", "data/loans.csv", "default", "group", "yes", true
 	csv.Batch, csv.Arch, csv.TrainSize, csv.TestSize = 37, "3x8", 500, 200
+	csv.Exclude = []string{"id", "name"}
 	adult := experiments.DefaultConfig()
 	adult.Dataset, adult.Preset, adult.Splits, adult.Seed, adult.Penalty, adult.LR = "adult-sex", "full", 10, 18446744073709551615, "ato-all", 3e-4
+	adult.Features = []string{"age", "education"}
 	for name, c := range map[string]experiments.Config{"default": experiments.DefaultConfig(), "adversarial": adv, "csv": csv, "adult": adult} {
 		t.Run(name, func(t *testing.T) {
 			line := htmlreport.TrainCommand(c.Config, experiments.DefaultConfig().Config, "runs/x")

@@ -34,7 +34,9 @@ func trainCommand() *cli.Command {
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive", Usage: "CSV: the sensitive-attribute column (two values)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "positive", Usage: "CSV: the label value coded 1"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-positive", Usage: "CSV: the sensitive value coded 1"}),
-		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "drop-missing", Usage: "CSV: drop rows with an empty cell instead of failing"}),
+		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "drop-missing", Usage: "CSV: drop rows with an empty cell in a column in use (target, sensitive, the features kept) instead of failing"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "features", Usage: "use only these source `COLUMNS` as features, comma-separated (names as in the file's header, not encoded ones such as col=level; default: every column but the target and the sensitive one)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "exclude", Usage: "leave these source `COLUMNS` out of the features, comma-separated (an identifier, a name, a column that stands in for the sensitive attribute); not with --features"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "method", Value: d.Method, Usage: "cheb (Chebyshev), linear, or adversarial (the baseline of Louppe et al.)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "penalty", Value: d.Penalty, Usage: "unfairness penalty: ato-penultimate, ato-all, ato-penultimate-normalized or ato-output"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "splits", Value: d.Splits, Usage: "number of train/test splits M"}),
@@ -113,6 +115,10 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.Target, cfg.Sensitive = c.String("target"), c.String("sensitive")
 	cfg.Positive, cfg.SensitivePositive = c.String("positive"), c.String("sensitive-positive")
 	cfg.DropMissing = c.Bool("drop-missing")
+	cfg.Features, cfg.Exclude = columnList(c.String("features")), columnList(c.String("exclude"))
+	if cfg.Features != nil && cfg.Exclude != nil {
+		return cfg, fmt.Errorf("give --features or --exclude, not both")
+	}
 	cfg.Method, cfg.Penalty = c.String("method"), c.String("penalty")
 	cfg.Splits, cfg.Lambdas, cfg.Epochs = c.Int("splits"), c.String("lambdas"), c.Int("epochs")
 	cfg.Batch, cfg.Arch = c.Int("batch"), c.String("arch")
@@ -136,6 +142,20 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	}
 	cfg.Shard = sh
 	return cfg, nil
+}
+
+// columnList splits a comma-separated list of column names, trimming each;
+// nil for "". An empty name stays in the list, so that the data's check
+// refuses it.
+func columnList(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	var out []string
+	for n := range strings.SplitSeq(s, ",") {
+		out = append(out, strings.TrimSpace(n))
+	}
+	return out
 }
 
 // configFlags maps the Config fields whose flag is not the JSON key with

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -35,6 +34,10 @@ type Options struct {
 	// Resamples is the number of bootstrap resamples of the paired
 	// comparisons; default 10,000, as fp compare.
 	Resamples int
+	// ByDataset accepts runs of several datasets (records.ByData), each
+	// shown in panels, a front and a comparison of its own. Without it
+	// they are refused, as fp compare refuses them.
+	ByDataset bool
 }
 
 // palette is the Okabe–Ito palette, distinguishable with the common forms
@@ -82,7 +85,26 @@ func Build(paths []string, opt Options) (*Page, error) {
 		}
 		read = append(read, all)
 	}
-	labels := runLabels(read)
+	var pooled []records.Record
+	for _, all := range read {
+		pooled = append(pooled, all...)
+	}
+	by := records.Grouping{records.DefaultGrouping}
+	if opt.ByDataset {
+		by = records.Grouping{"dataset", records.DefaultGrouping}
+	}
+	data, err := records.OneDataPerGroup(pooled, by, "--by dataset")
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	datasetOf := map[string]string{} // recordID → its dataset's label
+	for _, d := range data {
+		for i := range d.Records {
+			datasetOf[recordID(&d.Records[i])] = d.Label
+		}
+	}
+	datasetLabel := func(r *records.Record) string { return datasetOf[recordID(r)] }
+	labels := runLabels(data)
 	for ri, path := range paths {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -241,7 +263,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		}
 	}
 
-	cmps, err := comparisons(read, opt.Resamples)
+	cmps, err := comparisons(data, opt.Resamples)
 	if err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
 	}
@@ -370,11 +392,3 @@ func index(m map[string]int, k string) int {
 }
 
 func exists(path string) bool { _, err := os.Stat(path); return err == nil }
-
-// datasetLabel is a record's dataset and sensitive attribute.
-func datasetLabel(r *records.Record) string {
-	if r.Sensitive == "" || slices.Contains([]string{"adult-sex", "adult-race"}, r.Dataset) {
-		return r.Dataset
-	}
-	return r.Dataset + " (" + r.Sensitive + ")"
-}

@@ -37,6 +37,8 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 		str("preset", c.Preset, "")
 	}
 	str("data-dir", c.DataDir, "")
+	str("features", strings.Join(c.Features, ","), "")
+	str("exclude", strings.Join(c.Exclude, ","), "")
 	str("method", c.Method, d.Method)
 	if c.Method != runfolder.MethodAdversarial {
 		str("penalty", c.Penalty, d.Penalty)

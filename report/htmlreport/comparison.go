@@ -68,11 +68,12 @@ type labeller map[string]string
 
 func recordID(r *records.Record) string { return r.Source + "\x00" + r.Config + "\x00" + r.Key() }
 
-// runLabels names the group of every successful record of every source,
+// runLabels names the group of every successful record of every dataset,
 // as fp compare does when given the same paths (one dataset at a time).
-func runLabels(sources [][]records.Record) labeller {
+func runLabels(data []records.DataGroup) labeller {
 	l := labeller{}
-	for _, recs := range byDataset(sources) {
+	for _, d := range data {
+		recs, _ := records.Succeeded(d.Records)
 		for name, g := range records.Groups(recs, records.Grouping{records.DefaultGrouping}) {
 			for i := range g {
 				l[recordID(&g[i])] = name
@@ -90,40 +91,21 @@ func (l labeller) of(r *records.Record) string {
 	return records.Grouping{records.DefaultGrouping}.Key(r)
 }
 
-// byDataset collects the successful records of every source by dataset
-// (and sensitive attribute), in the order the datasets first appear.
-func byDataset(sources [][]records.Record) [][]records.Record {
-	index := map[string]int{}
-	var out [][]records.Record
-	for _, recs := range sources {
-		for i := range recs {
-			if !recs[i].OK() {
-				continue
-			}
-			d := datasetLabel(&recs[i])
-			k, ok := index[d]
-			if !ok {
-				k = len(out)
-				index[d] = k
-				out = append(out, nil)
-			}
-			out[k] = append(out[k], recs[i])
-		}
-	}
-	return out
-}
-
 // comparisons runs fp compare's comparison on each dataset's records.
-func comparisons(sources [][]records.Record, resamples int) ([]Comparison, error) {
+func comparisons(data []records.DataGroup, resamples int) ([]Comparison, error) {
 	var out []Comparison
 	var errs []string
-	for _, recs := range byDataset(sources) {
+	for _, d := range data {
+		recs, _ := records.Succeeded(d.Records)
+		if len(recs) == 0 {
+			continue
+		}
 		res, err := compare.Run(recs, compare.Options{Resamples: resamples})
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
 		}
-		c := Comparison{Dataset: datasetLabel(&recs[0]), Tolerance: res.Tolerance, Reference: res.Reference}
+		c := Comparison{Dataset: d.Label, Tolerance: res.Tolerance, Reference: res.Reference}
 		for _, metric := range records.Metrics {
 			mc := MetricComparison{Metric: metricNames[metric]}
 			for _, r := range res.Pooled {

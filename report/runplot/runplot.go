@@ -38,7 +38,9 @@ type Front struct {
 
 // DrawFront draws the front figure of the records at paths (records files
 // or run folders), one panel per group of o.By, the panels in the order of
-// the paths, then by name. Warnings (torn lines, failed candidates left
+// the paths, then by name. Records of several datasets are refused unless
+// o.By includes the dataset (records.OneDataPerGroup), so that no panel
+// pools them. Warnings (torn lines, failed candidates left
 // out) go to warn.
 func DrawFront(paths []string, o Front, warn io.Writer) (*Result, error) {
 	if !slices.Contains(records.Metrics, o.Metric) {
@@ -69,6 +71,19 @@ func DrawFront(paths []string, o Front, warn io.Writer) (*Result, error) {
 	}
 	if err := check(paths, len(recs), failed, warn); err != nil {
 		return nil, err
+	}
+	escape := "--by dataset," + o.By
+	if by.Has("dataset") {
+		escape = ""
+	}
+	data, err := records.OneDataPerGroup(recs, by, escape)
+	if err != nil {
+		return nil, fmt.Errorf("plot: %w", err)
+	}
+	// Panels are named by the dataset's name: two datasets of one name
+	// would share them.
+	if err := records.NamesApart(data); err != nil {
+		return nil, fmt.Errorf("plot: %w", err)
 	}
 	out := o.Out
 	if out == "" {

@@ -111,3 +111,35 @@ func TestRunFront(t *testing.T) {
 		t.Errorf("unknown metric: err = %v", err)
 	}
 }
+
+// Two datasets of one name (a file whose rows changed) are refused even
+// grouped by dataset: the panels, named by the dataset, would pool them.
+// One dataset under two names is drawn.
+func TestDrawFrontKeepsDatasetsApart(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(name, id string, risk float64) records.Record {
+		return records.Record{Dataset: name, Sensitive: "g", DataID: id, Method: "cheb", Penalty: "ato-all", Risk: risk,
+			ATO: risk, Config: id + name, Status: records.StatusOK}
+	}
+	a, b, c := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl")
+	writeRecords(t, a, []records.Record{rec("d.csv", "11", 0.3)})
+	writeRecords(t, b, []records.Record{rec("d.csv", "22", 0.4)})
+	writeRecords(t, c, []records.Record{rec("copy.csv", "11", 0.5)})
+	var warn strings.Builder
+	out := filepath.Join(dir, "f.png")
+	for _, tc := range []struct {
+		paths []string
+		by    string
+		want  string
+	}{
+		{[]string{a, b}, "method", "2 datasets (d.csv (g) [data_id 11]; d.csv (g) [data_id 22])"},
+		{[]string{a, b}, "dataset,method", "two of them named d.csv: grouping by dataset cannot keep them apart"},
+		{[]string{a, c}, "method", ""},
+		{[]string{a, c}, "dataset,method", ""},
+	} {
+		_, err := runplot.DrawFront(tc.paths, runplot.Front{Metric: "ato", By: tc.by, Out: out}, &warn)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%v --by %s: %v, want %q", tc.paths, tc.by, err, tc.want)
+		}
+	}
+}

@@ -77,13 +77,16 @@
     return [lo - p, hi + p];
   }
 
+  // Each dataset has panels of its own: candidates of different datasets
+  // are never drawn in one panel.
   function drawPanel(svg) {
     var metric = svg.getAttribute("data-metric"), mi = metricIndex(metric);
+    var di = +(svg.getAttribute("data-dataset") || 0), zk = svg.id;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g]; });
+    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g] && c.d === di; });
     if (!cs.length) {
       el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "class": "title" }, svg).textContent =
-        D.candidates.length ? "Every method is hidden: click one in the legend." : "No candidate trained successfully.";
+        D.candidates.some(function (c) { return c.d === di; }) ? "Every method is hidden: click one in the legend." : "No candidate trained successfully.";
       svg.onpointerdown = svg.onpointermove = svg.onpointerup = svg.onpointerleave = svg.ondblclick = null;
       return;
     }
@@ -98,7 +101,7 @@
     }
     var yv = function (v) { return log ? Math.max(v, floor) : v; };
     if (log) ys = ys.map(yv);
-    var yr = state.zoom[metric];
+    var yr = state.zoom[zk];
     if (!yr) {
       var lo = Math.min.apply(null, ys), hi = Math.max.apply(null, ys);
       if (log) yr = [lo / 1.3, hi * 1.3]; else yr = pad(lo, hi);
@@ -110,7 +113,7 @@
     var py = log
       ? function (y) { return H - M.b - (Math.log(yv(y)) - Math.log(yr[0])) / (Math.log(yr[1]) - Math.log(yr[0])) * (H - M.t - M.b); }
       : function (y) { return H - M.b - (y - yr[0]) / (yr[1] - yr[0]) * (H - M.t - M.b); };
-    var clipId = "clip-" + metric;
+    var clipId = "clip-" + zk;
     var defs = el("defs", {}, svg);
     el("rect", { x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b }, el("clipPath", { id: clipId }, defs));
 
@@ -140,14 +143,14 @@
     var yl = el("text", { x: 0, y: 0, "text-anchor": "middle", transform: "translate(13," + (M.t + H - M.b) / 2 + ") rotate(-90)" }, svg);
     yl.textContent = D.metric_names[metric] + (log ? " (log scale)" : "");
     var title = el("text", { x: M.l, y: 15, "class": "title" }, svg);
-    title.textContent = D.metric_names[metric] + " against test risk";
+    title.textContent = (D.datasets.length > 1 ? D.datasets[di] + ": " : "") + D.metric_names[metric] + " against test risk";
     var offs = cs.filter(function (c) {
       var x = px(c.risk), y = py(c.m[mi]);
       return x < M.l - 1 || x > W - M.r + 1 || y < M.t - 1 || y > H - M.b + 1;
     });
     var off = offs.length, offConst = offs.filter(function (c) { return c.collapsed; }).length;
     var notes = [];
-    if (state.zoom[metric]) notes.push("zoomed · double-click to reset");
+    if (state.zoom[zk]) notes.push("zoomed · double-click to reset");
     if (log && cs.some(function (c) { return c.m[mi] <= 0 && py(c.m[mi]) <= H - M.b + 1; })) notes.push("0 drawn at " + fmt(floor, 2));
     if (off) notes.push(off + (offConst === off ? " constant predictor" + (off > 1 ? "s" : "") : "") + " off the axes");
     if (notes.length) el("text", { x: W - M.r, y: 15, "text-anchor": "end", "class": "note" }, svg).textContent = notes.join(" · ");
@@ -155,15 +158,14 @@
     var plot = el("g", { "clip-path": "url(#" + clipId + ")" }, svg);
     var hit = el("rect", { x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b, "class": "hit" }, plot);
 
-    // The non-dominated staircase of each dataset.
-    D.datasets.forEach(function (_, di) {
-      var f = cs.filter(function (c) { return c.d === di && c.nd && c.nd.indexOf(mi) >= 0; })
-        .sort(function (a, b) { return a.risk - b.risk || b.m[mi] - a.m[mi]; });
-      if (!f.length) return;
-      var d = "M" + px(f[0].risk) + "," + py(f[0].m[mi]);
-      for (var k = 1; k < f.length; k++) d += "H" + px(f[k].risk) + "V" + py(f[k].m[mi]);
-      el("path", { d: d, "class": "stair" }, plot);
-    });
+    // The non-dominated staircase of the panel's dataset.
+    var f = cs.filter(function (c) { return c.nd && c.nd.indexOf(mi) >= 0; })
+      .sort(function (a, b) { return a.risk - b.risk || b.m[mi] - a.m[mi]; });
+    if (f.length) {
+      var sd = "M" + px(f[0].risk) + "," + py(f[0].m[mi]);
+      for (var k = 1; k < f.length; k++) sd += "H" + px(f[k].risk) + "V" + py(f[k].m[mi]);
+      el("path", { d: sd, "class": "stair" }, plot);
+    }
 
     // Every candidate; those on the front last, so they sit on top.
     var order = cs.slice().sort(function (a, b) {
@@ -207,10 +209,10 @@
       svg.removeChild(brush);
       brush = null;
       if (Math.abs(y - y0) < 6) return; // a click, not a drag
-      state.zoom[metric] = [inv(Math.max(y, y0)), inv(Math.min(y, y0))];
+      state.zoom[zk] = [inv(Math.max(y, y0)), inv(Math.min(y, y0))];
       redraw();
     };
-    svg.ondblclick = function () { delete state.zoom[metric]; redraw(); };
+    svg.ondblclick = function () { delete state.zoom[zk]; redraw(); };
     void hit;
   }
 
@@ -343,6 +345,8 @@
   } });
   cols.push({ k: "net", t: "network", v: function (c) { return c.net || ""; } });
   if (D.runs.length > 1) cols.splice(1, 0, { k: "run", t: "run", v: function (c) { return D.runs[c.run]; } });
+  // Each dataset's candidates stay together, under their dataset's name.
+  if (D.datasets.length > 1) cols.unshift({ k: "dataset", t: "dataset", v: function (c) { return D.datasets[c.d]; } });
 
   function drawTable() {
     var mi = metricIndex(document.getElementById("nd-metric").value);
@@ -350,6 +354,7 @@
     var col = cols.filter(function (c) { return c.k === state.sortKey; })[0] || cols[0];
     rows.sort(function (a, b) {
       var x = col.v(a), y = col.v(b), r = x < y ? -1 : x > y ? 1 : a.id - b.id;
+      if (a.d !== b.d && D.datasets.length > 1) return a.d - b.d;
       return state.sortDesc ? -r : r;
     });
     var h = "<thead><tr>";

@@ -1,0 +1,87 @@
+package datasets
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// suspectMinRows is the fewest rows on which a column is judged to identify
+// rows rather than describe them: on fewer, any column may be unique by
+// chance.
+const suspectMinRows = 10
+
+// suspectColumns looks for feature columns that identify rows rather than
+// describe them, which a network learns by heart and which fill the overlap
+// diagnostics with noise: a categorical column whose value is unique per
+// row or whose one-hot encoding is wider than half the rows, and a numeric
+// column that counts the rows (an identifier: distinct integers within a
+// range no wider than the source's rows, such as 0…n−1 or 1…n). It
+// returns one warning per such column, saying how to leave it out.
+func suspectColumns(t *table, rows []int, feats []feature) []string {
+	n := len(rows)
+	if n < suspectMinRows {
+		return nil
+	}
+	var out []string
+	for _, ft := range feats {
+		c := ft.col
+		used := usedCodes(c, rows)
+		exclude := "leave it out with --exclude " + shellWord(c.name)
+		if ft.enc != numeric {
+			levels := map[string]bool{}
+			for _, k := range used {
+				v := c.levels[k]
+				if r, ok := ft.rename[v]; ok {
+					v = r
+				}
+				levels[v] = true
+			}
+			width := len(levels)
+			if ft.enc == oneHotDropFirst {
+				width--
+			}
+			switch {
+			case len(levels) == n:
+				out = append(out, fmt.Sprintf("column %q has a different value in each of the %d rows: one-hot encoded, its %d features identify rows rather than describe them; %s",
+					c.name, n, width, exclude))
+			case 2*width > n:
+				out = append(out, fmt.Sprintf("column %q has %d distinct values in %d rows: its one-hot encoding (%d features) is wider than half the rows; %s",
+					c.name, len(levels), n, width, exclude))
+			}
+			continue
+		}
+		if len(used) != n {
+			continue
+		}
+		vals, errs := numbers(c)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		integers := true
+		for _, k := range used {
+			v := vals[k]
+			if errs[k] != nil || v != math.Trunc(v) {
+				integers = false
+				break
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		if integers && hi-lo < float64(t.rows()) {
+			out = append(out, fmt.Sprintf("column %q holds distinct integers from %s to %s, one per row: a row counter or identifier, not a property of the row; %s",
+				c.name, formatInt(lo), formatInt(hi), exclude))
+		}
+	}
+	return out
+}
+
+func formatInt(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+// shellWord quotes a column name for a shell when it needs it.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '.' || r == '-' || r == '_' || r == '+' || r == '=' || r == ':' || r == '/' ||
+			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

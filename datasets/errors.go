@@ -16,6 +16,7 @@ var (
 	ErrEmptyCell     = errors.New("empty cell")
 	ErrNotNumber     = errors.New("expected a number")
 	ErrNotFinite     = errors.New("expected a finite number")
+	ErrTooLarge      = errors.New("number too large")
 	ErrNotBinary     = errors.New("expected exactly two distinct values")
 	ErrEmptyGroup    = errors.New("no rows left in a group")
 	ErrBadValue      = errors.New("unexpected value")

@@ -231,8 +231,16 @@ func csvError(file string, err error) error {
 	return &ParseError{File: file, Err: err}
 }
 
+// MaxMagnitude is the largest magnitude of a number in a data cell, 2⁵¹¹
+// (about 6.7e153): its square is finite, with room for a factor of 4, so
+// a column's standardization never overflows (FitStandardizer). Larger
+// finite values are refused, naming the cell, rather than turned into an
+// infinite statistic.
+const MaxMagnitude = 0x1p511
+
 // number parses a numeric cell. ok is false when s is not a number at all;
-// err is set when it is a number but not a finite one.
+// err is set when it is a number but not a finite one, or one above
+// MaxMagnitude.
 func number(s string) (v float64, ok bool, err error) {
 	v, perr := strconv.ParseFloat(s, 64)
 	if perr != nil && !errors.Is(perr, strconv.ErrRange) {
@@ -240,6 +248,9 @@ func number(s string) (v float64, ok bool, err error) {
 	}
 	if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, true, fmt.Errorf("%w, got %q", ErrNotFinite, s)
+	}
+	if math.Abs(v) > MaxMagnitude {
+		return 0, true, fmt.Errorf("%w: expected a magnitude at most %.2g (its square must be a finite float64), got %q", ErrTooLarge, MaxMagnitude, s)
 	}
 	return v, true, nil
 }

@@ -153,11 +153,33 @@ func readAdult(r io.Reader, file string) (*table, error) {
 	return t, nil
 }
 
+// skipBOM reads past a UTF-8 byte-order mark at the start of br, which
+// spreadsheet programs write. It must go before the CSV reader sees the
+// first field: after it a quoted first header cell would be a bare quote.
+func skipBOM(br *bufio.Reader) error {
+	b, err := br.Peek(3)
+	switch {
+	case string(b) == "\ufeff":
+		_, err = br.Discard(3)
+		return err
+	case err == io.EOF: // shorter than a mark: the readers say what is missing
+		return nil
+	}
+	return err
+}
+
 // readCSV reads a CSV file with a header row. With want nil it keeps every
 // column (and rejects duplicate or empty names); otherwise it keeps the first
 // column of each wanted name. Cells are trimmed of surrounding white space.
 func readCSV(r io.Reader, file string, want []string) (*table, error) {
-	cr := csv.NewReader(r)
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	if err := skipBOM(br); err != nil {
+		return nil, &ParseError{File: file, Err: err}
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1 // field counts are checked below, with a clearer message
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -168,7 +190,6 @@ func readCSV(r io.Reader, file string, want []string) (*table, error) {
 		return nil, csvError(file, err)
 	}
 	header = append([]string(nil), header...)
-	header[0] = strings.TrimPrefix(header[0], "\ufeff") // spreadsheet programs write a byte-order mark
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,7 +62,14 @@ func runPredict(c *cli.Context) error {
 		}
 		return nil
 	}
-	n, err := predict.RunFile(f, data, out, opt)
+	// An interrupt removes the temporary output: the process ends through
+	// RunFileContext's return, not at the signal.
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	n, err := predict.RunFileContext(ctx, f, data, out, opt)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("predict: interrupted after %d rows; %s was not written", n, out)
+	}
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}

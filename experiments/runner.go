@@ -133,6 +133,10 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if r.writer, err = records.Open(r.path); err != nil {
 		return nil, err
 	}
+	if _, err := removeStaleTemps(out, c, time.Now()); err != nil {
+		r.writer.Close()
+		return nil, err
+	}
 	return r, nil
 }
 

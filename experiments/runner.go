@@ -130,7 +130,15 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		r.done[rec.Key()] = rec
 	}
 	r.path = filepath.Join(out, RecordsFile(c.Shard))
+	var lastWrite time.Time // of a killed run, before Open may cut a torn line
+	if st, err := os.Stat(r.path); err == nil {
+		lastWrite = st.ModTime()
+	}
 	if r.writer, err = records.Open(r.path); err != nil {
+		return nil, err
+	}
+	if err := r.recoverKilled(lastWrite); err != nil {
+		r.writer.Close()
 		return nil, err
 	}
 	if _, err := removeStaleTemps(out, c, time.Now()); err != nil {
@@ -301,7 +309,13 @@ func (r *Runner) Run(ctx context.Context) (Summary, error) {
 	if r.obs != nil {
 		r.obs.Start(r.sum.Total, r.sum.Resumed)
 	}
+	before := r.shardRecords()
 	r.mu.Unlock()
+	wd, _ := os.Getwd()
+	begun := Invocation{Args: r.cfg.Args, Dir: wd, Shard: r.cfg.Shard.String(), Start: start, Status: StatusKilled}
+	if err := markRunning(r.out, begun, before, r.cfg.Shard); err != nil {
+		return r.sum, err
+	}
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -349,10 +363,35 @@ splits:
 	case err != nil:
 		inv.Status = "failed: " + err.Error()
 	}
-	if ierr := appendInvocation(r.out, inv); ierr != nil && err == nil {
+	ierr := appendInvocation(r.out, inv)
+	if ierr == nil {
+		ierr = unmarkRunning(r.out, r.cfg.Shard)
+	}
+	if ierr != nil && err == nil {
 		err = ierr
 	}
 	return sum, err
+}
+
+// shardRecords counts the records of the runner's shard (the caller holds
+// r.mu).
+func (r *Runner) shardRecords() int {
+	n, shard := 0, r.cfg.Shard.String()
+	for _, rec := range r.done {
+		if rec.Shard == shard {
+			n++
+		}
+	}
+	return n
+}
+
+// recoverKilled writes the invocations line of a killed earlier run of the
+// shard (recoverKilledRun), lastWrite being its records file's time.
+func (r *Runner) recoverKilled(lastWrite time.Time) error {
+	r.mu.Lock()
+	n := r.shardRecords()
+	r.mu.Unlock()
+	return recoverKilledRun(r.out, r.cfg.Shard, lastWrite, n)
 }
 
 // doneInSplit counts the candidates of split m with a record (the caller

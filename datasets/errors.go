@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/fpareto/fp/internal/printable"
 )
 
 // The kinds of data error; a *ParseError wraps one of them, so callers can
@@ -41,8 +43,8 @@ func (e *ParseError) Error() string {
 	if e.Column > 0 {
 		fmt.Fprintf(&b, ", column %d", e.Column)
 	}
-	if e.Name != "" {
-		fmt.Fprintf(&b, " (%s)", e.Name)
+	if e.Name != "" { // a column's name, from the data: shown, never obeyed
+		fmt.Fprintf(&b, " (%s)", printable.String(e.Name))
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Err.Error())

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fpareto/fp/internal/printable"
 )
 
 // column is one column of a source file, dictionary-encoded: row i holds
@@ -216,7 +218,7 @@ func readCSV(r io.Reader, file string, want []string) (*table, error) {
 	for _, w := range want {
 		if _, ok := seen[w]; !ok {
 			return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w: no column %q in the header (columns: %s)",
-				ErrMissingColumn, w, strings.Join(header, ", "))}
+				ErrMissingColumn, w, strings.Join(printable.Strings(header), ", "))}
 		}
 	}
 	for {

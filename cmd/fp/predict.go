@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/predict"
 )
@@ -75,7 +76,7 @@ func runPredict(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "fp: %d rows scored into %s", n, out)
 	if s := f.Schema; s != nil {
-		fmt.Fprintf(c.App.ErrWriter, "; score is P(%s = %q)", s.Target, s.TargetPositive)
+		fmt.Fprintf(c.App.ErrWriter, "; score is P(%s = %q)", printable.String(s.Target), s.TargetPositive)
 	}
 	fmt.Fprintln(c.App.ErrWriter)
 	return nil

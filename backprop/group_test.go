@@ -345,3 +345,71 @@ func TestGroupMemberDiverges(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupWithDoneMembers trains each group whole and again with all its
+// members but one marked done (train.Checkpoints.Done), as a resumed run
+// does: the one left ends bit for bit as in the whole group, whichever it
+// is, in fused products, quads and the lone trainer's code alike.
+func TestGroupWithDoneMembers(t *testing.T) {
+	for _, c := range groupCases() {
+		t.Run(c.name, func(t *testing.T) {
+			d := randomData(rand.New(rand.NewPCG(1, 2)), c.n, c.dim)
+			build := func() (*backprop.Group, []train.Options, []*rand.Rand) {
+				specs := make([]train.Spec, len(c.objs))
+				opts := make([]train.Options, len(c.objs))
+				rngs := make([]*rand.Rand, len(c.objs))
+				for k, o := range c.objs {
+					var pen train.Term
+					if o.UsesPenalty() {
+						pen = penalties.ATOPenultimate
+					}
+					rngs[k] = rand.New(rand.NewPCG(5, uint64(k)))
+					plateau := optim.DefaultPlateau
+					opts[k] = train.Options{Epochs: 3, Adam: optim.DefaultAdam, Plateau: &plateau, BlockMasks: c.blocks}
+					specs[k] = train.Spec{Arch: c.arch, Dim: c.dim, BatchSize: c.batch, Dropout: c.dropout,
+						Init: model.Init(c.arch, c.dim, rand.New(rand.NewPCG(9, uint64(k)))), Objective: o, Penalty: pen}
+				}
+				g, err := backprop.NewGroup(specs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return g, opts, rngs
+			}
+			g, opts, rngs := build()
+			whole, err := train.FitGroup(context.Background(), g, d, opts, rand.New(rand.NewPCG(7, 7)), rngs, train.Checkpoints{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for left := range c.objs {
+				done := make([]bool, len(c.objs))
+				for k := range done {
+					done[k] = k != left
+				}
+				g2, opts2, rngs2 := build()
+				got, err := train.FitGroup(context.Background(), g2, d, opts2, rand.New(rand.NewPCG(7, 7)), rngs2, train.Checkpoints{Done: done})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a, b := g.Members()[left].Params(), g2.Members()[left].Params(); !reflect.DeepEqual(a, b) {
+					t.Errorf("member %d left alone: weights differ by up to %g", left, maxDiff(a, b))
+				}
+				if !reflect.DeepEqual(got[left].Result, whole[left].Result) {
+					t.Errorf("member %d left alone: result\n%+v\nwant\n%+v", left, got[left].Result, whole[left].Result)
+				}
+				for k := range done {
+					if k != left && !reflect.DeepEqual(g2.Members()[k].Params(), initialWeights(c, k)) {
+						t.Errorf("member %d, marked done, was trained", k)
+					}
+				}
+			}
+			if _, err := train.FitGroup(context.Background(), g, d, opts, rand.New(rand.NewPCG(7, 7)), rngs, train.Checkpoints{Done: []bool{true}}); len(c.objs) > 1 && err == nil {
+				t.Error("one done flag for a group of several members was accepted")
+			}
+		})
+	}
+}
+
+// initialWeights is member k's initial weights in TestGroupWithDoneMembers.
+func initialWeights(c groupCase, k int) [][]float64 {
+	return model.Init(c.arch, c.dim, rand.New(rand.NewPCG(9, uint64(k)))).Tensors()
+}

@@ -2,6 +2,7 @@ package backprop
 
 import (
 	"math"
+	"slices"
 
 	"github.com/fpareto/fp/train"
 )
@@ -134,6 +135,9 @@ func (g *Group) gradientsQuads(b *train.Batch, masks [][][]float64, active []boo
 	}
 	sw, y := b.SW[:n], b.Y[:n]
 	for q := 0; q < s.nq; q++ {
+		if !slices.Contains(active[4*q:min(4*q+4, len(active))], true) {
+			continue // a quad computes its own lanes only: none is needed
+		}
 		// Gather the quad's weights into lanes and point to its masks. An
 		// empty lane (past the last member) keeps zero weights.
 		for k := 0; k < 4; k++ {

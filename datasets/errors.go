@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/fpareto/fp/internal/printable"
 )
 
 // The kinds of data error; a *ParseError wraps one of them, so callers can
@@ -16,6 +18,7 @@ var (
 	ErrEmptyCell     = errors.New("empty cell")
 	ErrNotNumber     = errors.New("expected a number")
 	ErrNotFinite     = errors.New("expected a finite number")
+	ErrTooLarge      = errors.New("number too large")
 	ErrNotBinary     = errors.New("expected exactly two distinct values")
 	ErrEmptyGroup    = errors.New("no rows left in a group")
 	ErrBadValue      = errors.New("unexpected value")
@@ -40,8 +43,8 @@ func (e *ParseError) Error() string {
 	if e.Column > 0 {
 		fmt.Fprintf(&b, ", column %d", e.Column)
 	}
-	if e.Name != "" {
-		fmt.Fprintf(&b, " (%s)", e.Name)
+	if e.Name != "" { // a column's name, from the data: shown, never obeyed
+		fmt.Fprintf(&b, " (%s)", printable.String(e.Name))
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Err.Error())

@@ -56,6 +56,9 @@ type RowReader struct {
 // r in errors.
 func NewRowReader(r io.Reader, file, dataset string) (*RowReader, error) {
 	rr := &RowReader{file: file, br: bufio.NewReaderSize(r, 1<<16)}
+	if err := skipBOM(rr.br); err != nil {
+		return nil, &ParseError{File: file, Err: err}
+	}
 	if dataset == "adult-sex" || dataset == "adult-race" {
 		// adult.data has no header; a CSV of its columns with a header row
 		// (its first field is "age", never a number) is read as a CSV.
@@ -67,7 +70,7 @@ func NewRowReader(r io.Reader, file, dataset string) (*RowReader, error) {
 		if err != nil {
 			return nil, err
 		}
-		if strings.TrimPrefix(string(first[0]), "\ufeff") != adultFields[0] {
+		if string(first[0]) != adultFields[0] {
 			rr.header = slices.Clone(adultFields)
 			rr.pending = true
 			return rr, nil
@@ -92,7 +95,6 @@ func (r *RowReader) setHeader(h [][]byte) {
 	for i, f := range h {
 		r.header[i] = string(f)
 	}
-	r.header[0] = strings.TrimPrefix(r.header[0], "\ufeff") // spreadsheet programs write a byte-order mark
 }
 
 // Header lists the names of the fields of every row.

@@ -61,6 +61,25 @@ func (s *Schema) Features() []string {
 	return out
 }
 
+// Sources lists the source column of each encoded column, in the order of
+// Features: "sex" for "sex=Male". A column's name may itself hold "=", so
+// the encoded name cannot be split to find it.
+func (s *Schema) Sources() []string {
+	var out []string
+	for _, c := range s.Columns {
+		if c.Kind == KindNumeric {
+			out = append(out, c.Name)
+			continue
+		}
+		for _, l := range c.Levels {
+			if l != c.Dropped || c.Dropped == "" {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
+}
+
 // Validate checks that every column is well formed.
 func (s *Schema) Validate() error {
 	if len(s.Columns) == 0 {

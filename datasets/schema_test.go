@@ -39,3 +39,19 @@ func TestSchemaFeaturesMatchColumns(t *testing.T) {
 		t.Errorf("adult paper workclass: dropped %q of %v, rename %v", wc.Dropped, wc.Levels, wc.Rename)
 	}
 }
+
+// Sources gives each encoded column its source column whole, "=" in the
+// name or the level included.
+func TestSchemaSources(t *testing.T) {
+	s := Schema{Columns: []SourceColumn{
+		{Name: "age", Kind: KindNumeric},
+		{Name: "income=high", Kind: KindNumeric},
+		{Name: "a=b", Kind: KindCategorical, Levels: []string{"x", "y=z", "w"}, Dropped: "w"},
+		{Name: "c", Kind: KindCategorical, Levels: []string{"p=q"}},
+	}}
+	got, feats := s.Sources(), s.Features()
+	want := []string{"age", "income=high", "a=b", "a=b", "c"}
+	if !slices.Equal(got, want) || len(feats) != len(got) {
+		t.Errorf("Sources = %q (features %q), want %q", got, feats, want)
+	}
+}

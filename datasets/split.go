@@ -161,13 +161,31 @@ func FitStandardizer(d *Dataset, rows []int) *Standardizer {
 		}
 	}
 	for j := range s.SD {
-		if constant[j] {
+		switch {
+		case constant[j]:
 			s.SD[j] = 0
-		} else {
+		case math.IsInf(s.SD[j], 0):
+			s.SD[j] = scaledSD(d, rows, j, s.Mean[j])
+		default:
 			s.SD[j] = math.Sqrt(s.SD[j] / n)
 		}
 	}
 	return s
+}
+
+// scaledSD is column j's population standard deviation around mean when
+// the sum of squares overflows (values near MaxMagnitude): the deviations
+// are scaled by a power of two, exactly, so that the sum stays finite. The
+// plain sum is kept wherever it is finite, so that the results of ordinary
+// data do not change in the last bit.
+func scaledSD(d *Dataset, rows []int, j int, mean float64) float64 {
+	const scale = 0x1p-512 // |v − mean| ≤ 2·MaxMagnitude = 2⁵¹²
+	var sum float64
+	for _, i := range rows {
+		e := (d.X[i*d.Dim+j] - mean) * scale
+		sum += e * e
+	}
+	return math.Sqrt(sum/float64(len(rows))) / scale
 }
 
 // Apply returns the standardized rows of d, row-major len(rows)×d.Dim.

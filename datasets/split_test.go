@@ -199,3 +199,38 @@ func TestStatsAndSubset(t *testing.T) {
 		t.Errorf("Subset = %v, %v", y, a)
 	}
 }
+
+// Values up to MaxMagnitude, whose squares summed overflow, are
+// standardized without an infinity: the statistics and every standardized
+// value are finite and right.
+func TestStandardizerLargeValues(t *testing.T) {
+	const a = MaxMagnitude
+	cases := []struct {
+		name     string
+		col      []float64
+		mean, sd float64
+	}{
+		{"alternating at the limit", []float64{a, -a, a, -a, a, -a}, 0, a},
+		{"one large value", []float64{a, 0, 0, 0}, a / 4, a * math.Sqrt(3) / 4},
+		{"squares overflow only when summed", []float64{3e153, -3e153, 3e153, -3e153, 3e153, -3e153, 3e153, -3e153, 3e153, -3e153, 3e153, -3e153, 3e153, -3e153, 3e153, -3e153, 3e153, -3e153, 3e153, -3e153}, 0, 3e153},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := &Dataset{N: len(tc.col), Dim: 2}
+			rows := make([]int, len(tc.col))
+			for i, v := range tc.col {
+				d.X = append(d.X, v, float64(i))
+				rows[i] = i
+			}
+			s := FitStandardizer(d, rows)
+			if s.Mean[0] != tc.mean || math.Abs(s.SD[0]-tc.sd) > 1e-15*tc.sd {
+				t.Errorf("mean %g SD %g, want %g %g", s.Mean[0], s.SD[0], tc.mean, tc.sd)
+			}
+			for i, v := range s.Apply(d, rows) {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("standardized value %d is %g", i, v)
+				}
+			}
+		})
+	}
+}

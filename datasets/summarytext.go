@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/fpareto/fp/internal/printable"
 )
 
 // WriteSummaries prints rows as a plain-text table, one line per dataset
@@ -17,7 +19,7 @@ func WriteSummaries(w io.Writer, rows []Summary) error {
 			preset = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n",
-			r.Name, preset, r.Rows, r.Dim, r.PY, r.PA, r.PYA0, r.PYA1, r.A1, r.Y1)
+			printable.String(r.Name), preset, r.Rows, r.Dim, r.PY, r.PA, r.PYA0, r.PYA1, printable.String(r.A1), printable.String(r.Y1))
 	}
 	return tw.Flush()
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fpareto/fp/internal/printable"
 )
 
 // column is one column of a source file, dictionary-encoded: row i holds
@@ -153,11 +155,33 @@ func readAdult(r io.Reader, file string) (*table, error) {
 	return t, nil
 }
 
+// skipBOM reads past a UTF-8 byte-order mark at the start of br, which
+// spreadsheet programs write. It must go before the CSV reader sees the
+// first field: after it a quoted first header cell would be a bare quote.
+func skipBOM(br *bufio.Reader) error {
+	b, err := br.Peek(3)
+	switch {
+	case string(b) == "\ufeff":
+		_, err = br.Discard(3)
+		return err
+	case err == io.EOF: // shorter than a mark: the readers say what is missing
+		return nil
+	}
+	return err
+}
+
 // readCSV reads a CSV file with a header row. With want nil it keeps every
 // column (and rejects duplicate or empty names); otherwise it keeps the first
 // column of each wanted name. Cells are trimmed of surrounding white space.
 func readCSV(r io.Reader, file string, want []string) (*table, error) {
-	cr := csv.NewReader(r)
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	if err := skipBOM(br); err != nil {
+		return nil, &ParseError{File: file, Err: err}
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1 // field counts are checked below, with a clearer message
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -168,7 +192,6 @@ func readCSV(r io.Reader, file string, want []string) (*table, error) {
 		return nil, csvError(file, err)
 	}
 	header = append([]string(nil), header...)
-	header[0] = strings.TrimPrefix(header[0], "\ufeff") // spreadsheet programs write a byte-order mark
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}
@@ -195,7 +218,7 @@ func readCSV(r io.Reader, file string, want []string) (*table, error) {
 	for _, w := range want {
 		if _, ok := seen[w]; !ok {
 			return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w: no column %q in the header (columns: %s)",
-				ErrMissingColumn, w, strings.Join(header, ", "))}
+				ErrMissingColumn, w, strings.Join(printable.Strings(header), ", "))}
 		}
 	}
 	for {
@@ -231,8 +254,16 @@ func csvError(file string, err error) error {
 	return &ParseError{File: file, Err: err}
 }
 
+// MaxMagnitude is the largest magnitude of a number in a data cell, 2⁵¹¹
+// (about 6.7e153): its square is finite, with room for a factor of 4, so
+// a column's standardization never overflows (FitStandardizer). Larger
+// finite values are refused, naming the cell, rather than turned into an
+// infinite statistic.
+const MaxMagnitude = 0x1p511
+
 // number parses a numeric cell. ok is false when s is not a number at all;
-// err is set when it is a number but not a finite one.
+// err is set when it is a number but not a finite one, or one above
+// MaxMagnitude.
 func number(s string) (v float64, ok bool, err error) {
 	v, perr := strconv.ParseFloat(s, 64)
 	if perr != nil && !errors.Is(perr, strconv.ErrRange) {
@@ -240,6 +271,9 @@ func number(s string) (v float64, ok bool, err error) {
 	}
 	if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, true, fmt.Errorf("%w, got %q", ErrNotFinite, s)
+	}
+	if math.Abs(v) > MaxMagnitude {
+		return 0, true, fmt.Errorf("%w: expected a magnitude at most %.2g (its square must be a finite float64), got %q", ErrTooLarge, MaxMagnitude, s)
 	}
 	return v, true, nil
 }

@@ -101,7 +101,7 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	sd.overlap = runfolder.SplitOverlap{Split: m, Overlap: ov}
 	if poor, why := ov.Poor(); poor {
 		sd.overlap.Warning = why
-		sd.overlap.Predictors = propensity.Predictors(whole.X, whole.N, r.data.Columns, whole.A, 3)
+		sd.overlap.Predictors = propensity.Predictors(whole.X, whole.N, r.data.Schema.Sources(), whole.A, 3)
 	}
 	if err := runfolder.WriteOverlap(r.out, sd.overlap); err != nil {
 		return nil, err

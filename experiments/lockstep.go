@@ -17,10 +17,14 @@ import (
 	"github.com/fpareto/fp/train"
 )
 
-// Lockstep groups (docs/method.md §5). A member's result depends only on the group's
-// batch order and its own generator, never on which other members train
-// beside it, so a group resumed with some members already done gives the
-// others exactly the results of the uninterrupted group.
+// Lockstep groups (docs/method.md §5.4). A member's result depends on the group's batch
+// order, its own generator and the group's shape: the engine computes the
+// members' first layers in one product, and width-4 members four to a
+// vector, so the rounding of a member's sums depends on how many members
+// the group has and where the member sits. A group resumed with some
+// members already done is therefore built whole, as it was first, with
+// the done members marked (train.Checkpoints.Done): they train no more,
+// and the others get exactly the results of the uninterrupted group.
 
 // orderStandardization names the batch order of a split's standardization group:
 // the λ = 0 and λ = 1 runs are shared by the cheb and linear sweeps, as
@@ -30,9 +34,10 @@ const orderStandardization = "standardization"
 
 // trainGroup trains the candidates of objs on split sd in lockstep, on the
 // batch order seeded from (seed, split, order, "lockstep"), and returns
-// their scored and stored records with their training results. A member's
+// their scored and stored records with their training results, except for
+// the members with done[k], whose entries are left zero. A member's
 // divergence gives its failed record, not an error.
-func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize.Objective, order string) ([]records.Record, []train.Result, error) {
+func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize.Objective, done []bool, order string) ([]records.Record, []train.Result, error) {
 	ge, ok := r.engine.(train.GroupEngine)
 	if !ok { // Config.Validate refuses this before a run starts
 		return nil, nil, fmt.Errorf("the %s engine cannot train in lockstep", r.engine.Name())
@@ -55,7 +60,7 @@ func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize
 	if err != nil {
 		return nil, nil, fmt.Errorf("split %d: %w", sd.m, err)
 	}
-	ck, err := r.groupCheckpoints(sd.m, order, objs)
+	ck, err := r.groupCheckpoints(sd.m, order, objs, done)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,12 +69,16 @@ func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize
 	if err != nil {
 		return nil, nil, fmt.Errorf("split %d: %w", sd.m, err)
 	}
-	// The group's time, shared equally: a member has no time of its own.
-	secs := time.Since(start).Seconds() / float64(len(objs))
+	// The group's time, shared equally among the members it trained: a
+	// member has no time of its own.
+	secs := time.Since(start).Seconds() / float64(len(objs)-count(done))
 	recs := make([]records.Record, len(objs))
 	res := make([]train.Result, len(objs))
 	members := g.Members()
 	for k, c := range cands {
+		if done[k] {
+			continue
+		}
 		res[k] = out[k].Result
 		if recs[k], err = r.trained(sd, c, members[k], out[k].Result, out[k].Err, secs); err != nil {
 			return nil, nil, err
@@ -86,24 +95,25 @@ const CheckpointEvery = 50
 // checkpointSaved, when set (by tests), is told of every checkpoint saved.
 var checkpointSaved func(path string, epoch int)
 
-// groupFile is a lockstep group's checkpoint: the λ of its members and
-// their state.
+// groupFile is a lockstep group's checkpoint: the λ of its members, which
+// of them were done (their state is not trained), and their state.
 type groupFile struct {
 	Lambdas []float64         `json:"lambdas"`
+	Done    []bool            `json:"done,omitempty"`
 	State   *train.GroupState `json:"state"`
 }
 
 // groupCheckpoints returns how the group of objs on split m, ordered by
 // order, saves its state, and resumes from a saved one when the file holds
-// a state of the same members.
-func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objective) (train.Checkpoints, error) {
+// a state of the same members, each member to be trained trained in it.
+func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objective, done []bool) (train.Checkpoints, error) {
 	path := r.groupPath(m, order)
 	lambdas := make([]float64, len(objs))
 	for k, o := range objs {
 		lambdas[k] = o.Lambda
 	}
-	ck := train.Checkpoints{Every: CheckpointEvery, Save: func(st *train.GroupState) error {
-		b, err := json.Marshal(groupFile{Lambdas: lambdas, State: st})
+	ck := train.Checkpoints{Every: CheckpointEvery, Done: done, Save: func(st *train.GroupState) error {
+		b, err := json.Marshal(groupFile{Lambdas: lambdas, Done: done, State: st})
 		if err != nil {
 			return err
 		}
@@ -126,13 +136,41 @@ func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objectiv
 	if err := json.Unmarshal(b, &f); err != nil {
 		return ck, fmt.Errorf("%s: %w (delete it to train the group from the start)", path, err)
 	}
-	// Another set of members (some were done when the group was stopped)
-	// starts over: each member's result does not depend on the others, so
-	// the outcome is the same, only later.
-	if slices.Equal(f.Lambdas, lambdas) && f.State != nil {
+	// Another group starts over, and so does a group one of whose members
+	// to be trained was done when the state was saved (its state there is
+	// the untrained one): the outcome is the same, only later.
+	if slices.Equal(f.Lambdas, lambdas) && f.State != nil && covers(done, f.Done) {
 		ck.From = f.State
 	}
 	return ck, nil
+}
+
+// covers reports whether every member done in saved (nil: none) is done
+// in now.
+func covers(now, saved []bool) bool {
+	if saved == nil {
+		return true
+	}
+	if len(saved) != len(now) {
+		return false
+	}
+	for k, d := range saved {
+		if d && !now[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// count is the number of true flags.
+func count(flags []bool) int {
+	n := 0
+	for _, f := range flags {
+		if f {
+			n++
+		}
+	}
+	return n
 }
 
 // groupPath is the checkpoint file of split m's group ordered by order; it
@@ -146,54 +184,56 @@ func (r *Runner) groupPath(m int, order string) string {
 func (r *Runner) standardizationGroup(ctx context.Context, sd *splitData, workers chan struct{}) ([2]*records.Record, error) {
 	var std [2]*records.Record
 	methods := []scalarize.Method{scalarize.Risk, scalarize.Penalty}
-	var todo []int
+	objs := make([]scalarize.Objective, len(methods))
+	done := make([]bool, len(methods))
 	for i, m := range methods {
 		rec, err := r.storedStandardization(sd, m)
 		if err != nil {
 			return std, err
 		}
-		if std[i] = rec; rec == nil {
-			todo = append(todo, i)
-		}
+		std[i], done[i], objs[i] = rec, rec != nil, standardizationObjective(m)
 	}
-	if len(todo) == 0 {
+	if !slices.Contains(done, false) {
 		return std, nil
-	}
-	objs := make([]scalarize.Objective, len(todo))
-	for j, i := range todo {
-		objs[j] = standardizationObjective(methods[i])
 	}
 	if !acquire(ctx, workers) {
 		return std, ctx.Err()
 	}
 	defer func() { <-workers }()
-	recs, res, err := r.trainGroup(ctx, sd, objs, orderStandardization)
+	recs, res, err := r.trainGroup(ctx, sd, objs, done, orderStandardization)
 	if err != nil {
 		return std, err
 	}
-	for j, i := range todo {
-		if std[i], err = r.storeStandardization(sd, methods[i], recs[j], res[j]); err != nil {
+	for i := range methods {
+		if done[i] {
+			continue
+		}
+		if std[i], err = r.storeStandardization(sd, methods[i], recs[i], res[i]); err != nil {
 			return std, err
 		}
 	}
 	return std, removeIfAny(r.groupPath(sd.m, orderStandardization))
 }
 
-// lambdaGroup trains the split's λ of objs in lockstep as one unit of work
-// and writes each record as the group ends.
-func (r *Runner) lambdaGroup(ctx context.Context, sd *splitData, objs []scalarize.Objective, constants scalarize.Standardizer, workers chan struct{}) error {
-	if len(objs) == 0 {
+// lambdaGroup trains the split's λ of objs, the whole group, in lockstep as
+// one unit of work, all but those with done[k] (recorded already), and
+// writes each record as the group ends.
+func (r *Runner) lambdaGroup(ctx context.Context, sd *splitData, objs []scalarize.Objective, done []bool, constants scalarize.Standardizer, workers chan struct{}) error {
+	if !slices.Contains(done, false) {
 		return nil
 	}
 	if !acquire(ctx, workers) {
 		return ctx.Err()
 	}
 	defer func() { <-workers }()
-	recs, _, err := r.trainGroup(ctx, sd, objs, r.cfg.Method)
+	recs, _, err := r.trainGroup(ctx, sd, objs, done, r.cfg.Method)
 	if err != nil {
 		return err
 	}
 	for k := range recs {
+		if done[k] {
+			continue
+		}
 		rec := &recs[k]
 		rec.RMin, rec.RMax, rec.UMin, rec.UMax = constants.RMin, constants.RMax, constants.UMin, constants.UMax
 		if err := r.finish(rec); err != nil {

@@ -1,7 +1,9 @@
 package experiments_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"github.com/fpareto/fp/backprop"
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/penalties"
+	"github.com/fpareto/fp/records"
 	G "gorgonia.org/gorgonia"
 )
 
@@ -160,4 +163,118 @@ func TestLockstepSweepResumesFromCheckpoint(t *testing.T) {
 			t.Errorf("split 0's λ group saved a checkpoint again after resuming at epoch %d: it started over", experiments.CheckpointEvery)
 		}
 	}
+}
+
+// A lockstep group resumed with some of its members on disk gives the
+// others, bit for bit, the records and networks of the uninterrupted sweep:
+// the last member of split 0's λ group alone, and the λ = 1 member of its
+// standardization group alone.
+func TestLockstepGroupResumedWithOneMemberLeft(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 12 networks; run without -short")
+	}
+	cfg := experiments.DefaultConfig()
+	cfg.Dataset, cfg.Splits, cfg.Lambdas, cfg.Epochs, cfg.Workers = "compas", 1, "log:6", 4, 1
+	cfg.Engine, cfg.Lockstep, cfg.PropensityEpochs = "backprop", true, 3
+	whole := filepath.Join(t.TempDir(), "whole")
+	if err := runSweep(cfg, whole); err != nil {
+		t.Fatal(err)
+	}
+	want := readRecords(t, whole)
+	if len(want) != 6 {
+		t.Fatalf("%d records, want 6", len(want))
+	}
+	// A group's records are written one after another as it ends: a sweep
+	// killed meanwhile has all but the last on disk. A standardization
+	// group's outcomes are kept (splits/*/std-*.json) before its records.
+	cases := []struct {
+		name string
+		drop func(lambdas []float64) float64 // the λ whose record is removed
+		also string                          // another file to remove
+	}{
+		{"last of the λ group", func(ls []float64) float64 {
+			var last float64
+			for _, l := range ls {
+				if l < 1 && l > last {
+					last = l
+				}
+			}
+			return last
+		}, ""},
+		{"λ = 1 of the standardization group", func([]float64) float64 { return 1 },
+			filepath.Join("splits", "split-000", "std-penalty.json")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "resumed")
+			if err := os.CopyFS(dir, os.DirFS(whole)); err != nil {
+				t.Fatal(err)
+			}
+			var lambdas []float64
+			for _, r := range want {
+				lambdas = append(lambdas, r.Lambda)
+			}
+			drop := tc.drop(lambdas)
+			weights := dropRecord(t, dir, drop)
+			for _, f := range []string{weights, tc.also} {
+				if err := os.Remove(filepath.Join(dir, f)); f != "" && err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := runSweep(cfg, dir); err != nil {
+				t.Fatal(err)
+			}
+			got := readRecords(t, dir)
+			if !reflect.DeepEqual(got, want) {
+				for i := range min(len(got), len(want)) {
+					if !reflect.DeepEqual(got[i], want[i]) {
+						t.Errorf("λ = %g: resumed\n%+v\nuninterrupted\n%+v", want[i].Lambda, got[i], want[i])
+					}
+				}
+				t.Fatal("the resumed sweep's records differ from the uninterrupted sweep's")
+			}
+			a, errA := os.ReadFile(filepath.Join(whole, weights))
+			b, errB := os.ReadFile(filepath.Join(dir, weights))
+			if errA != nil || errB != nil {
+				t.Fatal(errA, errB)
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s differs from the uninterrupted sweep's", weights)
+			}
+		})
+	}
+}
+
+// dropRecord removes split 0's record of lambda from the records file in
+// dir and returns its network's path.
+func dropRecord(t *testing.T, dir string, lambda float64) string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("records files %v, want one", files)
+	}
+	recs, err := records.Read(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept bytes.Buffer
+	weights := ""
+	for _, r := range recs {
+		if r.Split == 0 && r.Lambda == lambda {
+			weights = r.Weights
+			continue
+		}
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept.Write(append(line, '\n'))
+	}
+	if weights == "" {
+		t.Fatalf("no stored network of λ = %g in split 0", lambda)
+	}
+	if err := os.WriteFile(files[0], kept.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return weights
 }

@@ -122,7 +122,19 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		r.done[rec.Key()] = rec
 	}
 	r.path = filepath.Join(out, runfolder.RecordsFile(c.Shard))
+	var lastWrite time.Time // of a killed run, before Open may cut a torn line
+	if st, err := os.Stat(r.path); err == nil {
+		lastWrite = st.ModTime()
+	}
 	if r.writer, err = runfolder.OpenRecords(out, c.Shard); err != nil {
+		return nil, err
+	}
+	if err := r.recoverKilled(lastWrite); err != nil {
+		r.writer.Close()
+		return nil, err
+	}
+	if _, err := runfolder.RemoveStaleTemps(out, c.Splits, c.Shard, time.Now()); err != nil {
+		r.writer.Close()
 		return nil, err
 	}
 	return r, nil
@@ -239,7 +251,13 @@ func (r *Runner) Run(ctx context.Context) (Summary, error) {
 	if r.obs != nil {
 		r.obs.Start(r.sum.Total, r.sum.Resumed)
 	}
+	before := r.shardRecords()
 	r.mu.Unlock()
+	wd, _ := os.Getwd()
+	begun := runfolder.Invocation{Args: r.cfg.Args, Dir: wd, Shard: r.cfg.Shard.String(), Start: start, Status: runfolder.StatusKilled}
+	if err := runfolder.MarkRunning(r.out, begun, before, r.cfg.Shard); err != nil {
+		return r.sum, err
+	}
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -287,10 +305,35 @@ splits:
 	case err != nil:
 		inv.Status = "failed: " + err.Error()
 	}
-	if ierr := runfolder.AppendInvocation(r.out, inv); ierr != nil && err == nil {
+	ierr := runfolder.AppendInvocation(r.out, inv)
+	if ierr == nil {
+		ierr = runfolder.UnmarkRunning(r.out, r.cfg.Shard)
+	}
+	if ierr != nil && err == nil {
 		err = ierr
 	}
 	return sum, err
+}
+
+// shardRecords counts the records of the runner's shard (the caller holds
+// r.mu).
+func (r *Runner) shardRecords() int {
+	n, shard := 0, r.cfg.Shard.String()
+	for _, rec := range r.done {
+		if rec.Shard == shard {
+			n++
+		}
+	}
+	return n
+}
+
+// recoverKilled writes the invocations line of a killed earlier run of the
+// shard (runfolder.RecoverKilledRun), lastWrite being its records file's time.
+func (r *Runner) recoverKilled(lastWrite time.Time) error {
+	r.mu.Lock()
+	n := r.shardRecords()
+	r.mu.Unlock()
+	return runfolder.RecoverKilledRun(r.out, r.cfg.Shard, lastWrite, n)
 }
 
 // doneInSplit counts the candidates of split m with a record (the caller

@@ -188,12 +188,33 @@ func TestRunnerSurvivesSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
+	killed := time.Now()
 	partial := readRecords(t, dir)
 	if len(partial) >= len(want) {
 		t.Fatalf("the sweep finished (%d records) before it could be killed", len(partial))
 	}
+	if invs, err := runfolder.ReadInvocations(dir); err != nil || len(invs) != 0 {
+		t.Fatalf("the killed run wrote its own line: %+v, %v", invs, err)
+	}
 	if err := runSweep(killableConfig(), dir); err != nil {
 		t.Fatal(err)
+	}
+	// The resumed run wrote the killed run's line first, then its own.
+	invs, err := runfolder.ReadInvocations(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(invs) != 2 {
+		t.Fatalf("runs.log: %+v, want the killed run's line and the resumed run's", invs)
+	}
+	if k := invs[0]; k.Status != runfolder.StatusKilled || k.Trained != len(partial) || k.End.Before(k.Start) || k.End.After(killed) {
+		t.Errorf("killed run's line %+v: want status %q, %d trained, an end between its start and %v", k, runfolder.StatusKilled, len(partial), killed)
+	}
+	if r := invs[1]; r.Status != "done" || r.Trained != len(want)-len(partial) || r.Start.Before(invs[0].End) {
+		t.Errorf("resumed run's line %+v: want done, %d trained", r, len(want)-len(partial))
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "running*")); len(left) != 0 {
+		t.Errorf("files of a running run left after the resumed run ended: %v", left)
 	}
 	got := readRecords(t, dir)
 	if !reflect.DeepEqual(got, want) {

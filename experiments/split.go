@@ -73,11 +73,20 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 
 	errs = make([]error, len(r.grid))
 	var group []scalarize.Objective // the λ that train in lockstep
+	var groupDone []bool            // those of them recorded already
 	for i, l := range r.grid {
 		if l == 0 || l == 1 {
 			continue
 		}
-		if _, ok := r.isDone(m, l); ok {
+		_, done := r.isDone(m, l)
+		if r.cfg.Lockstep && reason == "" {
+			// The whole group, its recorded members included: a member's
+			// result depends on the group's shape (lockstep.go).
+			group = append(group, scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: constants})
+			groupDone = append(groupDone, done)
+			continue
+		}
+		if done {
 			continue
 		}
 		if reason != "" {
@@ -90,10 +99,6 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 			continue
 		}
 		obj := scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: constants}
-		if r.cfg.Lockstep {
-			group = append(group, obj)
-			continue
-		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -114,7 +119,7 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if err := r.lambdaGroup(ctx, sd, group, constants, workers); err != nil {
+	if err := r.lambdaGroup(ctx, sd, group, groupDone, constants, workers); err != nil {
 		return err
 	}
 	if r.adaptive != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/fpareto/fp/datasets"
 )
@@ -142,6 +143,8 @@ func Load(path string) (*File, error) {
 
 // WriteFileAtomic writes data to a temporary file beside path, syncs it and
 // renames it over path, so readers see the old file or the new one, never a part.
+// The temporary file's name is "." + path's base + ".tmp" + digits
+// (IsTempName); a process killed while writing leaves it behind.
 func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
@@ -169,4 +172,19 @@ func WriteFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// IsTempName reports whether a file name is one WriteFileAtomic gives its
+// temporary files: "." + a name + ".tmp" + one or more digits.
+func IsTempName(name string) bool {
+	i := strings.LastIndex(name, ".tmp")
+	if len(name) < 2 || name[0] != '.' || i < 2 || i+4 == len(name) {
+		return false
+	}
+	for _, c := range name[i+4:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 
@@ -12,17 +13,32 @@ import (
 // only when every row was scored, so a failure leaves no partial output
 // and an older out untouched.
 func RunFile(f *model.File, data, out string, opt Options) (int, error) {
+	return RunFileContext(context.Background(), f, data, out, opt)
+}
+
+// RunFileContext is RunFile, stopped when ctx is done (an interrupt): it
+// then removes its temporary file, leaves out as it was and returns
+// ctx's error.
+func RunFileContext(ctx context.Context, f *model.File, data, out string, opt Options) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	in, err := os.Open(data)
 	if err != nil {
 		return 0, err
 	}
 	defer in.Close()
+	// Closing the input ends the next read, even one waiting on a pipe.
+	defer context.AfterFunc(ctx, func() { in.Close() })()
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp*")
 	if err != nil {
 		return 0, err
 	}
 	defer os.Remove(tmp.Name())
 	n, err := Run(f, in, data, tmp, opt)
+	if cerr := ctx.Err(); cerr != nil {
+		err = cerr
+	}
 	if err == nil {
 		err = tmp.Chmod(0o644) // CreateTemp makes it 0600; scores are meant to be shared
 	}

@@ -222,6 +222,7 @@ func TestRunRefusesBadRows(t *testing.T) {
 		{"empty category", "x,colour\n1,\n", nil, datasets.ErrEmptyCell, []string{"line 2", "column 2 (colour)", "category"}},
 		{"not a number", "x,colour\n1,red\n2,red\nabc,red\n", nil, datasets.ErrNotNumber, []string{"line 4", "column 1 (x)", `"abc"`}},
 		{"not finite", "x,colour\nNaN,red\n", nil, datasets.ErrNotFinite, []string{"line 2", "column 1 (x)"}},
+		{"square overflows", "x,colour\n1,red\n1e200,red\n", nil, datasets.ErrTooLarge, []string{"line 3", "column 1 (x)", `"1e200"`}},
 		{"ragged row", "x,colour\n1,red,9\n", nil, datasets.ErrFieldCount, []string{"line 2", "expected 2 fields"}},
 		{"missing kept column", "x,colour\n1,red\n", []string{"id"}, datasets.ErrMissingColumn, []string{`"id"`}},
 		{"error after a quoted line", "x,colour,note\n1,red,\"a, b\"\n2,red,x\nzz,red,y\n", nil, datasets.ErrNotNumber,

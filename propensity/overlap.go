@@ -208,20 +208,21 @@ type Predictor struct {
 	Corr   float64 `json:"corr"`   // the largest |correlation| of its encoded columns with a
 }
 
-// Predictors ranks the source columns of x (n rows × len(columns), encoded
-// column names such as "age" or "sex=Male") by the largest absolute Pearson
-// correlation of any of their encoded columns with a, and returns the first
-// k. It is a cheap answer to "which inputs give the group away", for a
-// poor-overlap warning; constant columns are left out.
-func Predictors(x []float64, n int, columns []string, a []float64, k int) []Predictor {
-	dim := len(columns)
+// Predictors ranks the source columns of x (n rows × len(sources) encoded
+// columns; sources[j] is the source column encoded column j comes from,
+// "sex" for "sex=Male", datasets.Schema.Sources) by the largest absolute
+// Pearson correlation of any of their encoded columns with a, and returns
+// the first k. It is a cheap answer to "which inputs give the group away",
+// for a poor-overlap warning; constant columns are left out.
+func Predictors(x []float64, n int, sources []string, a []float64, k int) []Predictor {
+	dim := len(sources)
 	if n < 2 || len(x) != n*dim || len(a) != n {
 		return nil
 	}
 	best := map[string]float64{}
 	var order []string
 	col := make([]float64, n)
-	for j, name := range columns {
+	for j, src := range sources {
 		for i := range n {
 			col[i] = x[i*dim+j]
 		}
@@ -232,7 +233,6 @@ func Predictors(x []float64, n int, columns []string, a []float64, k int) []Pred
 		if math.IsNaN(c) {
 			continue
 		}
-		src, _, _ := strings.Cut(name, "=")
 		if old, ok := best[src]; !ok || c > old {
 			if !ok {
 				order = append(order, src)

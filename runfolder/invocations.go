@@ -30,7 +30,8 @@ type Invocation struct {
 	Start   time.Time `json:"start"`
 	End     time.Time `json:"end"`
 	Trained int       `json:"trained"` // candidates recorded by this run
-	// Status is "done", "interrupted" or "failed: REASON".
+	// Status is "done", "interrupted", "failed: REASON" or "killed" (then
+	// written by the next run, End the last the folder tells of it).
 	Status string `json:"status"`
 }
 

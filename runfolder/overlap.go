@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/propensity"
 )
 
@@ -38,7 +39,7 @@ func (o SplitOverlap) Advice() string {
 	if len(o.Predictors) > 0 {
 		var cols []string
 		for _, p := range o.Predictors {
-			cols = append(cols, fmt.Sprintf("%s (|r| = %.2f)", p.Column, p.Corr))
+			cols = append(cols, fmt.Sprintf("%s (|r| = %.2f)", printable.String(p.Column), p.Corr))
 		}
 		s += "; the columns that predict the sensitive attribute best are " + strings.Join(cols, ", ") +
 			": leave out a column that stands in for it with --exclude (e.g. --exclude " + shellWord(o.Predictors[0].Column) + ")"

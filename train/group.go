@@ -87,8 +87,11 @@ func FitGroup(ctx context.Context, g Group, d Data, opts []Options, order *rand.
 	b := NewBatch(ms[0].BatchSize(), net.Dim, net.Arch.HiddenLayers(), net.Arch.Hidden, inputs...)
 	out := make([]GroupResult, len(ms))
 	active := make([]bool, len(ms))
+	if ck.Done != nil && len(ck.Done) != len(ms) {
+		return nil, fmt.Errorf("fit group: %d members, %d done flags", len(ms), len(ck.Done))
+	}
 	for k := range active {
-		active[k] = true
+		active[k] = ck.Done == nil || !ck.Done[k]
 	}
 	masks := make([][][]float64, len(ms))
 	losses := make([]Loss, len(ms))
@@ -185,6 +188,12 @@ type Checkpoints struct {
 	Every int                     // epochs between saves; 0: none
 	Save  func(*GroupState) error // called with the state after every Every epochs
 	From  *GroupState             // a saved state to go on from
+	// Done marks the members whose outcome is known already (nil: none).
+	// They train no more, as a diverged member, and their GroupResults
+	// mean nothing; the others train in the group as built, so that an
+	// engine computes them as in the whole group (its fused products and
+	// lanes depend on the group's shape), bit for bit.
+	Done []bool
 }
 
 // GroupState is a lockstep group's training state after a whole epoch, in

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/predict"
 )
@@ -58,13 +63,20 @@ func runPredict(c *cli.Context) error {
 		}
 		return nil
 	}
-	n, err := predict.RunFile(f, data, out, opt)
+	// An interrupt removes the temporary output: the process ends through
+	// RunFileContext's return, not at the signal.
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	n, err := predict.RunFileContext(ctx, f, data, out, opt)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("predict: interrupted after %d rows; %s was not written", n, out)
+	}
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
 	fmt.Fprintf(c.App.ErrWriter, "fp: %d rows scored into %s", n, out)
 	if s := f.Schema; s != nil {
-		fmt.Fprintf(c.App.ErrWriter, "; score is P(%s = %q)", s.Target, s.TargetPositive)
+		fmt.Fprintf(c.App.ErrWriter, "; score is P(%s = %q)", printable.String(s.Target), s.TargetPositive)
 	}
 	fmt.Fprintln(c.App.ErrWriter)
 	return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2/altsrc"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/progress"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -217,7 +218,7 @@ func runTrain(c *cli.Context) error {
 			w = c.App.ErrWriter // standard output is the JSON document
 		}
 		fmt.Fprintf(w, "coding: y = 1 means %s = %q; a = 1 means %s = %q\n",
-			rc.Coding.Target, rc.Coding.TargetPositive, rc.Coding.Sensitive, rc.Coding.SensitivePositive)
+			printable.String(rc.Coding.Target), rc.Coding.TargetPositive, printable.String(rc.Coding.Sensitive), rc.Coding.SensitivePositive)
 	}
 	for _, s := range runner.Warnings() {
 		fmt.Fprintln(c.App.ErrWriter, "warning: "+s)

@@ -70,12 +70,12 @@ type ColumnType struct {
 	Parquet ParquetType
 }
 
-// describe names the type for a message: `a BYTE_ARRAY (STRING) column`.
+// describe names the type for a message: `a column of type INT96`.
 func (c ColumnType) describe() string {
 	if c.Name == "" {
 		return "a text column"
 	}
-	return "a " + c.Name + " column"
+	return "a column of type " + c.Name
 }
 
 // IsParquet reports whether path names a Parquet file, by its extension

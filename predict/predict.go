@@ -87,7 +87,7 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 		}
 		if typ := src.Types()[keep[i]]; typ.Kind == datasets.Unsupported {
 			return 0, &datasets.ParseError{File: file, Line: src.Pos().Line, Column: keep[i] + 1, Name: k,
-				Err: fmt.Errorf("%w: a %s column, which fp cannot read, cannot be kept", datasets.ErrBadType, typ.Name)}
+				Err: fmt.Errorf("%w: a column of type %s, which fp cannot read, cannot be kept", datasets.ErrBadType, typ.Name)}
 		}
 	}
 	var w rowWriter

@@ -342,7 +342,7 @@ type ParquetColumn struct {
 // each cell to its column's type, in row groups of at most
 // ParquetRowGroupRows rows.
 type ParquetWriter struct {
-	w    *parquet.Writer
+	w    *parquet.GenericWriter[any]
 	cols []ParquetColumn
 	row  parquet.Row
 	one  []parquet.Row
@@ -383,7 +383,7 @@ func NewParquetWriter(out io.Writer, cols []ParquetColumn) (*ParquetWriter, erro
 		fields[i] = namedField{Node: n, name: c.Name}
 	}
 	schema := parquet.NewSchema("fp", orderedGroup{Group: group, fields: fields})
-	w := parquet.NewWriter(out, schema, parquet.MaxRowsPerRowGroup(ParquetRowGroupRows),
+	w := parquet.NewGenericWriter[any](out, schema, parquet.MaxRowsPerRowGroup(ParquetRowGroupRows),
 		parquet.Compression(&parquet.Snappy), parquet.CreatedBy("fp", "", ""))
 	return &ParquetWriter{w: w, cols: cols, row: make(parquet.Row, len(cols)), one: make([]parquet.Row, 1)}, nil
 }

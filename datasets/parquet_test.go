@@ -41,7 +41,7 @@ func writeParquet(t testing.TB, path string, rowsPerGroup int, cols ...pqCol) {
 	if rowsPerGroup > 0 {
 		opts = append(opts, parquet.MaxRowsPerRowGroup(int64(rowsPerGroup)))
 	}
-	w := parquet.NewWriter(&buf, opts...)
+	w := parquet.NewGenericWriter[any](&buf, opts...)
 	for i := range cols[0].vals {
 		row := make(parquet.Row, len(cols))
 		for j, c := range cols {

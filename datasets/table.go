@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"bufio"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -179,15 +178,6 @@ func readCSV(r io.Reader, file string, want []string) (*table, error) {
 		return nil, err
 	}
 	return readTable(rr, want)
-}
-
-// csvError turns an encoding/csv error into a *ParseError.
-func csvError(file string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &ParseError{File: file, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
-	}
-	return &ParseError{File: file, Err: err}
 }
 
 // number parses a numeric cell. ok is false when s is not a number at all;

@@ -1,10 +1,8 @@
 package datasets
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,11 +20,13 @@ type CSVOptions struct {
 	Columns ColumnChoice
 }
 
-// LoadCSV reads any CSV file with a header row. Every column other than the
-// target and the sensitive one is a feature (or those opt.Columns keeps;
-// the others are not read beyond the header and may hold anything, empty
-// cells included): numeric when all its non-empty
-// values are numbers, else categorical, one-hot encoded with one column per
+// LoadCSV reads any CSV file with a header row, or a Parquet file when the
+// name ends in .parquet (see the package documentation for its types).
+// Every column other than the target and the sensitive one is a feature (or
+// those opt.Columns keeps; the others are not read beyond the header and
+// may hold anything, empty cells included): numeric when all its non-empty
+// values are numbers (for Parquet: when its type is numeric), else
+// categorical, one-hot encoded with one column per
 // level in sorted order. Without Positive (SensitivePositive), the value
 // coded 1 is "1", "true" or "yes" (in any case) when present, else the later
 // of the two values in sorted order (numeric order when both are numbers).
@@ -39,12 +39,7 @@ func LoadCSV(path string, opt CSVOptions) (*Dataset, error) {
 	case opt.Target == opt.Sensitive:
 		return nil, fmt.Errorf("column %q cannot be both the target and the sensitive attribute", opt.Target)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t, err := readCSV(bufio.NewReaderSize(f, 1<<16), path, nil)
+	t, err := readFile(path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -67,12 +62,12 @@ func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
 		c          *column
 	}{{"target", opt.Target, target}, {"sensitive", opt.Sensitive, sens}} {
 		if m.c == nil {
-			return nil, &ParseError{File: t.files[0], Line: 1, Err: fmt.Errorf("%w: no %s column %q in the header (columns: %s)",
-				ErrMissingColumn, m.role, m.name, quoteList(header))}
+			return nil, errorAt(t.files[0], t.headerAt, -1, "", fmt.Errorf("%w: no %s column %q in the header (columns: %s)",
+				ErrMissingColumn, m.role, m.name, quoteList(header)))
 		}
 	}
 	if len(t.cols) < 3 {
-		return nil, &ParseError{File: t.files[0], Line: 1, Err: errors.New("no feature columns besides the target and the sensitive one")}
+		return nil, errorAt(t.files[0], t.headerAt, -1, "", errors.New("no feature columns besides the target and the sensitive one"))
 	}
 	var available []string
 	for _, c := range t.cols {
@@ -133,10 +128,15 @@ rowLoop:
 			continue
 		}
 		enc := numeric
-		for _, k := range usedCodes(c, rows) {
-			if _, ok, _ := number(c.levels[k]); !ok {
-				enc = oneHot
-				break
+		switch c.kind.Kind {
+		case TextValue: // typed text stays categorical, whatever it looks like
+			enc = oneHot
+		case AnyValue:
+			for _, k := range usedCodes(c, rows) {
+				if _, ok, _ := number(c.levels[k]); !ok {
+					enc = oneHot
+					break
+				}
 			}
 		}
 		feats = append(feats, feature{col: c, enc: enc})

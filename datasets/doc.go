@@ -1,6 +1,6 @@
 // Package datasets loads the data fp learns from: the UCI Adult census data
 // (adult-sex, adult-race), the ProPublica COMPAS data (compas) and any CSV
-// file. It validates the files, one-hot encodes categorical columns, draws
+// or Parquet file. It validates the files, one-hot encodes categorical columns, draws
 // train/test splits stratified by the label and standardizes features with
 // statistics of the training rows only.
 //
@@ -40,6 +40,32 @@
 //
 // Numeric columns come first in x, then the one-hot columns, named
 // "column=level".
+//
+// # CSV and Parquet files
+//
+// A file whose name ends in .parquet (in any case) is read as Parquet,
+// any other as CSV. Both are a RowSource: a header of column names, then
+// each row's cells as text, so the coding rule, the detection of
+// categorical columns, missing values and the checks of a network's
+// schema are the same for both. A CSV column is numeric when all its
+// non-empty values are numbers. A Parquet file's top-level columns are read
+// by their physical type:
+//
+//	INT32, INT64            numeric (annotated integers, dates, times and timestamps by their
+//	                        stored integer, unsigned as unsigned; DECIMAL by its exact value)
+//	FLOAT, DOUBLE           numeric, written as the shortest decimal that reads back to the
+//	                        stored value (a FLOAT as float32), so 0.1 is the 0.1 of a CSV
+//	BOOLEAN                 categorical, levels "false" and "true" ("true" is coded 1 as
+//	                        target or sensitive attribute)
+//	BYTE_ARRAY (strings)    categorical, even when the values look like numbers; trimmed
+//	INT96, FIXED_LEN_BYTE_ARRAY, DECIMAL byte arrays, nested or repeated columns:
+//	                        refused when used
+//
+// A null is an empty cell, as is an empty string: an error, or a dropped
+// row with CSVOptions.DropMissing. Errors name the file, the 1-based row
+// (Parquet has no lines) and the column. A network whose column is numeric
+// refuses a Parquet string column of that name. ParquetReader reads one
+// row group at a time; ParquetWriter writes rows of text cells.
 package datasets
 
 //go:generate go test -run=^TestEmbeddedCopies$ -update

@@ -22,6 +22,7 @@ var (
 	ErrNotBinary     = errors.New("expected exactly two distinct values")
 	ErrEmptyGroup    = errors.New("no rows left in a group")
 	ErrBadValue      = errors.New("unexpected value")
+	ErrBadType       = errors.New("wrong column type")
 )
 
 // A ParseError is a problem with a data file, located as a text editor shows
@@ -29,6 +30,7 @@ var (
 type ParseError struct {
 	File   string // the file as it was named to fp
 	Line   int    // 1-based line; 0 when the error concerns the whole file
+	Row    int    // 1-based data row of a file without lines (Parquet); 0 otherwise
 	Column int    // 1-based column (field) number; 0 when the error concerns a whole line or file
 	Name   string // the column's name in the header, when known
 	Err    error  // the cause, usually one of the Err* kinds above
@@ -39,6 +41,9 @@ func (e *ParseError) Error() string {
 	b.WriteString(e.File)
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ", line %d", e.Line)
+	}
+	if e.Row > 0 {
+		fmt.Fprintf(&b, ", row %d", e.Row)
 	}
 	if e.Column > 0 {
 		fmt.Fprintf(&b, ", column %d", e.Column)

@@ -1,10 +1,8 @@
 package datasets
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,8 +38,8 @@ type Predictions struct {
 	Label, Group Coding
 }
 
-// ReadPredictions reads a CSV file with a header row and one prediction per
-// row: a probability (or a logit), the true label and the sensitive group,
+// ReadPredictions reads a CSV file with a header row (or a Parquet file,
+// when the name ends in .parquet) and one prediction per row: a probability (or a logit), the true label and the sensitive group,
 // and optionally the propensity of group 1. Other columns are ignored.
 //
 // The label and the group are coded as LoadCSV codes a target: numbers are
@@ -62,20 +60,15 @@ func ReadPredictions(path string, cols PredictionColumns) (*Predictions, error) 
 	}
 	names := []string{cols.Score, cols.Logit, cols.Label, cols.Group, cols.Propensity}
 	names = slices.DeleteFunc(names, func(s string) bool { return s == "" })
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	t, err := readCSV(bufio.NewReaderSize(f, 1<<16), path, names)
+	t, err := readFile(path, names)
 	if err != nil {
 		return nil, err
 	}
 	for _, name := range names {
 		if i := slices.Index(t.header, name); slices.Contains(t.header[i+1:], name) {
 			j := i + 1 + slices.Index(t.header[i+1:], name)
-			return nil, &ParseError{File: path, Line: 1, Column: j + 1, Name: name,
-				Err: fmt.Errorf("duplicate column name (also column %d): which one is meant is ambiguous", i+1)}
+			return nil, errorAt(path, t.headerAt, j, name,
+				fmt.Errorf("duplicate column name (also column %d): which one is meant is ambiguous", i+1))
 		}
 	}
 
@@ -110,6 +103,10 @@ func ReadPredictions(path string, cols PredictionColumns) (*Predictions, error) 
 // floats parses column c: finite numbers, in [0, 1] when unit is set; what
 // names the values in messages.
 func (t *table) floats(c *column, what string, unit bool) ([]float64, error) {
+	if c.kind.Kind == TextValue {
+		return nil, t.errColumn(c, fmt.Errorf("%w: %s, expected numbers (a %s: INT32, INT64, FLOAT or DOUBLE)",
+			ErrBadType, c.kind.describe(), what))
+	}
 	vals, errs := numbers(c)
 	for k, v := range vals {
 		if errs[k] == nil && unit && (v < 0 || v > 1) {

@@ -50,6 +50,9 @@ type RowReader struct {
 
 	cr     *csv.Reader // set once a quote is seen
 	crBase int         // lines read before cr took over
+
+	types  []ColumnType // all AnyValue
+	closer io.Closer    // the file OpenRows opened, or nil
 }
 
 // NewRowReader reads the header (if the format has one) from r; file names
@@ -99,6 +102,29 @@ func (r *RowReader) setHeader(h [][]byte) {
 
 // Header lists the names of the fields of every row.
 func (r *RowReader) Header() []string { return r.header }
+
+// Types gives every column the type AnyValue: a text file says nothing of
+// its columns' types.
+func (r *RowReader) Types() []ColumnType {
+	if len(r.types) != len(r.header) {
+		r.types = make([]ColumnType, len(r.header))
+	}
+	return r.types
+}
+
+// Pos is the line of the last row Next returned.
+func (r *RowReader) Pos() Position { return Position{Line: r.line} }
+
+// Close closes the file OpenRows opened; a reader made by NewRowReader
+// leaves its io.Reader to the caller.
+func (r *RowReader) Close() error {
+	if r.closer == nil {
+		return nil
+	}
+	err := r.closer.Close()
+	r.closer = nil
+	return err
+}
 
 // Line is the 1-based line of the last row Next returned.
 func (r *RowReader) Line() int { return r.line }
@@ -227,18 +253,29 @@ type encColumn struct {
 	known []string
 }
 
-// NewEncoder locates the schema's columns among the names of a file's
-// fields (the first field of a name wins); a missing column is an error
-// naming file and column.
-func (s *Schema) NewEncoder(header []string, file string) (*Encoder, error) {
+// NewEncoder locates the schema's columns among the columns of a source
+// (the first column of a name wins). A missing column, or a column of a
+// typed file (Parquet) whose type is not the one the network reads (text
+// where it reads a number, or a type fp cannot read), is an error naming
+// file and column.
+func (s *Schema) NewEncoder(src RowSource) (*Encoder, error) {
+	file, header, types := src.File(), src.Header(), src.Types()
 	e := &Encoder{file: file}
 	for _, c := range s.Columns {
 		field := slices.Index(header, c.Name)
 		if field < 0 {
-			return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w: no column %q, which the network reads (it reads %s)",
-				ErrMissingColumn, c.Name, quoteEvery(schemaColumnNames(s)))}
+			return nil, errorAt(file, src.Pos(), -1, "", fmt.Errorf("%w: no column %q, which the network reads (it reads %s)",
+				ErrMissingColumn, c.Name, quoteEvery(schemaColumnNames(s))))
 		}
 		ec := encColumn{name: c.Name, field: field, off: e.dim, cat: c.Kind == KindCategorical}
+		switch typ := types[field]; {
+		case typ.Kind == Unsupported:
+			return nil, errorAt(file, src.Pos(), field, c.Name, fmt.Errorf("%w: %s, which fp cannot read; the network reads it as %s",
+				ErrBadType, typ.describe(), c.Kind))
+		case typ.Kind == TextValue && !ec.cat:
+			return nil, errorAt(file, src.Pos(), field, c.Name, fmt.Errorf("%w: %s, expected numbers (INT32, INT64, FLOAT or DOUBLE): the network reads it as numeric",
+				ErrBadType, typ.describe()))
+		}
 		if !ec.cat {
 			ec.width = 1
 		} else {
@@ -277,10 +314,10 @@ func schemaColumnNames(s *Schema) []string {
 // Dim is the length of an encoded row.
 func (e *Encoder) Dim() int { return e.dim }
 
-// Encode writes the encoding of one row's fields into x[:Dim]; line locates
+// Encode writes the encoding of one row's fields into x[:Dim]; at locates
 // the row in errors: an empty cell, a value that is not a finite number in
 // a numeric column, a category the network has not seen.
-func (e *Encoder) Encode(fields [][]byte, line int, x []float64) error {
+func (e *Encoder) Encode(fields [][]byte, at Position, x []float64) error {
 	for i := range e.cols {
 		c := &e.cols[i]
 		v := fields[c.field]
@@ -289,19 +326,19 @@ func (e *Encoder) Encode(fields [][]byte, line int, x []float64) error {
 			if c.cat {
 				want = "a category"
 			}
-			return e.err(line, c, fmt.Errorf("%w: expected %s", ErrEmptyCell, want))
+			return e.err(at, c, fmt.Errorf("%w: expected %s", ErrEmptyCell, want))
 		}
 		if !c.cat {
 			f, err := fastNumber(v)
 			if err != nil {
-				return e.err(line, c, err)
+				return e.err(at, c, err)
 			}
 			x[c.off] = f
 			continue
 		}
 		p, ok := c.pos[string(v)]
 		if !ok {
-			return e.err(line, c, fmt.Errorf("%w %q: the network knows %s", ErrUnknownLevel, v, quoteEvery(c.known)))
+			return e.err(at, c, fmt.Errorf("%w %q: the network knows %s", ErrUnknownLevel, v, quoteEvery(c.known)))
 		}
 		clear(x[c.off : c.off+c.width])
 		if p >= 0 {
@@ -311,8 +348,8 @@ func (e *Encoder) Encode(fields [][]byte, line int, x []float64) error {
 	return nil
 }
 
-func (e *Encoder) err(line int, c *encColumn, err error) error {
-	return &ParseError{File: e.file, Line: line, Column: c.field + 1, Name: c.name, Err: err}
+func (e *Encoder) err(at Position, c *encColumn, err error) error {
+	return errorAt(e.file, at, c.field, c.name, err)
 }
 
 // fastNumber reads a numeric cell exactly as the loaders do

@@ -2,16 +2,12 @@ package datasets
 
 import (
 	"bufio"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/fpareto/fp/internal/printable"
 )
 
 // column is one column of a source file, dictionary-encoded: row i holds
@@ -23,6 +19,7 @@ type column struct {
 	levels []string
 	codes  []int32
 	index  map[string]int32
+	kind   ColumnType // the type the source gives the column
 }
 
 func newColumn(name string, field int) *column {
@@ -40,15 +37,30 @@ func (c *column) add(v string) {
 	c.codes = append(c.codes, k)
 }
 
+// addBytes is add for a cell that is valid only until the next row.
+func (c *column) addBytes(v []byte) {
+	k, ok := c.index[string(v)]
+	if !ok {
+		k = int32(len(c.levels))
+		s := string(v)
+		c.levels = append(c.levels, s)
+		c.index[s] = k
+	}
+	c.codes = append(c.codes, k)
+}
+
 func (c *column) value(i int) string { return c.levels[c.codes[i]] }
 
 // table holds the columns fp reads from one or more source files.
 type table struct {
 	files  []string // names used in error messages
-	header []string // the header of a CSV file, trimmed; nil for other files
+	header []string // the header of a file with one, trimmed; nil for other files
 	src    []uint8  // file of each row, an index into files; nil when there is one file
-	lines  []int32  // 1-based line of each row in its file
+	lines  []int32  // 1-based line of each row in its file (its row number when byRow)
 	cols   []*column
+
+	headerAt Position // where the header is, for messages about it
+	byRow    bool     // the file has rows, not lines (Parquet)
 }
 
 func (t *table) rows() int { return len(t.lines) }
@@ -72,7 +84,11 @@ func (t *table) file(row int) string {
 
 // errAt locates err at a cell.
 func (t *table) errAt(row int, c *column, err error) error {
-	return &ParseError{File: t.file(row), Line: int(t.lines[row]), Column: c.field, Name: c.name, Err: err}
+	pe := &ParseError{File: t.file(row), Line: int(t.lines[row]), Column: c.field, Name: c.name, Err: err}
+	if t.byRow {
+		pe.Line, pe.Row = 0, int(t.lines[row])
+	}
+	return pe
 }
 
 // errColumn locates err at a whole column.
@@ -170,88 +186,13 @@ func skipBOM(br *bufio.Reader) error {
 	return err
 }
 
-// readCSV reads a CSV file with a header row. With want nil it keeps every
-// column (and rejects duplicate or empty names); otherwise it keeps the first
-// column of each wanted name. Cells are trimmed of surrounding white space.
+// readCSV reads a CSV file with a header row, as readTable.
 func readCSV(r io.Reader, file string, want []string) (*table, error) {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReader(r)
-	}
-	if err := skipBOM(br); err != nil {
-		return nil, &ParseError{File: file, Err: err}
-	}
-	cr := csv.NewReader(br)
-	cr.FieldsPerRecord = -1 // field counts are checked below, with a clearer message
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: expected a header row", ErrEmptyFile)}
-	}
+	rr, err := NewRowReader(r, file, "")
 	if err != nil {
-		return nil, csvError(file, err)
+		return nil, err
 	}
-	header = append([]string(nil), header...)
-	for i := range header {
-		header[i] = strings.TrimSpace(header[i])
-	}
-	t := &table{files: []string{file}, header: header}
-	keep := make([]int, 0, len(header)) // header position of each kept column
-	seen := map[string]int{}
-	for i, h := range header {
-		if want == nil {
-			if h == "" {
-				return nil, &ParseError{File: file, Line: 1, Column: i + 1, Err: errors.New("empty column name in the header")}
-			}
-			if j, dup := seen[h]; dup {
-				return nil, &ParseError{File: file, Line: 1, Column: i + 1, Name: h,
-					Err: fmt.Errorf("duplicate column name (also column %d)", j+1)}
-			}
-		} else if _, dup := seen[h]; dup || !slices.Contains(want, h) {
-			seen[h] = i
-			continue
-		}
-		seen[h] = i
-		keep = append(keep, i)
-		t.cols = append(t.cols, newColumn(h, i+1))
-	}
-	for _, w := range want {
-		if _, ok := seen[w]; !ok {
-			return nil, &ParseError{File: file, Line: 1, Err: fmt.Errorf("%w: no column %q in the header (columns: %s)",
-				ErrMissingColumn, w, strings.Join(printable.Strings(header), ", "))}
-		}
-	}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(file, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return nil, &ParseError{File: file, Line: line, Err: fmt.Errorf("%w: expected %d fields as in the header, got %d",
-				ErrFieldCount, len(header), len(rec))}
-		}
-		for j, i := range keep {
-			t.cols[j].add(strings.TrimSpace(rec[i]))
-		}
-		t.lines = append(t.lines, int32(line))
-	}
-	if t.rows() == 0 {
-		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: the file has a header but no rows", ErrNoRows)}
-	}
-	return t, nil
-}
-
-// csvError turns an encoding/csv error into a *ParseError.
-func csvError(file string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &ParseError{File: file, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
-	}
-	return &ParseError{File: file, Err: err}
+	return readTable(rr, want)
 }
 
 // MaxMagnitude is the largest magnitude of a number in a data cell, 2⁵¹¹

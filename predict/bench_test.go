@@ -45,6 +45,54 @@ func compasRowsCSV(b *testing.B) (*model.File, string, []string) {
 func BenchmarkPredictCOMPAS(b *testing.B) {
 	b.Run("plain", func(b *testing.B) { benchmarkPredict(b, false) })
 	b.Run("quoted", func(b *testing.B) { benchmarkPredict(b, true) })
+	b.Run("parquet", benchmarkPredictParquet)
+}
+
+// benchmarkPredictParquet scores the same rows from a Parquet file in
+// memory, in row groups of datasets.ParquetRowGroupRows rows.
+func benchmarkPredictParquet(b *testing.B) {
+	f, header, lines := compasRowsCSV(b)
+	names := strings.Split(strings.TrimSpace(header), ",")
+	cols := make([]datasets.ParquetColumn, len(names))
+	for j, c := range f.Schema.Columns {
+		cols[j] = datasets.ParquetColumn{Name: c.Name, Type: datasets.ParquetDouble}
+		if c.Kind == datasets.KindCategorical {
+			cols[j].Type = datasets.ParquetString
+		}
+	}
+	var buf bytes.Buffer
+	w, err := datasets.NewParquetWriter(&buf, cols)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const rows = 200_000
+	cells := make([][]byte, len(cols))
+	for i := range rows {
+		for j, c := range strings.Split(strings.TrimSpace(lines[i%len(lines)]), ",") {
+			cells[j] = []byte(c)
+		}
+		if err := w.Write(cells); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for range b.N {
+		src, err := datasets.NewParquetReader(bytes.NewReader(data), int64(len(data)), "bench.parquet")
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := Score(f, src, io.Discard, Options{Threshold: 0.5})
+		if err != nil || n != rows {
+			b.Fatal(n, err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
 func benchmarkPredict(b *testing.B, quoted bool) {

@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/model"
 )
 
-// RunFile scores the rows of the file data with f, as Run, into the file
-// out. It writes to a temporary file beside out and renames it into place
+// RunFile scores the rows of the file data with f into the file out, as
+// RunTo; out is a Parquet file when its name ends in .parquet, else a CSV.
+// It writes to a temporary file beside out and renames it into place
 // only when every row was scored, so a failure leaves no partial output
 // and an older out untouched.
 func RunFile(f *model.File, data, out string, opt Options) (int, error) {
@@ -23,19 +25,23 @@ func RunFileContext(ctx context.Context, f *model.File, data, out string, opt Op
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	in, err := os.Open(data)
+	if f.Schema == nil {
+		return 0, ErrNoSchema
+	}
+	src, err := datasets.OpenRows(data, f.Schema.Dataset)
 	if err != nil {
 		return 0, err
 	}
-	defer in.Close()
+	defer src.Close()
 	// Closing the input ends the next read, even one waiting on a pipe.
-	defer context.AfterFunc(ctx, func() { in.Close() })()
+	defer context.AfterFunc(ctx, func() { src.Close() })()
+	opt.Parquet = datasets.IsParquet(out)
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp*")
 	if err != nil {
 		return 0, err
 	}
 	defer os.Remove(tmp.Name())
-	n, err := Run(f, in, data, tmp, opt)
+	n, err := Score(f, src, tmp, opt)
 	if cerr := ctx.Err(); cerr != nil {
 		err = cerr
 	}

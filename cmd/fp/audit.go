@@ -17,13 +17,14 @@ func auditCommand() *cli.Command {
 		Name:      "audit",
 		Usage:     "the fairness metrics of any file of predictions",
 		UsageText: "fp audit --data FILE (--score COL | --logit COL) --label COL --group COL [--propensity COL] [--json]",
-		Description: "Reads a CSV file with a header row and one prediction per row: a score (a probability in\n" +
-			"[0, 1]) or a logit, the true label and the sensitive group (each 0/1 or two distinct values, coded as\n" +
-			"for fp train: 1, true or yes is 1, else the later value in sorted order). Prints risk,\n" +
+		Description: "Reads a CSV file with a header row (a Parquet file when the name ends in .parquet) and one\n" +
+			"prediction per row: a score (a probability in [0, 1]) or a logit, the true label and the sensitive\n" +
+			"group (each 0/1 or two distinct values, coded as for fp train: 1, true or yes is 1, else the later\n" +
+			"value in sorted order). Prints risk,\n" +
 			"accuracy, dp, eo and eopp (and ato when a propensity column P(group=1 | x) is given), and\n" +
 			"per group the count, base rate P(y=1), mean score, accuracy and selection rate (score ≥ 0.5).",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "data", Required: true, Usage: "the predictions `FILE` (CSV with a header row)"},
+			&cli.StringFlag{Name: "data", Required: true, Usage: "the predictions `FILE`: CSV with a header row, or Parquet when the name ends in .parquet"},
 			&cli.StringFlag{Name: "score", Usage: "the `COLUMN` of predicted probabilities P(y=1)"},
 			&cli.StringFlag{Name: "logit", Usage: "instead of --score: the `COLUMN` of logits z, P(y=1) = σ(z); the risk is then exact, as in the records"},
 			&cli.StringFlag{Name: "label", Required: true, Usage: "the `COLUMN` of true labels"},

@@ -26,12 +26,14 @@ func predictCommand() *cli.Command {
 			"or copied with --keep) and writes a CSV with score (the probability), label (score ≥ --threshold)\n" +
 			"and, with --logit, the logit. A network trained on a built-in dataset reads that dataset's\n" +
 			"original file (compas-scores-two-years.csv, adult.data); any other network reads a CSV with a\n" +
-			"header row. Memory does not grow with the file. A missing column, an unseen category, an empty\n" +
-			"or non-numeric cell stops it with an error naming the line and column; --out is then not written.",
+			"header row. A --data or --out name ending in .parquet is a Parquet file, whatever the network\n" +
+			"was trained on (read one row group at a time). Memory does not grow with the file. A missing\n" +
+			"column, an unseen category, an empty or non-numeric cell stops it with an error naming the line\n" +
+			"(Parquet: the row) and column; --out is then not written.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Required: true, Usage: "network file (from a sweep's networks/ folder, or fp pick)"},
-			&cli.StringFlag{Name: "data", Required: true, Usage: "data file to score"},
-			&cli.StringFlag{Name: "out", Usage: "output CSV (default: standard output)"},
+			&cli.StringFlag{Name: "data", Required: true, Usage: "data file to score: CSV, or Parquet when the name ends in .parquet"},
+			&cli.StringFlag{Name: "out", Usage: "output file: CSV, or Parquet when the name ends in .parquet (default: CSV on standard output)"},
 			&cli.StringFlag{Name: "keep", Usage: "comma-separated columns of --data to copy to the output"},
 			&cli.Float64Flag{Name: "threshold", Value: predict.DefaultThreshold, Usage: "label is 1 when score ≥ this"},
 			&cli.BoolFlag{Name: "logit", Usage: "also write the logit"},
@@ -53,12 +55,7 @@ func runPredict(c *cli.Context) error {
 	}
 	data, out := c.String("data"), c.String("out")
 	if out == "" {
-		in, err := os.Open(data)
-		if err != nil {
-			return fmt.Errorf("predict: %w", err)
-		}
-		defer in.Close()
-		if _, err := predict.Run(f, in, data, c.App.Writer, opt); err != nil {
+		if _, err := predict.RunTo(f, data, c.App.Writer, opt); err != nil {
 			return fmt.Errorf("predict: %w", err)
 		}
 		return nil

@@ -30,7 +30,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "built-in dataset: compas, adult-sex or adult-race (see fp datasets)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "preset", Usage: "adult preset: paper or full", DefaultText: "paper"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "data", Usage: "train on a CSV `FILE` instead of a built-in dataset (with --target and --sensitive)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "data", Usage: "train on a CSV `FILE` (or a Parquet file, when its name ends in .parquet) instead of a built-in dataset (with --target and --sensitive)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "target", Usage: "CSV: the label column (two values)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive", Usage: "CSV: the sensitive-attribute column (two values)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "positive", Usage: "CSV: the label value coded 1"}),

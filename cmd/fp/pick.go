@@ -35,6 +35,7 @@ func pickCommand() *cli.Command {
 			&cli.Float64Flag{Name: "max-risk", Usage: "highest acceptable risk"},
 			&cli.Float64Flag{Name: "min-accuracy", Usage: "lowest acceptable accuracy"},
 			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
+			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 		},
 		Action: runPick,
@@ -65,6 +66,9 @@ func runPick(c *cli.Context) error {
 			rules = append(rules, choose.Rule{Kind: r.kind, Bound: c.Float64(r.flag)})
 		}
 	}
+	if c.Bool("print-path") && c.Bool(jsonFlag) {
+		return fmt.Errorf("pick: give --print-path or --json, not both")
+	}
 	if len(rules) != 1 {
 		return fmt.Errorf("pick: give exactly one of --max-unfairness, --max-risk, --min-accuracy, --knee (got %d)", len(rules))
 	}
@@ -89,6 +93,10 @@ func runPick(c *cli.Context) error {
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, res)
+	}
+	if c.Bool("print-path") {
+		_, err := fmt.Fprintln(c.App.Writer, res.Weights)
+		return err
 	}
 	if err := choose.WriteText(c.App.Writer, res); err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -106,6 +107,13 @@ func runPick(c *cli.Context) error {
 		data = "DATA.csv"
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "score new rows with:\n  fp predict --model %s --data %s --out scores.csv\n", shellQuote(res.Weights), shellQuote(data))
+	if cfg, cerr := experiments.ReadConfig(res.Run); err == nil && cerr == nil && cfg.Dataset != "" {
+		if _, serr := os.Stat(data); serr != nil {
+			// A newcomer has the embedded copy only: say how to write it out.
+			_, err = fmt.Fprintf(c.App.Writer, "  (without %s: fp datasets export %s --out %s.csv writes the rows of the dataset it was trained on)\n",
+				data, cfg.Dataset, cfg.Dataset)
+		}
+	}
 	return err
 }
 

@@ -99,8 +99,8 @@ func usageLine(path string, cmd *cli.Command) string {
 // and saying that the flags after them were not read.
 func noArgs(c *cli.Context, path string) error {
 	args := c.Args().Slice()
-	if len(args) == 0 {
-		return nil
+	if len(args) == 0 || args[0] == "help" || args[0] == "h" {
+		return nil // urfave/cli's help subcommand: "fp train help"
 	}
 	var stray []string
 	flagsAfter := false

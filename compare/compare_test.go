@@ -67,6 +67,35 @@ func TestRunHandWorked(t *testing.T) {
 	}
 }
 
+// With fewer than six splits that differ, the text says that p cannot reach
+// 0.05; with six it does not.
+func TestWriteTextNotesUnreachableP(t *testing.T) {
+	for _, tc := range []struct {
+		splits int
+		note   string
+	}{{2, "note: 2 paired splits cannot give p below 0.5"},
+		{5, "note: 5 paired splits cannot give p below 0.062"}, {6, ""}} {
+		var recs []records.Record
+		for m := range tc.splits {
+			recs = append(recs, rec("linear", "c2", m, 15, 0.2), rec("cheb", "c1", m, 10, 0.3), rec("cheb", "c1", m, 20, 0.1))
+		}
+		res, err := Run(recs, Options{Metrics: []string{"ato"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Paired[0].MinPValue; got != math.Ldexp(2, -tc.splits) {
+			t.Errorf("%d splits: min p %g", tc.splits, got)
+		}
+		var b bytes.Buffer
+		if err := WriteText(&b, res); err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(b.String(), "note: "); tc.note == "" && n != 0 || tc.note != "" && (n != 1 || !strings.Contains(b.String(), tc.note)) {
+			t.Errorf("%d splits: text\n%s\nwant note %q", tc.splits, b.String(), tc.note)
+		}
+	}
+}
+
 func TestRunRefusesMixedDatasets(t *testing.T) {
 	a, b := rec("cheb", "c1", 0, 1, 1), rec("cheb", "c2", 0, 1, 1)
 	b.Dataset = "adult-sex"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/fpareto/fp/pareto"
 )
 
 // WriteText prints res as plain-text tables: for each metric (and dataset)
@@ -69,6 +71,32 @@ func WriteText(w io.Writer, res *Result) error {
 		if err := t.Flush(); err != nil {
 			return err
 		}
+		writeMinPNotes(w, pairs)
 	}
 	return nil
+}
+
+// significance is the level the text marks p-values against.
+const significance = 0.05
+
+// writeMinPNotes says when too few splits make the p-values of a table
+// unable to reach its level: with n splits on which the groups differ, the
+// smallest attainable p is 2/2ⁿ (pareto.MinSignedRankP). One line per
+// distinct number of splits.
+func writeMinPNotes(w io.Writer, pairs []PairedRow) {
+	type key struct {
+		splits int
+		minP   float64
+	}
+	seen := map[key]bool{}
+	for _, p := range pairs {
+		k := key{p.Splits, p.MinPValue}
+		if p.MinPValue < significance || seen[k] {
+			continue
+		}
+		seen[k] = true
+		fmt.Fprintf(w, "note: %d paired splits cannot give p below %.2g (the signed-rank test's smallest p is 2/2ⁿ for n splits that differ), "+
+			"so p < %g is out of reach whatever the data (%d splits can reach it); read the interval and the wins instead.\n",
+			p.Splits, p.MinPValue, significance, pareto.SplitsForLevel(significance))
+	}
 }

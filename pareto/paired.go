@@ -69,7 +69,32 @@ type Paired struct {
 	// PValue is the two-sided p-value of the Wilcoxon signed-rank test of
 	// D (see SignedRank).
 	PValue float64 `json:"p_value"`
-	AWins  int     `json:"a_wins"` // splits on which A's hypervolume is higher
+	// MinPValue is the smallest PValue the test can give with these
+	// splits (MinSignedRankP of the non-zero differences): above the
+	// level of a test, PValue says nothing whatever the data.
+	MinPValue float64 `json:"min_p_value"`
+	AWins     int     `json:"a_wins"` // splits on which A's hypervolume is higher
+}
+
+// MinSignedRankP is the smallest two-sided p-value the Wilcoxon signed-rank
+// test (SignedRank) can give for n non-zero paired differences: 2/2ⁿ, when
+// every difference has the same sign, and 1 for n ≤ 1. Two splits cannot go
+// below 0.5, five not below 0.0625; p < 0.05 needs at least six.
+func MinSignedRankP(n int) float64 {
+	if n < 1 {
+		return 1
+	}
+	return math.Min(1, math.Ldexp(2, -n))
+}
+
+// SplitsForLevel is the fewest non-zero paired differences with which the
+// signed-rank p-value can fall below alpha (6 for 0.05).
+func SplitsForLevel(alpha float64) int {
+	n := 1
+	for MinSignedRankP(n) >= alpha && n < 1100 { // 2/2ⁿ underflows past 1074
+		n++
+	}
+	return n
 }
 
 // PairedOptions set the bootstrap of ComparePairs. Zero values take the
@@ -134,12 +159,17 @@ func ComparePairs(hv []SplitHypervolume, opt PairedOptions) []Paired {
 			slices.Sort(ms)
 			d := make([]float64, len(ms))
 			p := Paired{A: a, B: b, Splits: len(ms)}
+			nonZero := 0
 			for k, m := range ms {
 				d[k] = by[a][m] - by[b][m]
 				if d[k] > 0 {
 					p.AWins++
 				}
+				if d[k] != 0 && !math.IsNaN(d[k]) {
+					nonZero++
+				}
 			}
+			p.MinPValue = MinSignedRankP(nonZero)
 			h := fnv.New64a()
 			h.Write([]byte(a + "\x00" + b))
 			p.Mean = mean(d)

@@ -144,3 +144,42 @@ func TestPairedOrder(t *testing.T) {
 		t.Errorf("c − a: %+v, want mean 2, c wins 1", got[0])
 	}
 }
+
+// The smallest attainable p is SignedRank's value when every difference has
+// the same sign; it falls below 0.05 from six differences on.
+func TestMinSignedRankP(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want float64
+	}{{0, 1}, {1, 1}, {2, 0.5}, {3, 0.25}, {5, 0.0625}, {6, 0.03125}, {10, 2.0 / 1024}} {
+		if got := MinSignedRankP(tc.n); got != tc.want {
+			t.Errorf("MinSignedRankP(%d) = %g, want %g", tc.n, got, tc.want)
+		}
+		if tc.n == 0 {
+			continue
+		}
+		d := make([]float64, tc.n)
+		for i := range d {
+			d[i] = float64(i + 1)
+		}
+		if p := SignedRank(d); math.Abs(p-tc.want) > 1e-12 {
+			t.Errorf("SignedRank of %d positive differences = %g, want the minimum %g", tc.n, p, tc.want)
+		}
+		for i := range d {
+			d[i] = 1 // tied magnitudes reach it too
+		}
+		if p := SignedRank(d); math.Abs(p-tc.want) > 1e-12 {
+			t.Errorf("SignedRank of %d equal differences = %g, want the minimum %g", tc.n, p, tc.want)
+		}
+	}
+	if n := SplitsForLevel(0.05); n != 6 {
+		t.Errorf("SplitsForLevel(0.05) = %d, want 6", n)
+	}
+	// ComparePairs counts only the splits that differ.
+	hv := []SplitHypervolume{{Group: "a", Split: 0, Hypervolume: 1}, {Group: "b", Split: 0, Hypervolume: 1},
+		{Group: "a", Split: 1, Hypervolume: 2}, {Group: "b", Split: 1, Hypervolume: 1},
+		{Group: "a", Split: 2, Hypervolume: 3}, {Group: "b", Split: 2, Hypervolume: 1}}
+	if p := ComparePairs(hv, PairedOptions{Resamples: 10})[0]; p.Splits != 3 || p.MinPValue != 0.5 {
+		t.Errorf("paired %+v, want 3 splits and a minimum p of 0.5 (two differ)", p)
+	}
+}

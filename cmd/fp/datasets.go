@@ -11,21 +11,25 @@ import (
 func init() {
 	register(&cli.Command{
 		Name:  "datasets",
-		Usage: "the built-in datasets, their encodings and base rates",
+		Usage: "the built-in datasets, their encodings and base rates (fp datasets export: one as a CSV file)",
 		Description: "One row per built-in dataset and preset: rows, dim(x), P(y=1), P(a=1), P(y=1|a=0),\n" +
 			"P(y=1|a=1), and what a = 1 and y = 1 mean. COMPAS's label records re-arrest within two years,\n" +
-			"not re-offence.",
+			"not re-offence. fp datasets export NAME --out FILE.csv writes a dataset's rows as a CSV file.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 		},
-		Action: runDatasets,
+		Subcommands: []*cli.Command{datasetsExportCommand()},
+		Action:      runDatasets,
 	})
 }
 
 func runDatasets(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return fmt.Errorf("datasets takes no arguments, got %q", c.Args().First())
+		if best := nearest(c.Args().First(), []string{"export"}); best != "" {
+			return fmt.Errorf("datasets: unknown subcommand %q: did you mean %s? (fp datasets --help)", c.Args().First(), best)
+		}
+		return noArgs(c, "fp datasets")
 	}
 	rows, err := datasets.Summaries(c.String("data-dir"))
 	if err != nil {

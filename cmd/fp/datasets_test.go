@@ -80,3 +80,53 @@ func TestDatasetsDataDirError(t *testing.T) {
 		t.Fatalf("error %v, want one naming the missing column", err)
 	}
 }
+
+// fp datasets export writes the rows fp trains on with the columns a
+// network reads, says what 1 means, replaces its own output, and never
+// writes over the file it reads.
+func TestDatasetsExport(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "compas.csv")
+	for range 2 { // the second run replaces the first file
+		_, stderr, err := runFP(t, "datasets", "export", "compas", "--out", out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stderr, `wrote 6172 rows of compas to `+out+` (two_year_recid: 1 means "1"; race: 1 means "African-American", 0 any other value)`) {
+			t.Errorf("stderr %q", stderr)
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if lines[0] != "age,juv_fel_count,juv_misd_count,juv_other_count,priors_count,sex,age_cat,c_charge_degree,two_year_recid,race" ||
+		len(lines) != 6173 {
+		t.Errorf("header %q, %d rows", lines[0], len(lines)-1)
+	}
+
+	orig := filepath.Join(dir, "compas-scores-two-years.csv")
+	os.WriteFile(orig, []byte("original"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compas", "--data-dir", dir, "--out", orig}, "is the file the data is read from"},
+		{[]string{"compas", "--out", dir}, "is a folder"},
+		{[]string{"compass", "--out", out}, `unknown dataset "compass"`},
+		{[]string{"adult-sex", "--preset", "half", "--out", out}, `unknown preset "half"`},
+		{[]string{"compas", "adult-sex", "--out", out}, "name one built-in dataset (2 given)"},
+		{[]string{"--out", out}, "name one built-in dataset (0 given)"},
+	} {
+		_, _, err := runFP(t, append([]string{"datasets", "export"}, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.args, err, tc.want)
+			continue
+		}
+		oneLine(t, err.Error())
+	}
+	if b, _ := os.ReadFile(orig); string(b) != "original" {
+		t.Errorf("the input was overwritten: %q", b)
+	}
+}

@@ -3,6 +3,7 @@
 // and registers itself in init.
 //
 //	fp datasets            the built-in datasets and their base rates
+//	fp datasets export     a built-in dataset's rows as a CSV file
 //	fp train               Algorithm 1: a sweep over splits × λ, records and the front
 //	fp status DIR          a sweep's progress: done, failed and missing candidates per shard
 //	fp front RECORDS…      non-dominated counts, hypervolume and shares

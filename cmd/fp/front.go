@@ -125,7 +125,7 @@ func argsAndFlags(c *cli.Context) ([]string, error) {
 			}
 		}
 		if flag == nil {
-			return nil, fmt.Errorf("flag provided but not defined: %s", a)
+			return nil, &usageError{msg: "unknown flag --" + name + suggestFlag(name, c.Command.Flags), usage: usageLine(c.Command.HelpName, c.Command)}
 		}
 		if _, isBool := flag.(*cli.BoolFlag); isBool {
 			if !hasValue {

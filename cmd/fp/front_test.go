@@ -233,7 +233,7 @@ func TestFrontErrors(t *testing.T) {
 		{"missing path", []string{filepath.Join(cheb, "none.jsonl")}, "none.jsonl"},
 		{"only failed", []string{onlyFailed}, "no successful candidate"},
 		{"bad line", []string{bad}, bad + ":2:"},
-		{"unknown flag after a path", []string{cheb, "--colour"}, "not defined: --colour"},
+		{"unknown flag after a path", []string{cheb, "--colour"}, "unknown flag --colour"},
 		{"flag without its value", []string{cheb, "--metric"}, "needs an argument: --metric"},
 		{"zero tolerance", []string{"--tolerance", "0", cheb}, "--tolerance 0"},
 		{"other dataset", []string{cheb, adult}, "2 datasets (compas; adult-sex): a front or a comparison is of one dataset's candidates; give one dataset's runs, or keep the datasets apart with --by dataset,run"},

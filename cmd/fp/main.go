@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -14,11 +15,15 @@ import (
 // commands is filled by each command file's init.
 var commands []*cli.Command
 
-func register(c *cli.Command) { commands = append(commands, c) }
+// register adds a command, made strict about its arguments and flags.
+func register(c *cli.Command) {
+	strict("fp "+c.Name, c)
+	commands = append(commands, c)
+}
 
 func newApp() *cli.App {
 	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
-	return &cli.App{
+	app := &cli.App{
 		Name:                 "fp",
 		Usage:                "the fairness–accuracy Pareto front of neural-network classifiers",
 		Version:              version(),
@@ -30,6 +35,8 @@ func newApp() *cli.App {
 		// inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
+	strictApp(app)
+	return app
 }
 
 func init() {
@@ -101,6 +108,10 @@ func version() string {
 func main() {
 	if err := newApp().Run(os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, "fp:", err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(os.Stderr, ue.usage)
+		}
 		os.Exit(1)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -36,6 +37,7 @@ func pickCommand() *cli.Command {
 			&cli.Float64Flag{Name: "max-risk", Usage: "highest acceptable risk"},
 			&cli.Float64Flag{Name: "min-accuracy", Usage: "lowest acceptable accuracy"},
 			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
+			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 		},
 		Action: runPick,
@@ -66,6 +68,9 @@ func runPick(c *cli.Context) error {
 			rules = append(rules, choose.Rule{Kind: r.kind, Bound: c.Float64(r.flag)})
 		}
 	}
+	if c.Bool("print-path") && c.Bool(jsonFlag) {
+		return fmt.Errorf("pick: give --print-path or --json, not both")
+	}
 	if len(rules) != 1 {
 		return fmt.Errorf("pick: give exactly one of --max-unfairness, --max-risk, --min-accuracy, --knee (got %d)", len(rules))
 	}
@@ -91,6 +96,10 @@ func runPick(c *cli.Context) error {
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, res)
 	}
+	if c.Bool("print-path") {
+		_, err := fmt.Fprintln(c.App.Writer, res.Weights)
+		return err
+	}
 	if err := choose.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
@@ -99,6 +108,13 @@ func runPick(c *cli.Context) error {
 		data = "DATA.csv"
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "score new rows with:\n  fp predict --model %s --data %s --out scores.csv\n", shellQuote(res.Weights), shellQuote(data))
+	if cfg, cerr := runfolder.ReadConfig(res.Run); err == nil && cerr == nil && cfg.Dataset != "" {
+		if _, serr := os.Stat(data); serr != nil {
+			// A newcomer has the embedded copy only: say how to write it out.
+			_, err = fmt.Fprintf(c.App.Writer, "  (without %s: fp datasets export %s --out %s.csv writes the rows of the dataset it was trained on)\n",
+				data, cfg.Dataset, cfg.Dataset)
+		}
+	}
 	return err
 }
 

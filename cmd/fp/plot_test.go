@@ -172,7 +172,7 @@ func TestPlotErrors(t *testing.T) {
 		{"no records", []string{"plot"}, "give one or more records files"},
 		{"bad metric", []string{"plot", "--metric", "acc", path}, `--metric "acc": want one of ato, dp, eo, eopp`},
 		{"bad by", []string{"plot", "--by", "colour", path}, `field "colour"`},
-		{"unknown flag after records", []string{"plot", path, "--colour", "red"}, "flag provided but not defined: --colour"},
+		{"unknown flag after records", []string{"plot", path, "--colour", "red"}, "unknown flag --colour"},
 		{"flag after records still checked", []string{"plot", path, "--metric", "acc"}, `--metric "acc"`},
 		{"missing file", []string{"plot", filepath.Join(dir, "nope.jsonl")}, "nope.jsonl"},
 		{"only failed", []string{"plot", onlyFailed}, "no trained candidates in " + onlyFailed + " (1 failed)"},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -26,7 +25,7 @@ func init() { register(trainCommand()) }
 func trainCommand() *cli.Command {
 	d := experiments.DefaultConfig()
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "read settings from a YAML (.yaml, .yml) or TOML (.toml) `FILE`; flags given on the command line win"},
+		&cli.StringFlag{Name: "config", Usage: "read settings from a YAML (.yaml, .yml), TOML (.toml) or JSON (.json, e.g. a run's config.json) `FILE`: keys are flag names or config.json's keys; flags given on the command line win"},
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "built-in dataset: compas, adult-sex or adult-race (see fp datasets)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "preset", Usage: "adult preset: paper or full", DefaultText: "paper"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"}),
@@ -82,20 +81,14 @@ func trainCommand() *cli.Command {
 			if path == "" {
 				return nil
 			}
-			var src altsrc.InputSourceContext
-			var err error
-			switch strings.ToLower(filepath.Ext(path)) {
-			case ".yaml", ".yml":
-				src, err = altsrc.NewYamlSourceFromFile(path)
-			case ".toml":
-				src, err = altsrc.NewTomlSourceFromFile(path)
-			default:
-				return fmt.Errorf("--config %s: want a .yaml, .yml or .toml file", path)
+			coding, err := applyConfigFile(c, path)
+			if coding != nil {
+				if c.App.Metadata == nil {
+					c.App.Metadata = map[string]any{}
+				}
+				c.App.Metadata[codingMeta] = coding
 			}
-			if err != nil {
-				return fmt.Errorf("--config %s: %w", path, err)
-			}
-			return altsrc.ApplyInputSourceValues(c, src, c.Command.Flags)
+			return err
 		},
 		Action: runTrain,
 	}
@@ -181,10 +174,21 @@ func flagError(err error) error {
 	return fmt.Errorf("--%s: %w", name, fe.Err)
 }
 
+// codingMeta is the key under which the Before of fp train leaves a config
+// file's coding for runTrain to check against the data.
+const codingMeta = "config-coding"
+
 func runTrain(c *cli.Context) error {
 	cfg, err := configFromFlags(c)
 	if err != nil {
 		return err
+	}
+	want, _ := c.App.Metadata[codingMeta].(*experiments.Coding)
+	wantID, _ := c.App.Metadata[dataIDMeta].(string)
+	if want != nil || wantID != "" {
+		if err := checkCoding(want, wantID, cfg, c.String("config")); err != nil {
+			return err
+		}
 	}
 	// The metric of the front shown at the end is checked before training,
 	// not after the sweep.

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/model"
+)
+
+func datasetsExportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "export",
+		Usage:     "write a built-in dataset's rows as a CSV file that fp predict, fp audit and fp train --data read",
+		ArgsUsage: "NAME",
+		Description: "Writes the rows fp trains on for NAME (compas, adult-sex or adult-race, with --preset for Adult):\n" +
+			"the source columns of the features under their own names and raw values, then the target and the\n" +
+			"sensitive column under their own names, coded 0/1 as fp codes them (for compas, race is 1 for\n" +
+			"African-American and 0 for every other value). A network trained on NAME scores the file with\n" +
+			"fp predict; fp audit reads its label and group columns; fp train --data FILE --target T\n" +
+			"--sensitive S codes y and a as the built-in dataset does. An existing --out is replaced (the\n" +
+			"file is written whole, then renamed), unless it is one of the files read.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "the CSV `FILE` to write (required)"},
+			&cli.StringFlag{Name: "preset", Usage: "adult preset: paper or full", DefaultText: "paper"},
+			&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"},
+		},
+		Action: runDatasetsExport,
+	}
+}
+
+func runDatasetsExport(c *cli.Context) error {
+	args, err := argsAndFlags(c)
+	if err != nil {
+		return fmt.Errorf("datasets export: %w", err)
+	}
+	if len(args) != 1 {
+		return newUsageError("fp datasets export", c.Command, fmt.Sprintf("name one built-in dataset (%d given)", len(args)))
+	}
+	name, out := args[0], c.String("out")
+	if out == "" {
+		return newUsageError("fp datasets export", c.Command, "--out is required")
+	}
+	opt := datasets.Options{Preset: c.String("preset"), DataDir: c.String("data-dir")}
+	if err := notAnInput(out, name, opt); err != nil {
+		return err
+	}
+	d, err := datasets.Load(name, opt)
+	if err != nil {
+		return fmt.Errorf("datasets export: %w", err)
+	}
+	var b bytes.Buffer
+	n, err := d.WriteCSV(&b)
+	if err != nil {
+		return fmt.Errorf("datasets export: %w", err)
+	}
+	if err := model.WriteFileAtomic(out, b.Bytes()); err != nil {
+		return fmt.Errorf("datasets export: %w", err)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: 1 means %q, 0 any other value)\n",
+		n, name, out, d.Target, d.LabelPositive, d.Sensitive, d.GroupPositive)
+	return nil
+}
+
+// notAnInput refuses an output path that is a folder or one of the original
+// files the dataset is read from.
+func notAnInput(out, name string, opt datasets.Options) error {
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return fmt.Errorf("datasets export: --out %s is a folder; want a file name such as %s.csv", out, name)
+	}
+	if opt.DataDir == "" {
+		return nil
+	}
+	for _, in := range []string{datasets.OriginalFile(name), "adult.test"} {
+		if in == "" {
+			continue
+		}
+		p := filepath.Join(opt.DataDir, in)
+		if sameFile(out, p) {
+			return fmt.Errorf("datasets export: --out %s is the file the data is read from; write elsewhere", out)
+		}
+	}
+	return nil
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}

@@ -208,7 +208,7 @@ func (e *PickError) Error() string {
 		for i, k := range e.Alternatives {
 			alt[i] = fmt.Sprintf("%s (%s)", k, k.metricsLine(e.Metric))
 		}
-		return fmt.Sprintf("%s; the nearest alternatives, by trade-off: %s", why, strings.Join(alt, "; "))
+		return fmt.Sprintf("%s; the nearest alternatives: %s", why, strings.Join(alt, "; "))
 	}
 	if e.Closest == nil {
 		return why

@@ -212,7 +212,7 @@ func TestPickKneeNotStandingOut(t *testing.T) {
 		t.Fatalf("err = %v, want a *PickError with %d alternatives", err, KneeAlternatives)
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "no point of the front stands out by its trade-off; the nearest alternatives, by trade-off: ") ||
+	if !strings.HasPrefix(msg, "no point of the front stands out by its trade-off; the nearest alternatives: ") ||
 		strings.Count(msg, "cheb/ato-penultimate split 0") != KneeAlternatives || !strings.Contains(msg, "(risk ") || strings.Contains(msg, "\n") {
 		t.Errorf("message %q: want one line naming %d alternatives with their risk and ato", msg, KneeAlternatives)
 	}

@@ -1,9 +1,11 @@
 package choose
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fpareto/fp/pareto"
 )
@@ -49,10 +51,20 @@ var ErrNone = errors.New("no point meets the requirement")
 // NoneError says that no point of the front meets a rule, and which comes
 // closest: the lowest unfairness, the lowest risk, the highest accuracy,
 // or for the knee the point of largest finite trade-off (−1 when none).
+// For the knee, Alternatives are at most KneeAlternatives points nearest
+// to standing out (Closest is the first): those of largest finite
+// trade-off first, then, where fewer have one (a front of two points has
+// none), the others by their distance to the ideal point (0, 0) of the
+// min–max normalised front.
 type NoneError struct {
-	Rule    Rule
-	Closest int
+	Rule         Rule
+	Closest      int
+	Alternatives []int
 }
+
+// KneeAlternatives is how many points a knee that does not stand out
+// offers instead.
+const KneeAlternatives = 3
 
 func (e *NoneError) Error() string {
 	if e.Rule.Kind == Knee {
@@ -108,13 +120,29 @@ func Choose(front []Point, r Rule) (int, error) {
 		if knee := pareto.HighTradeoff(pp); len(knee) > 0 {
 			return knee[0], nil
 		}
-		chosen, closest = -1, -1
+		// No point stands out: the nearest to standing out are those of
+		// largest finite trade-off (ties by position on the front), then
+		// the rest by distance to the ideal point.
 		mu := pareto.Tradeoffs(pp)
+		norm := pareto.NewNormalizer(pp)
+		ideal := func(i int) float64 { q := norm.Apply(pp[i]); return math.Hypot(q.X, q.Y) }
+		var alt, rest []int
 		for i, m := range mu {
-			if !math.IsNaN(m) && !math.IsInf(m, 0) && (closest < 0 || m > mu[closest]) {
-				closest = i
+			if !math.IsNaN(m) && !math.IsInf(m, 0) {
+				alt = append(alt, i)
+			} else {
+				rest = append(rest, i)
 			}
 		}
+		slices.SortStableFunc(alt, func(a, b int) int { return cmp.Compare(mu[b], mu[a]) })
+		slices.SortStableFunc(rest, func(a, b int) int { return cmp.Compare(ideal(a), ideal(b)) })
+		alt = append(alt, rest...)
+		alt = alt[:min(len(alt), KneeAlternatives)]
+		closest := -1
+		if len(alt) > 0 {
+			closest = alt[0]
+		}
+		return -1, &NoneError{Rule: r, Closest: closest, Alternatives: alt}
 	default:
 		return -1, fmt.Errorf("choose: unknown rule %d", int(r.Kind))
 	}

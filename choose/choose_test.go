@@ -73,3 +73,26 @@ func ExampleChoose() {
 	// lowest risk with unfairness ≤ 0.05: {0.62 0.02 0.67}
 	// no point of the front has accuracy ≥ 0.8 ; closest: {0.6 0.2 0.7}
 }
+
+func TestKneeAlternatives(t *testing.T) {
+	cases := []struct {
+		name  string
+		front []Point
+		want  []int
+	}{
+		// Every trade-off is exactly 1: the first three by position.
+		{"straight", []Point{{0.5, 0.5, 0}, {0.625, 0.375, 0}, {0.75, 0.25, 0}, {0.875, 0.125, 0}, {1, 0, 0}}, []int{0, 1, 2}},
+		// Two points have no finite trade-off: both, nearest the ideal point first.
+		{"two points", []Point{{0.5, 0.4, 0}, {0.6, 0.1, 0}}, []int{0, 1}},
+		{"one point", []Point{{0.5, 0.4, 0}}, []int{0}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Choose(tc.front, Rule{Kind: Knee})
+			var none *NoneError
+			if !errors.As(err, &none) || !slices.Equal(none.Alternatives, tc.want) || none.Closest != tc.want[0] {
+				t.Errorf("err = %v (%+v), want alternatives %v", err, none, tc.want)
+			}
+		})
+	}
+}

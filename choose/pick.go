@@ -13,8 +13,8 @@ import (
 	"github.com/fpareto/fp/records"
 )
 
-// Candidate is a record that a pick may choose: trained successfully, not
-// a constant predictor, with a network file.
+// Candidate is a record that a pick may consider: trained successfully,
+// with a network file. Screen decides which of them a pick chooses among.
 type Candidate struct {
 	Record  records.Record
 	Dir     string // the folder of its records file
@@ -47,7 +47,7 @@ func ReadCandidates(paths []string) ([]Candidate, error) {
 			}
 			all = append(all, recs...)
 			for _, r := range recs {
-				if !r.OK() || r.Collapsed || r.Weights == "" {
+				if !r.OK() || r.Weights == "" {
 					continue
 				}
 				dir := filepath.Dir(f)
@@ -76,9 +76,85 @@ func (k *Candidate) metricsLine(metric string) string {
 	return fmt.Sprintf("risk %.6g, accuracy %.6g, %s %.6g", k.Record.Risk, k.Record.Accuracy, metric, v)
 }
 
-// Picked is the outcome of Pick; its JSON form is fp pick's output.
-type Picked struct {
-	Run      string  `json:"run"` // the folder of the chosen candidate's records file
+// LeftOut counts the candidates a pick leaves out, each under the first of
+// its reasons in the order of the fields.
+type LeftOut struct {
+	Collapsed    int `json:"collapsed"`     // constant predictors: never chosen
+	SingleClass  int `json:"single_class"`  // one class predicted for every test row
+	NearConstant int `json:"near_constant"` // scores barely vary
+	// NoBetterThanConstant: test risk not below the constant predictor's at
+	// the training base rate.
+	NoBetterThanConstant int `json:"no_better_than_constant"`
+}
+
+// Total is the number of candidates left out.
+func (l LeftOut) Total() int {
+	return l.Collapsed + l.SingleClass + l.NearConstant + l.NoBetterThanConstant
+}
+
+// String gives the counts by reason, e.g. "2 single-class, 1 no better
+// than constant"; "none" when nothing was left out.
+func (l LeftOut) String() string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{l.Collapsed, "collapsed"}, {l.SingleClass, "single-class"}, {l.NearConstant, "near-constant"},
+		{l.NoBetterThanConstant, "no better than constant"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Screen returns the candidates a pick chooses among and counts the rest.
+// Constant predictors (collapsed) are always left out; single-class,
+// near-constant candidates and those no better than the constant predictor
+// at the training base rate are left out unless allowDegenerate. Records
+// that do not carry the constant predictor's risk are not tested against it.
+func Screen(cands []Candidate, allowDegenerate bool) ([]Candidate, LeftOut) {
+	idx, out := screen(cands, allowDegenerate)
+	kept := make([]Candidate, len(idx))
+	for k, i := range idx {
+		kept[k] = cands[i]
+	}
+	return kept, out
+}
+
+// screen is Screen giving the indices of the candidates kept.
+func screen(cands []Candidate, allowDegenerate bool) ([]int, LeftOut) {
+	var kept []int
+	var out LeftOut
+	for i := range cands {
+		r := &cands[i].Record
+		switch {
+		case r.Collapsed:
+			out.Collapsed++
+		case allowDegenerate:
+			kept = append(kept, i)
+		case r.SingleClass:
+			out.SingleClass++
+		case r.NearConstant:
+			out.NearConstant++
+		case r.NoBetterThanConstant():
+			out.NoBetterThanConstant++
+		default:
+			kept = append(kept, i)
+		}
+	}
+	return kept, out
+}
+
+// Shown is one candidate as a pick reports it: where it is, what was
+// trained, its test metrics and what marks it as degenerate. ConstRisk is
+// nil (JSON null) for records that do not carry it. Further facts about a
+// candidate belong here, so that every output that shows one carries them.
+type Shown struct {
+	Run      string  `json:"run"` // the folder of the candidate's records file
 	Split    int     `json:"split"`
 	Lambda   float64 `json:"lambda"`
 	Method   string  `json:"method"`
@@ -91,22 +167,55 @@ type Picked struct {
 	EOpp     float64 `json:"eopp"`
 	Weights  string  `json:"weights"`
 
+	SingleClass          bool     `json:"single_class"`
+	Collapsed            bool     `json:"collapsed"`
+	NearConstant         bool     `json:"near_constant"`
+	ConstRisk            *float64 `json:"const_risk"`
+	NoBetterThanConstant bool     `json:"no_better_than_constant"`
+}
+
+// Show is the candidate as a pick reports it.
+func (k *Candidate) Show() Shown {
+	r := &k.Record
+	return Shown{Run: k.Dir, Split: r.Split, Lambda: r.Lambda, Method: r.Method, Penalty: r.Penalty,
+		Risk: r.Risk, Accuracy: r.Accuracy, ATO: r.ATO, DP: r.DP, EO: r.EO, EOpp: r.EOpp, Weights: k.Weights,
+		SingleClass: r.SingleClass, Collapsed: r.Collapsed, NearConstant: r.NearConstant, ConstRisk: r.ConstRisk,
+		NoBetterThanConstant: r.NoBetterThanConstant()}
+}
+
+// Picked is the outcome of Pick; its JSON form is fp pick's output: the
+// chosen candidate's keys, and what was left out before the front was
+// formed.
+type Picked struct {
+	Shown
+	LeftOut LeftOut `json:"left_out"`
+
 	Metric     string `json:"-"` // the unfairness metric of the front
 	Basis      string `json:"-"` // the part whose metrics the choice was made on: "test"
 	Front      int    `json:"-"` // the non-dominated candidates the choice was made among
-	Candidates int    `json:"-"` // all candidates
+	Candidates int    `json:"-"` // the candidates the front was formed of (those left out aside)
 }
 
 // PickError says that no candidate meets the rule, naming the closest one
-// (nil when none stands out). It wraps the *NoneError.
+// (nil when none stands out) or, for a knee that does not stand out, the
+// nearest alternatives. It wraps the *NoneError.
 type PickError struct {
-	None    *NoneError
-	Metric  string
-	Closest *Candidate
+	None         *NoneError
+	Metric       string
+	Closest      *Candidate
+	Alternatives []*Candidate
+	LeftOut      LeftOut
 }
 
 func (e *PickError) Error() string {
 	why := strings.Replace(e.None.Error(), "unfairness", e.Metric, 1)
+	if len(e.Alternatives) > 0 {
+		alt := make([]string, len(e.Alternatives))
+		for i, k := range e.Alternatives {
+			alt[i] = fmt.Sprintf("%s (%s)", k, k.metricsLine(e.Metric))
+		}
+		return fmt.Sprintf("%s; the nearest alternatives: %s", why, strings.Join(alt, "; "))
+	}
 	if e.Closest == nil {
 		return why
 	}
@@ -115,19 +224,39 @@ func (e *PickError) Error() string {
 
 func (e *PickError) Unwrap() error { return e.None }
 
-// Pick keeps the candidates not dominated in (risk, metric) and picks one
-// by r. Records hold test metrics only, so the choice is made on them
-// (Basis "test"): they flatter the chosen candidate. When no candidate
-// meets r the error is a *PickError.
-func Pick(cands []Candidate, metric string, r Rule) (*Picked, error) {
+// LeftOutError says that Screen left every candidate out.
+type LeftOutError struct{ LeftOut LeftOut }
+
+func (e *LeftOutError) Error() string {
+	return fmt.Sprintf("every candidate is degenerate (%s)", e.LeftOut)
+}
+
+// Options adjust Pick.
+type Options struct {
+	// AllowDegenerate keeps the single-class, near-constant and
+	// no-better-than-constant candidates (see Screen).
+	AllowDegenerate bool
+}
+
+// Pick leaves out the candidates Screen leaves out, keeps those not
+// dominated in (risk, metric) among the rest and picks one by r. Records
+// hold test metrics only, so the choice is made on them (Basis "test"):
+// they flatter the chosen candidate. When no candidate meets r the error
+// is a *PickError; when every candidate is left out, a *LeftOutError.
+func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error) {
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
 	if len(cands) == 0 {
 		return nil, errors.New("no candidate to pick from")
 	}
-	pts := make([]Point, len(cands))
-	for i, k := range cands {
+	kept, left := screen(cands, opt.AllowDegenerate)
+	if len(kept) == 0 {
+		return nil, &LeftOutError{LeftOut: left}
+	}
+	pts := make([]Point, len(kept))
+	for i, c := range kept {
+		k := &cands[c]
 		v, _ := k.Record.Metric(metric)
 		pts[i] = Point{Risk: k.Record.Risk, Unfairness: v, Accuracy: k.Record.Accuracy}
 	}
@@ -135,24 +264,25 @@ func Pick(cands []Candidate, metric string, r Rule) (*Picked, error) {
 	front := make([]Point, len(idx))
 	for k, i := range idx {
 		front[k] = pts[i]
+		idx[k] = kept[i] // from now on, indices into cands
 	}
 	k, err := Choose(front, r)
 	var none *NoneError
 	if errors.As(err, &none) {
-		pe := &PickError{None: none, Metric: metric}
+		pe := &PickError{None: none, Metric: metric, LeftOut: left}
 		if none.Closest >= 0 {
 			pe.Closest = &cands[idx[none.Closest]]
+		}
+		for _, a := range none.Alternatives {
+			pe.Alternatives = append(pe.Alternatives, &cands[idx[a]])
 		}
 		return nil, pe
 	}
 	if err != nil {
 		return nil, err
 	}
-	c := &cands[idx[k]]
-	rec := &c.Record
-	return &Picked{Run: c.Dir, Split: rec.Split, Lambda: rec.Lambda, Method: rec.Method, Penalty: rec.Penalty,
-		Risk: rec.Risk, Accuracy: rec.Accuracy, ATO: rec.ATO, DP: rec.DP, EO: rec.EO, EOpp: rec.EOpp,
-		Weights: c.Weights, Metric: metric, Basis: "test", Front: len(front), Candidates: len(cands)}, nil
+	return &Picked{Shown: cands[idx[k]].Show(), LeftOut: left,
+		Metric: metric, Basis: "test", Front: len(front), Candidates: len(kept)}, nil
 }
 
 // WriteText prints p as a one-row table under a line saying what it was
@@ -167,6 +297,41 @@ func WriteText(w io.Writer, p *Picked) error {
 	if err := t.Flush(); err != nil {
 		return err
 	}
+	if why := p.Degenerate(); why != "" {
+		fmt.Fprintf(w, "note: the candidate is degenerate: %s\n", why)
+	}
 	_, err := fmt.Fprintf(w, "network: %s\n", p.Weights)
 	return err
+}
+
+// Degenerate says what marks the candidate as degenerate ("" when
+// nothing does).
+func (s *Shown) Degenerate() string {
+	var why []string
+	if s.Collapsed {
+		why = append(why, "a constant predictor")
+	}
+	if s.SingleClass {
+		why = append(why, "it predicts one class for every test row")
+	}
+	if s.NearConstant && !s.Collapsed {
+		why = append(why, "its scores barely vary (near-constant)")
+	}
+	if s.NoBetterThanConstant {
+		c := "its risk is no better than the constant predictor's"
+		if s.ConstRisk != nil {
+			c += fmt.Sprintf(" (%.4f)", *s.ConstRisk)
+		}
+		why = append(why, c)
+	}
+	return strings.Join(why, "; ")
+}
+
+// Note is the line fp pick prints about the candidates Screen left out of
+// all n: "" when none was.
+func (l LeftOut) Note(n int) string {
+	if l.Total() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("left out %d of %d candidates before forming the front: %s", l.Total(), n, l)
 }

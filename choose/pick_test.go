@@ -41,7 +41,7 @@ func TestPick(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.metric+" "+tc.rule.String(), func(t *testing.T) {
-			p, err := Pick(cands, tc.metric, tc.rule)
+			p, err := Pick(cands, tc.metric, tc.rule, Options{})
 			if tc.lambda < 0 {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want one containing %q", err, tc.err)
@@ -56,12 +56,12 @@ func TestPick(t *testing.T) {
 			}
 		})
 	}
-	_, err := Pick(cands, "ato", Rule{MaxRisk, 0.5})
+	_, err := Pick(cands, "ato", Rule{MaxRisk, 0.5}, Options{})
 	var pe *PickError
 	if !errors.As(err, &pe) || !errors.Is(err, ErrNone) || pe.Closest != &cands[0] {
 		t.Errorf("err = %v, want a *PickError naming the first candidate", err)
 	}
-	if _, err := Pick(nil, "ato", Rule{Kind: Knee}); err == nil {
+	if _, err := Pick(nil, "ato", Rule{Kind: Knee}, Options{}); err == nil {
 		t.Error("no candidates: no error")
 	}
 }
@@ -97,8 +97,14 @@ func TestReadCandidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cands) != 1 || cands[0].Weights != filepath.Join(dir, "shard-0", "networks", "a.json") || cands[0].Dir != filepath.Join(dir, "shard-0") {
-		t.Fatalf("ReadCandidates = %+v, want the one successful, non-collapsed candidate with a network", cands)
+	if len(cands) != 2 || cands[0].Weights != filepath.Join(dir, "shard-0", "networks", "a.json") || cands[0].Dir != filepath.Join(dir, "shard-0") {
+		t.Fatalf("ReadCandidates = %+v, want the two successful candidates with a network", cands)
+	}
+	// The constant predictor is left out even when degenerate candidates are allowed.
+	for _, allow := range []bool{false, true} {
+		if kept, left := Screen(cands, allow); len(kept) != 1 || kept[0].Record.Lambda != 0 || left != (LeftOut{Collapsed: 1}) {
+			t.Errorf("Screen(allow %v) = %v, %+v; want the first candidate, one collapsed left out", allow, kept, left)
+		}
 	}
 	if _, err := ReadCandidates([]string{filepath.Join(dir, "missing")}); err == nil {
 		t.Error("a missing path: no error")
@@ -110,11 +116,104 @@ func ExamplePick() {
 		{Record: records.Record{Method: "cheb", Lambda: 0, Risk: 0.60, ATO: 0.20, Accuracy: 0.70}, Dir: "run", Weights: "run/a.json"},
 		{Record: records.Record{Method: "cheb", Lambda: 0.5, Risk: 0.62, ATO: 0.02, Accuracy: 0.67}, Dir: "run", Weights: "run/b.json"},
 	}
-	p, _ := Pick(cands, "ato", Rule{Kind: MaxUnfairness, Bound: 0.05})
+	p, _ := Pick(cands, "ato", Rule{Kind: MaxUnfairness, Bound: 0.05}, Options{})
 	_ = WriteText(os.Stdout, p)
 	// Output:
 	// picked from the 2 non-dominated of 2 candidates (risk vs ato, chosen on test metrics; test metrics shown):
 	// run  method  penalty  split  λ    risk    accuracy  ato     dp      eo      eopp
 	// run  cheb             0      0.5  0.6200  0.6700    0.0200  0.0000  0.0000  0.0000
 	// network: run/b.json
+}
+
+// kneeFront has its knee at index 1 (risk 0.52); without that candidate,
+// the knee is index 3 (risk 0.61).
+var kneeFront = [][3]float64{{0.50, 0.30, 0.75}, {0.52, 0.10, 0.74}, {0.60, 0.08, 0.70}, {0.61, 0.02, 0.69}, {0.70, 0.015, 0.60}, {0.80, 0.01, 0.55}}
+
+func TestPickLeavesOutDegenerateCandidates(t *testing.T) {
+	constant := func(v float64) *float64 { return &v }
+	cases := []struct {
+		name  string
+		mark  func(r *records.Record)
+		risk  float64 // the knee picked
+		left  LeftOut
+		allow float64 // the knee picked with AllowDegenerate
+	}{
+		{"single class", func(r *records.Record) { r.SingleClass = true }, 0.61, LeftOut{SingleClass: 1}, 0.52},
+		// Scores with a standard deviation of 2e-6: above the collapsed
+		// threshold, below the near-constant one.
+		{"near-constant", func(r *records.Record) { r.NearConstant = true }, 0.61, LeftOut{NearConstant: 1}, 0.52},
+		{"worse than constant", func(r *records.Record) { r.ConstRisk = constant(0.51) }, 0.61, LeftOut{NoBetterThanConstant: 1}, 0.52},
+		{"as good as constant", func(r *records.Record) { r.ConstRisk = constant(0.52) }, 0.61, LeftOut{NoBetterThanConstant: 1}, 0.52},
+		{"better than constant", func(r *records.Record) { r.ConstRisk = constant(0.53) }, 0.52, LeftOut{}, 0.52},
+		{"no const_risk recorded", func(r *records.Record) {}, 0.52, LeftOut{}, 0.52},
+		// Collapsed candidates are left out even when degenerate ones are allowed.
+		{"collapsed", func(r *records.Record) { r.Collapsed, r.SingleClass, r.NearConstant = true, true, true }, 0.61, LeftOut{Collapsed: 1}, 0.61},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cands := candidates(kneeFront)
+			tc.mark(&cands[1].Record)
+			p, err := Pick(cands, "ato", Rule{Kind: Knee}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Risk != tc.risk || p.LeftOut != tc.left || p.Candidates != len(cands)-tc.left.Total() {
+				t.Errorf("knee risk %v, left out %+v of %d; want %v, %+v", p.Risk, p.LeftOut, p.Candidates, tc.risk, tc.left)
+			}
+			p, err = Pick(cands, "ato", Rule{Kind: Knee}, Options{AllowDegenerate: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Risk != tc.allow {
+				t.Errorf("allowing degenerate candidates: knee risk %v, want %v", p.Risk, tc.allow)
+			}
+		})
+	}
+	// Every candidate degenerate: a *LeftOutError counting them.
+	cands := candidates(kneeFront[:2])
+	cands[0].Record.SingleClass, cands[1].Record.NearConstant = true, true
+	var lo *LeftOutError
+	if _, err := Pick(cands, "ato", Rule{Kind: Knee}, Options{}); !errors.As(err, &lo) || lo.LeftOut != (LeftOut{SingleClass: 1, NearConstant: 1}) ||
+		err.Error() != "every candidate is degenerate (1 single-class, 1 near-constant)" {
+		t.Errorf("err = %v, want a *LeftOutError counting both", err)
+	}
+}
+
+func TestPickShowsDegenerateFlags(t *testing.T) {
+	cands := candidates(kneeFront)
+	c := 0.5
+	cands[1].Record.SingleClass, cands[1].Record.ConstRisk = true, &c
+	p, err := Pick(cands, "ato", Rule{Kind: Knee}, Options{AllowDegenerate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.SingleClass || p.Collapsed || p.NearConstant || p.ConstRisk == nil || *p.ConstRisk != 0.5 || !p.NoBetterThanConstant {
+		t.Errorf("shown %+v, want single class and no better than constant 0.5", p.Shown)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if want := "note: the candidate is degenerate: it predicts one class for every test row; its risk is no better than the constant predictor's (0.5000)"; !strings.Contains(b.String(), want) {
+		t.Errorf("text lacks %q:\n%s", want, b.String())
+	}
+	if got := (LeftOut{SingleClass: 2, NoBetterThanConstant: 1}).Note(9); got != "left out 3 of 9 candidates before forming the front: 2 single-class, 1 no better than constant" {
+		t.Errorf("Note = %q", got)
+	}
+}
+
+func TestPickKneeNotStandingOut(t *testing.T) {
+	// A straight front (exact binary fractions, so that every trade-off is
+	// exactly 1): no point stands out.
+	line := candidates([][3]float64{{0.5, 0.5, 0.7}, {0.625, 0.375, 0.7}, {0.75, 0.25, 0.7}, {0.875, 0.125, 0.7}, {1, 0, 0.7}})
+	_, err := Pick(line, "ato", Rule{Kind: Knee}, Options{})
+	var pe *PickError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrNone) || len(pe.Alternatives) != KneeAlternatives || pe.Closest != pe.Alternatives[0] {
+		t.Fatalf("err = %v, want a *PickError with %d alternatives", err, KneeAlternatives)
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "no point of the front stands out by its trade-off; the nearest alternatives: ") ||
+		strings.Count(msg, "cheb/ato-penultimate split 0") != KneeAlternatives || !strings.Contains(msg, "(risk ") || strings.Contains(msg, "\n") {
+		t.Errorf("message %q: want one line naming %d alternatives with their risk and ato", msg, KneeAlternatives)
+	}
 }

@@ -48,9 +48,12 @@ type Pooled struct {
 	Hypervolume  float64 `json:"hypervolume"`
 	Share        float64 `json:"share"`
 	// FrontCollapsed and FrontSingleClass count the candidates on the
-	// group's own front that are constant predictors or predict one class.
+	// group's own front that are constant predictors or predict one class;
+	// FrontNoBetter those whose test risk is no better than the constant
+	// predictor's at the training base rate (records that carry it).
 	FrontCollapsed   int `json:"front_collapsed"`
 	FrontSingleClass int `json:"front_single_class"`
+	FrontNoBetter    int `json:"front_no_better_than_constant"`
 	// Configs counts the sweep configurations pooled in the group: more
 	// than one when a grouping without "run" merges sweeps.
 	Configs int `json:"configs"`
@@ -168,6 +171,9 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 			}
 			if groups[name][i].SingleClass {
 				row.FrontSingleClass++
+			}
+			if groups[name][i].NoBetterThanConstant() {
+				row.FrontNoBetter++
 			}
 		}
 		res.Pooled = append(res.Pooled, row)

@@ -29,6 +29,10 @@ func TestRunHandWorked(t *testing.T) {
 	recs[2].Collapsed = true
 	recs[4].Collapsed, recs[4].SingleClass = true, true
 	recs[5].SingleClass = true
+	// Split 1's risk-2 point is no better than the constant predictor; the
+	// linear point would be, but records without const_risk are not judged.
+	constant := 1.5
+	recs[5].ConstRisk, recs[4].ConstRisk = &constant, &constant
 	res, err := Run(recs, Options{Metrics: []string{"ato"}})
 	if err != nil {
 		t.Fatal(err)
@@ -36,8 +40,11 @@ func TestRunHandWorked(t *testing.T) {
 	if len(res.Pooled) != 2 || res.Pooled[0].Group != "cheb/ato-penultimate" || res.Pooled[1].Group != "linear/ato-penultimate" {
 		t.Fatalf("pooled %+v", res.Pooled)
 	}
-	if c := res.Pooled[0]; c.FrontCollapsed != 1 || c.FrontSingleClass != 2 || c.Configs != 1 || c.Method != "cheb" {
-		t.Errorf("cheb row %+v: want 1 collapsed and 2 single-class on its front", c)
+	if c := res.Pooled[0]; c.FrontCollapsed != 1 || c.FrontSingleClass != 2 || c.FrontNoBetter != 1 || c.Configs != 1 || c.Method != "cheb" {
+		t.Errorf("cheb row %+v: want 1 collapsed, 2 single-class and 1 no better than constant on its front", c)
+	}
+	if l := res.Pooled[1]; l.FrontNoBetter != 0 {
+		t.Errorf("linear row %+v: no const_risk, yet counted no better than constant", l)
 	}
 	if len(res.PerSplit) != 4 {
 		t.Fatalf("per split %+v", res.PerSplit)
@@ -60,7 +67,7 @@ func TestRunHandWorked(t *testing.T) {
 	if err := WriteText(&b, res); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"risk vs ato, pooled over all splits", "risk vs ato, split by split", "-0.1500", "front collapsed"} {
+	for _, s := range []string{"risk vs ato, pooled over all splits", "risk vs ato, split by split", "-0.1500", "front collapsed", "front no better"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("text lacks %q:\n%s", s, b.String())
 		}

@@ -23,8 +23,9 @@ func WriteText(w io.Writer, res *Result) error {
 		}
 	}
 	fmt.Fprintf(w, "nondominated: distinct points (closer than %g in both normalised axes count once). hypervolume: both axes\n"+
-		"min–max normalised over the candidates of every group, reference (%g, %g). front collapsed / single-class:\n"+
-		"non-dominated candidates that are constant predictors / predict one class for every test row.\n",
+		"min–max normalised over the candidates of every group, reference (%g, %g). front collapsed / single-class /\n"+
+		"no better: non-dominated candidates that are constant predictors / predict one class for every test row /\n"+
+		"have a test risk no better than the constant predictor's at the training base rate.\n",
 		res.Tolerance, res.Reference[0], res.Reference[1])
 	if len(res.Paired) > 0 {
 		fmt.Fprint(w, "split by split: each split normalised over its own candidates; A − B is the mean paired difference of\n"+
@@ -38,11 +39,11 @@ func WriteText(w io.Writer, res *Result) error {
 		}
 		fmt.Fprintf(w, "%s, pooled over all splits\n", head)
 		t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(t, "group\tcandidates\tnondominated\thypervolume\tshare\tfront collapsed\tfront single-class")
+		fmt.Fprintln(t, "group\tcandidates\tnondominated\thypervolume\tshare\tfront collapsed\tfront single-class\tfront no better")
 		for _, r := range res.Pooled {
 			if r.Metric == s.metric && r.Dataset == s.dataset {
-				fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.3f\t%d\t%d\n", r.Group, r.Candidates, r.NonDominated,
-					r.Hypervolume, r.Share, r.FrontCollapsed, r.FrontSingleClass)
+				fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.3f\t%d\t%d\t%d\n", r.Group, r.Candidates, r.NonDominated,
+					r.Hypervolume, r.Share, r.FrontCollapsed, r.FrontSingleClass, r.FrontNoBetter)
 			}
 		}
 		if err := t.Flush(); err != nil {

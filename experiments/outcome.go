@@ -77,6 +77,10 @@ func (o *Outcome) WriteText(w io.Writer) error {
 			note = "constant predictor"
 		case r.SingleClass:
 			note = "predicts one class"
+		case r.NearConstant:
+			note = "near-constant"
+		case r.NoBetterThanConstant():
+			note = "no better than constant"
 		}
 		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
 			r.ATO, r.DP, r.EO, r.EOpp, r.Weights, note)

@@ -18,6 +18,9 @@ func TestOutcome(t *testing.T) {
 	}
 	// λ = 0.5 is dominated by λ = 1; the front by risk is 0, 1, then the collapsed 0.9.
 	recs := []records.Record{rec(1, 0.62, 0.01, false), rec(0.5, 0.63, 0.02, false), rec(0, 0.60, 0.2, false), rec(0.9, 0.69, 0, true)}
+	// λ = 1 is no better than the constant predictor at the training base rate.
+	constant := 0.61
+	recs[0].ConstRisk = &constant
 	sum := experiments.Summary{Total: 5, Trained: 3, Resumed: 1, Failed: 1, Elapsed: 1234 * time.Millisecond}
 	o, err := experiments.NewOutcome(sum, "runs/x", recs, "ato")
 	if err != nil {
@@ -42,7 +45,7 @@ func TestOutcome(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"5 candidates in runs/x (3 trained now in 1.2s, 1 already recorded, 1 failed)",
-		"the front: 3 non-dominated networks, by test risk", "constant predictor", "figure: runs/x/front.png"} {
+		"the front: 3 non-dominated networks, by test risk", "constant predictor", "no better than constant", "figure: runs/x/front.png"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}

@@ -333,7 +333,8 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 		return fmt.Errorf("split %d, λ = %g: evaluation: %w", sd.m, rec.Lambda, err)
 	}
 	rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = met.Risk, met.Accuracy, met.ATO, met.DP, met.EO, met.EOpp
-	rec.Collapsed = collapsed(z)
+	spread := scoreSD(z)
+	rec.Collapsed, rec.NearConstant = spread < collapsedSD, spread < nearConstantSD
 	rec.SingleClass = singleClass(z)
 	for _, v := range []float64{met.Risk, met.Accuracy, met.ATO, met.DP, met.EO, met.EOpp} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -343,6 +344,8 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 			return nil
 		}
 	}
+	cr := constRisk(sd.testY, baseRate(sd.train.Y, sd.val.Y))
+	rec.ConstRisk = &cr
 	f := model.NewFile(net, sd.columns, sd.std.Mean, sd.std.SD)
 	schema := r.data.Schema
 	f.Schema = &schema
@@ -371,9 +374,17 @@ func singleClass(z []float64) bool {
 	return pos == 0 || pos == len(z)
 }
 
-// collapsed reports a constant predictor: predicted probabilities with
-// standard deviation below 1e-6 (docs/method.md §2).
-func collapsed(z []float64) bool {
+// Thresholds on the standard deviation of the predicted probabilities on
+// the test rows (docs/method.md §7): below collapsedSD a network is a
+// constant predictor, below nearConstantSD it is near-constant.
+const (
+	collapsedSD    = 1e-6
+	nearConstantSD = 1e-3
+)
+
+// scoreSD is the population standard deviation of the predicted
+// probabilities of logits z.
+func scoreSD(z []float64) float64 {
 	var s, ss float64
 	for _, v := range z {
 		p := model.Sigmoid(v)
@@ -382,5 +393,30 @@ func collapsed(z []float64) bool {
 	}
 	n := float64(len(z))
 	mean := s / n
-	return math.Sqrt(math.Max(0, ss/n-mean*mean)) < 1e-6
+	return math.Sqrt(math.Max(0, ss/n-mean*mean))
+}
+
+// baseRate is the share of y = 1 over the rows of parts together: the
+// rows trained on and the validation part make up the training split.
+func baseRate(parts ...[]float64) float64 {
+	var pos, n float64
+	for _, ys := range parts {
+		for _, y := range ys {
+			pos += y
+		}
+		n += float64(len(ys))
+	}
+	return pos / n
+}
+
+// constRisk is the mean log-loss on labels y of the constant predictor of
+// probability p, clipped to [1e-15, 1 − 1e-15] so that a training split of
+// one class gives a finite risk.
+func constRisk(y []float64, p float64) float64 {
+	p = math.Min(math.Max(p, 1e-15), 1-1e-15)
+	var s float64
+	for _, v := range y {
+		s -= v*math.Log(p) + (1-v)*math.Log(1-p)
+	}
+	return s / float64(len(y))
 }

@@ -52,6 +52,15 @@ type Record struct {
 	// row (every predicted probability on one side of 0.5): whatever its
 	// unfairness, it is no real choice.
 	SingleClass bool `json:"single_class"`
+	// NearConstant marks a candidate whose predicted probabilities on the
+	// test rows have a standard deviation below 1e-3: not a constant
+	// predictor, but one whose scores barely rank the rows.
+	NearConstant bool `json:"near_constant,omitempty"`
+	// ConstRisk is the test risk of the constant predictor at the base rate
+	// of the split's training rows (docs/method.md §7): a candidate whose
+	// risk is not below it is no better than that constant. Nil in records
+	// written before it was recorded and in failed ones.
+	ConstRisk *float64 `json:"const_risk,omitempty"`
 
 	Risk     float64 `json:"risk"`
 	Accuracy float64 `json:"accuracy"`
@@ -129,9 +138,18 @@ type Record struct {
 // HasOverlap reports whether the record carries the overlap summary.
 func (r *Record) HasOverlap() bool { return len(r.PropQ) > 0 }
 
-// Degenerate reports whether the candidate is a constant predictor or
-// predicts a single class: tables and figures mark such candidates.
-func (r *Record) Degenerate() bool { return r.Collapsed || r.SingleClass }
+// Degenerate reports whether the candidate is a constant or near-constant
+// predictor, predicts a single class or is no better than the constant
+// predictor: tables and figures mark such candidates, and fp pick leaves
+// them out unless told otherwise.
+func (r *Record) Degenerate() bool {
+	return r.Collapsed || r.SingleClass || r.NearConstant || r.NoBetterThanConstant()
+}
+
+// NoBetterThanConstant reports whether the candidate's test risk is not
+// below that of the constant predictor at the training base rate; false
+// when the record does not carry that risk.
+func (r *Record) NoBetterThanConstant() bool { return r.ConstRisk != nil && r.Risk >= *r.ConstRisk }
 
 // OK reports whether the candidate trained to the end.
 func (r *Record) OK() bool { return r.Status != StatusFailed }

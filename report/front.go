@@ -32,7 +32,24 @@ const (
 	Collapsed Flag = 1 << iota
 	// SingleClass marks a candidate that predicts one class for every row.
 	SingleClass
+	// NoBetter marks a candidate whose test risk is no better than the
+	// constant predictor's at the training base rate.
+	NoBetter
 )
+
+// flagOrder ranks the flags: a point is drawn with the marker of the first
+// it carries.
+var flagOrder = []Flag{Collapsed, SingleClass, NoBetter}
+
+// top is the first flag of fl in flagOrder (0 for none).
+func (fl Flag) top() Flag {
+	for _, f := range flagOrder {
+		if fl&f != 0 {
+			return f
+		}
+	}
+	return 0
+}
 
 // FrontOptions set the labels and size of a front figure. Zero values take
 // the defaults noted.
@@ -166,6 +183,9 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 	if m := marks[SingleClass]; m != nil {
 		fig.legend = append(fig.legend, legendEntry{"one class predicted", m})
 	}
+	if m := marks[NoBetter]; m != nil {
+		fig.legend = append(fig.legend, legendEntry{"no better than constant", m})
+	}
 	fig.width, fig.height = figureSize(fig.panels, opt.Width, opt.Height, 4*vg.Inch, 3.3*vg.Inch)
 	return fig, nil
 }
@@ -208,11 +228,13 @@ type panelEnv struct {
 }
 
 // Markers of degenerate candidates: a cross for a constant predictor, an
-// open triangle for one that predicts one class, dark enough to show on the
-// grey cloud and unlike the front's magenta.
+// open triangle for one that predicts one class, an open square for one no
+// better than the constant predictor, dark enough to show on the grey
+// cloud and unlike the front's magenta.
 var flagStyles = map[Flag]draw.GlyphStyle{
 	Collapsed:   {Color: color.NRGBA{R: 200, G: 100, B: 0, A: 255}, Radius: 3 * pt, Shape: draw.CrossGlyph{}},
 	SingleClass: {Color: color.NRGBA{R: 0, G: 120, B: 140, A: 255}, Radius: 3.2 * pt, Shape: draw.TriangleGlyph{}},
+	NoBetter:    {Color: color.NRGBA{R: 120, G: 60, B: 160, A: 255}, Radius: 3 * pt, Shape: draw.SquareGlyph{}},
 }
 
 // frontPanel draws one series and returns the panel and its layers (for
@@ -263,12 +285,13 @@ func frontPanel(s Series, opt FrontOptions, env panelEnv) (*plot.Plot, *plotter.
 
 	p.Add(all, front, stairs) // the staircase on top: it is what the eye should follow
 	marks := map[Flag]*plotter.Scatter{}
-	for _, f := range []Flag{SingleClass, Collapsed} {
+	for _, f := range flagOrder {
 		var pts []pareto.Point
 		for i, fl := range s.Flags {
-			// A constant predictor is drawn as one even if it also
-			// predicts one class (it nearly always does).
-			if fl&f != 0 && (f == Collapsed || fl&Collapsed == 0) {
+			// One marker per point, its first flag's: a constant predictor
+			// is drawn as one even if it also predicts one class (it nearly
+			// always does).
+			if fl.top() == f {
 				pts = append(pts, show[i])
 			}
 		}

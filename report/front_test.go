@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/fpareto/fp/pareto"
@@ -330,8 +331,8 @@ func TestZeroFigure(t *testing.T) {
 // axis starts at a power of ten that holds the zeros.
 func TestFrontFlagsAndLog(t *testing.T) {
 	s := []Series{{Name: "cheb",
-		Points: []pareto.Point{{X: 0.6, Y: 0.03}, {X: 0.62, Y: 0.001}, {X: 0.69, Y: 0}, {X: 0.7, Y: 1e-9}},
-		Flags:  []Flag{0, 0, Collapsed | SingleClass, SingleClass},
+		Points: []pareto.Point{{X: 0.6, Y: 0.03}, {X: 0.62, Y: 0.001}, {X: 0.69, Y: 0}, {X: 0.7, Y: 1e-9}, {X: 0.71, Y: 1e-9}},
+		Flags:  []Flag{0, 0, Collapsed | SingleClass | NoBetter, SingleClass, NoBetter},
 	}}
 	fig, err := Front(s, FrontOptions{LogY: true})
 	if err != nil {
@@ -341,8 +342,14 @@ func TestFrontFlagsAndLog(t *testing.T) {
 	for _, e := range fig.legend {
 		labels = append(labels, e.label)
 	}
-	if got := strings.Join(labels, ", "); got != "candidate, non-dominated, Pareto front, constant predictor, one class predicted" {
+	if got := strings.Join(labels, ", "); got != "candidate, non-dominated, Pareto front, constant predictor, one class predicted, no better than constant" {
 		t.Errorf("legend %q", got)
+	}
+	// Each point has one marker, its first flag's.
+	for _, e := range fig.legend[3:] {
+		if n := len(e.thumb.(*plotter.Scatter).XYs); n != 1 {
+			t.Errorf("%s: %d points marked, want 1", e.label, n)
+		}
 	}
 	p := fig.panels[0][0]
 	if p.Y.Min != 1e-7 { // 10⁻⁵ of 0.03, down to a power of ten

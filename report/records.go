@@ -65,6 +65,9 @@ func FrontSeries(recs []records.Record, f RecordsFront) ([]Series, error) {
 			if r.SingleClass {
 				fl |= SingleClass
 			}
+			if r.NoBetterThanConstant() {
+				fl |= NoBetter
+			}
 			s.Flags = append(s.Flags, fl)
 		}
 		series = append(series, s)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,6 +55,18 @@ func TestFrontSeries(t *testing.T) {
 	}
 	if _, err := FrontSeries(recs, RecordsFront{Metric: "auc"}); err == nil || !strings.Contains(err.Error(), `"auc"`) {
 		t.Errorf("unknown metric: err = %v", err)
+	}
+	// Degenerate candidates carry their flags; records without const_risk
+	// are not judged against it.
+	flagged := []records.Record{rec("cheb", 0.6, 0.1, 0), rec("cheb", 0.7, 0.1, 0), rec("cheb", 0.5, 0.1, 0), rec("cheb", 0.9, 0.1, 0)}
+	constant := 0.65
+	flagged[0].ConstRisk, flagged[1].ConstRisk, flagged[2].Collapsed, flagged[2].SingleClass = &constant, &constant, true, true
+	s, err := FrontSeries(flagged, RecordsFront{Metric: "ato", By: records.Grouping{"method"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Flag{0, NoBetter, Collapsed | SingleClass, 0}; !slices.Equal(s[0].Flags, want) {
+		t.Errorf("flags %v, want %v", s[0].Flags, want)
 	}
 	bad := append(recs, rec("cheb", math.Inf(1), 0, 0))
 	if _, err := FrontSeries(bad, RecordsFront{Metric: "ato", By: records.Grouping{"method"}}); err == nil || !strings.Contains(err.Error(), "finite") {

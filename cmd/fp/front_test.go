@@ -79,7 +79,7 @@ func TestFrontHandWorked(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &keys); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"group", "candidates", "nondominated", "hypervolume", "share", "front_collapsed", "front_single_class"} {
+	for _, k := range []string{"group", "candidates", "nondominated", "hypervolume", "share", "front_collapsed", "front_single_class", "front_no_better_than_constant"} {
 		if _, ok := keys.Pooled[0][k]; !ok {
 			t.Errorf("JSON lacks key %q", k)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -20,15 +21,19 @@ func pickCommand() *cli.Command {
 		Name:      "pick",
 		Usage:     "choose one network of the pooled front by a stated requirement",
 		ArgsUsage: "FILE_OR_DIR...",
-		Description: "Pools the successful, non-collapsed candidates of the named sweeps, keeps the non-dominated\n" +
-			"ones in (risk, --metric) and picks one by exactly one requirement:\n" +
+		Description: "Pools the successful candidates of the named sweeps, leaves out the degenerate ones (constant\n" +
+			"or near-constant predictors, those predicting one class for every test row, and those whose test\n" +
+			"risk is no better than the constant predictor's at the training base rate; --allow-degenerate keeps\n" +
+			"all but the constant ones), keeps the non-dominated ones in (risk, --metric) and picks one by exactly\n" +
+			"one requirement:\n" +
 			"  --max-unfairness U  the lowest risk among those with metric ≤ U\n" +
 			"  --max-risk R        the lowest metric among those with risk ≤ R\n" +
 			"  --min-accuracy A    the lowest metric among those with accuracy ≥ A\n" +
 			"  --knee              the point of highest trade-off (pymoo's HighTradeoff, both axes\n" +
 			"                      min–max normalised over the front)\n" +
 			"It prints the candidate, its metrics, its network file and the fp predict command that uses it.\n" +
-			"When no candidate meets the requirement it exits with an error naming the closest one.\n" +
+			"When no candidate meets the requirement it exits with an error naming the closest one (for --knee,\n" +
+			"when no point stands out, the nearest alternatives).\n" +
 			"The metrics are those of the test rows, which also served to choose: they flatter the choice.\n" +
 			"Sweeps of different datasets (see data_id in the README) are refused: pick from one dataset's runs.",
 		Flags: []cli.Flag{
@@ -38,6 +43,7 @@ func pickCommand() *cli.Command {
 			&cli.Float64Flag{Name: "min-accuracy", Usage: "lowest acceptable accuracy"},
 			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
+			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, near-constant and no-better-than-constant candidates"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 		},
 		Action: runPick,
@@ -83,12 +89,28 @@ func runPick(c *cli.Context) error {
 		return fmt.Errorf("pick: %w", err)
 	}
 	if len(cands) == 0 {
-		return fmt.Errorf("pick: every successful candidate in %s is collapsed (a constant predictor)", strings.Join(paths, ", "))
+		return fmt.Errorf("pick: no successful candidate with a stored network in %s", strings.Join(paths, ", "))
 	}
-	res, err := choose.Pick(cands, metric, rules[0])
+	allow := c.Bool("allow-degenerate")
+	res, err := choose.Pick(cands, metric, rules[0], choose.Options{AllowDegenerate: allow})
+	var all *choose.LeftOutError
+	if errors.As(err, &all) {
+		if !allow && all.LeftOut.Total() > all.LeftOut.Collapsed {
+			return fmt.Errorf("pick: %w in %s; --allow-degenerate keeps all but the constant predictors", err, strings.Join(paths, ", "))
+		}
+		return fmt.Errorf("pick: %w in %s", err, strings.Join(paths, ", "))
+	}
+	var pe *choose.PickError
+	if errors.As(err, &pe) {
+		noteLeftOut(c, pe.LeftOut, len(cands), allow)
+		if len(pe.Alternatives) > 0 {
+			return fmt.Errorf("pick: %w; or state a requirement (--max-unfairness, --max-risk, --min-accuracy)", err)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
+	noteLeftOut(c, res.LeftOut, len(cands), allow)
 	if res.Basis == "test" {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
 			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
@@ -116,6 +138,19 @@ func runPick(c *cli.Context) error {
 		}
 	}
 	return err
+}
+
+// noteLeftOut says on standard error how many of the n candidates the pick
+// left out, and why.
+func noteLeftOut(c *cli.Context, l choose.LeftOut, n int, allow bool) {
+	note := l.Note(n)
+	if note == "" {
+		return
+	}
+	if !allow && l.Total() > l.Collapsed {
+		note += " (--allow-degenerate keeps all but the constant predictors)"
+	}
+	fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", note)
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

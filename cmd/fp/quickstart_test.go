@@ -39,7 +39,7 @@ func quickStartBlock(t *testing.T) []string {
 func TestReadmeQuickStartRuns(t *testing.T) {
 	lines := quickStartBlock(t)
 	t.Chdir(t.TempDir())
-	if _, _, err := runFP(t, "train", "--out", "runs/demo", "--splits", "1", "--lambdas", "log:8", "--epochs", "20",
+	if _, _, err := runFP(t, "train", "--out", "runs/demo", "--splits", "1", "--lambdas", "log:15", "--epochs", "100",
 		"--propensity-epochs", "5", "--engine", "backprop", "--quiet", "--no-plot"); err != nil {
 		t.Fatal(err)
 	}

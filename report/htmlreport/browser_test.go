@@ -219,6 +219,19 @@ func TestReportInChromium(t *testing.T) {
 			t.Errorf("panel %s draws %d white-filled single-class points, want %d", m, k, single)
 		}
 	}
+	// Networks no better than the constant predictor have a dashed outline.
+	noBetter := 0
+	for _, r := range recs {
+		if r.NoBetterThanConstant() {
+			noBetter++
+		}
+	}
+	for _, m := range records.Metrics {
+		k := eval[int](t, b, fmt.Sprintf(`[...document.querySelectorAll("#panel-%s circle.pt.nobetter")].filter(e => getComputedStyle(e).strokeDasharray !== "none").length`, m))
+		if k != noBetter {
+			t.Errorf("panel %s draws %d dashed no-better-than-constant points, want %d", m, k, noBetter)
+		}
+	}
 	// The runner recorded its invocation: the summary gives the wall time.
 	if head := eval[string](t, b, `document.querySelector("header").textContent`); !strings.Contains(head, "wall time") || strings.Contains(head, "not recorded") {
 		t.Errorf("summary %q: want the recorded wall time", head)

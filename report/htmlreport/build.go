@@ -146,7 +146,8 @@ func Build(paths []string, opt Options) (*Page, error) {
 			run.Done++
 			run.TrainSeconds += r.TrainSeconds
 			c := Candidate{ID: len(p.Data.Candidates), Run: ri, Split: r.Split, Lambda: Num(r.Lambda),
-				Risk: Num(r.Risk), Acc: Num(r.Accuracy), Collapsed: r.Collapsed, SingleClass: r.SingleClass}
+				Risk: Num(r.Risk), Acc: Num(r.Accuracy), Collapsed: r.Collapsed, SingleClass: r.SingleClass,
+				NoBetter: r.NoBetterThanConstant()}
 			if r.HasOverlap() {
 				poor, _ := recordOverlap(r).Poor()
 				c.PoorOverlap = &poor
@@ -156,6 +157,9 @@ func Build(paths []string, opt Options) (*Page, error) {
 			}
 			if r.SingleClass {
 				run.SingleClass++
+			}
+			if c.NoBetter {
+				run.NoBetter++
 			}
 			if r.Method == runfolder.MethodAdversarial {
 				c.Symbol = "β"
@@ -219,6 +223,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		s.Failed += r.Failed
 		s.Collapsed += r.Collapsed
 		s.SingleClass += r.SingleClass
+		s.NoBetter += r.NoBetter
 		s.TrainSeconds += r.TrainSeconds
 	}
 	s.Candidates = s.Done + s.Failed

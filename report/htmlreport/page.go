@@ -46,6 +46,7 @@ type Summary struct {
 	Failed         int
 	Collapsed      int
 	SingleClass    int
+	NoBetter       int // no better than the constant predictor (docs/method.md §7)
 	// TrainSeconds is the sum of the candidates' training times.
 	TrainSeconds float64
 	// WallSeconds is the sum of the runs' wall times; 0 when a run folder
@@ -69,6 +70,7 @@ type Run struct {
 	Failed      int
 	Collapsed   int
 	SingleClass int
+	NoBetter    int // no better than the constant predictor
 	// TrainSeconds is the sum of the run's candidates' training times.
 	TrainSeconds float64
 	// WallSeconds is the time during which one of the run's invocations
@@ -137,6 +139,9 @@ type Candidate struct {
 	// SingleClass marks a candidate predicting one class for every test
 	// row.
 	SingleClass bool `json:"single_class,omitempty"`
+	// NoBetter marks a candidate whose test risk is no better than the
+	// constant predictor's at the training base rate.
+	NoBetter bool `json:"no_better,omitempty"`
 	// PoorOverlap is nil when the records do not say.
 	PoorOverlap *bool `json:"poor_overlap,omitempty"`
 	// Network is the path of the stored network ("" if none); Predict the

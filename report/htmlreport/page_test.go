@@ -30,6 +30,8 @@ func syntheticRun(t testing.TB, root, method, penalty string, splits, lambdas in
 		t.Fatal(err)
 	}
 	defer w.Close()
+	// The candidates with λ ≥ 0.75 have a risk above the constant predictor's.
+	constRisk := 0.65
 	for m := range splits {
 		for k := range lambdas {
 			l := float64(k) / float64(lambdas-1)
@@ -42,7 +44,7 @@ func syntheticRun(t testing.TB, root, method, penalty string, splits, lambdas in
 				ATO: 0.02*(1-l) + noise, DP: 0.03*(1-l) + noise, EO: 0.025*(1-l) + noise, EOpp: 0.01*(1-l) + noise,
 				Weights: fmt.Sprintf("networks/split-%03d/%s-lambda-%d.json", m, method, k),
 				Status:  records.StatusOK, Config: method + penalty, Collapsed: k == lambdas-1,
-				SingleClass: k >= lambdas-2}
+				SingleClass: k >= lambdas-2, ConstRisk: &constRisk}
 			if err := w.Append(&r); err != nil {
 				t.Fatal(err)
 			}
@@ -110,14 +112,18 @@ func TestBuildCountsAndNotes(t *testing.T) {
 	if s.WallSeconds != 0 || p.Runs[0].Commands != nil {
 		t.Errorf("runs that record no invocation: wall time %v, commands %v; want none", s.WallSeconds, p.Runs[0].Commands)
 	}
-	single := 0
+	single, noBetter := 0, 0
 	for _, c := range p.Data.Candidates {
 		if c.SingleClass {
 			single++
 		}
+		if c.NoBetter {
+			noBetter++
+		}
 	}
-	if single != 8 {
-		t.Errorf("%d candidates marked single-class, want 8", single)
+	if single != 8 || noBetter != 8 || s.NoBetter != 8 || p.Runs[0].NoBetter != 4 {
+		t.Errorf("%d candidates marked single-class, %d no better than constant (summary %d, first run %d); want 8, 8, 8, 4",
+			single, noBetter, s.NoBetter, p.Runs[0].NoBetter)
 	}
 	if len(p.Data.Groups) != 2 || p.Data.Groups[0].Color == p.Data.Groups[1].Color {
 		t.Errorf("groups %+v: want two with distinct colours", p.Data.Groups)

@@ -173,7 +173,7 @@
     });
     order.forEach(function (c) {
       var nd = c.nd && c.nd.indexOf(mi) >= 0;
-      var cl = "pt" + (nd ? " nd" : "") + (c.collapsed ? " collapsed" : "") + (c.single_class ? " single" : "") + (c.id === state.selected ? " selected" : "");
+      var cl = "pt" + (nd ? " nd" : "") + (c.collapsed ? " collapsed" : "") + (c.single_class ? " single" : "") + (c.no_better ? " nobetter" : "") + (c.id === state.selected ? " selected" : "");
       var r = nd ? 4.5 : 3.2;
       // A network predicting one class is drawn as a ring in its method's
       // colour: no real choice, whatever its unfairness.
@@ -224,6 +224,7 @@
     });
     h += '<span><span class="front-key"></span>non-dominated staircase (outlined points)</span>';
     if (D.candidates.some(function (c) { return c.single_class; })) h += '<span><svg width="12" height="12" class="ring-key"><circle cx="6" cy="6" r="4.2"></circle></svg>rings: predict one class for every test row</span>';
+    if (D.candidates.some(function (c) { return c.no_better; })) h += '<span><svg width="12" height="12" class="dash-key"><circle cx="6" cy="6" r="4.2"></circle></svg>dashed outline: no better than the constant predictor</span>';
     h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
     lg.innerHTML = h;
   }
@@ -240,6 +241,7 @@
     D.metrics.forEach(function (m, i) { s += (i % 2 === 0 ? "<br>" : " · ") + D.metric_names[m] + " " + fmt(c.m[i]); });
     if (c.collapsed) s += "<br><i>collapsed (constant predictor)</i>";
     else if (c.single_class) s += "<br><i>single class (predicts one class for every test row)</i>";
+    if (c.no_better && !c.collapsed) s += "<br><i>no better than the constant predictor at the training base rate</i>";
     return s;
   }
   document.querySelectorAll(".panel svg").forEach(function (svg) {
@@ -306,7 +308,7 @@
     }
     h += "</tbody></table>";
     h += "<p>Non-dominated for: " + (c.nd && c.nd.length ? c.nd.map(function (k) { return D.metric_names[D.metrics[k]]; }).join(", ") : "none") + "<br>";
-    h += "Collapsed (constant predictor): " + flag(!!c.collapsed) + "<br>Single predicted class: " + flag(!!c.single_class) + "<br>Poor overlap: " + flag(c.poor_overlap) + "</p>";
+    h += "Collapsed (constant predictor): " + flag(!!c.collapsed) + "<br>Single predicted class: " + flag(!!c.single_class) + "<br>No better than constant: " + flag(!!c.no_better) + "<br>Poor overlap: " + flag(c.poor_overlap) + "</p>";
     h += "<p><b>Network</b><br>" + (c.net ? "<code>" + esc(c.net) + "</code>" : na) + "</p>";
     h += "<p><b>Apply it to new data</b><br>" + (c.predict ? "<code>" + esc(c.predict) + "</code>" : na) + "</p>";
     h += "<p><b>Score distributions on the test split</b></p>" + (c.dist ? histSVG(c) : '<p class="na">' + esc(c.dist_note || "Not available for this run.") + "</p>");
@@ -341,7 +343,7 @@
   D.metrics.forEach(function (m, i) { cols.push({ k: m, t: D.metric_names[m], n: true, v: function (c) { return c.m[i]; } }); });
   // Marks are joined by "; " so that each becomes its own tag.
   cols.push({ k: "flags", t: "marks", v: function (c) {
-    return [c.collapsed && "collapsed", c.single_class && "single class", c.poor_overlap && "poor overlap"].filter(Boolean).join("; ");
+    return [c.collapsed && "collapsed", c.single_class && "single class", c.no_better && "no better than constant", c.poor_overlap && "poor overlap"].filter(Boolean).join("; ");
   } });
   cols.push({ k: "net", t: "network", v: function (c) { return c.net || ""; } });
   if (D.runs.length > 1) cols.splice(1, 0, { k: "run", t: "run", v: function (c) { return D.runs[c.run]; } });

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -232,6 +233,14 @@ func TestReportInChromium(t *testing.T) {
 			t.Errorf("panel %s draws %d dashed no-better-than-constant points, want %d", m, k, noBetter)
 		}
 	}
+
+	// A run of good overlap has no banner; the key to the figures and the
+	// upper half of the first figure are on the first screen.
+	if n := eval[int](t, b, `document.querySelectorAll(".banner").length`); n != 0 {
+		t.Errorf("a run of good overlap shows %d banners, want none", n)
+	}
+	firstScreen(t, b)
+
 	// The runner recorded its invocation: the summary gives the wall time.
 	if head := eval[string](t, b, `document.querySelector("header").textContent`); !strings.Contains(head, "wall time") || strings.Contains(head, "not recorded") {
 		t.Errorf("summary %q: want the recorded wall time", head)
@@ -363,6 +372,92 @@ func TestReportInChromium(t *testing.T) {
 		t.Errorf("all candidates failed: panel says %q", text)
 	}
 
+	if errs := b.errors(); len(errs) > 0 {
+		t.Errorf("the page logged errors: %q", errs)
+	}
+}
+
+// firstScreen checks that a 1280×800 window shows, without scrolling, what
+// each axis and metric means and the upper half of the first figure.
+func firstScreen(t *testing.T, b *browser) {
+	t.Helper()
+	if w := eval[int](t, b, `window.innerWidth`); w != 1280 {
+		t.Fatalf("window %d px wide, want 1280", w)
+	}
+	key := eval[string](t, b, `(() => { const k = document.getElementById("key");
+		return k && k.getBoundingClientRect().bottom <= window.innerHeight ? k.textContent : ""; })()`)
+	if key == "" {
+		t.Error("the key to the figures is not on the first screen")
+	}
+	for _, s := range []string{"Risk", "log-loss on the test rows", "Accuracy", "ATO:", "overlap-weighted causal effect", "DP, EO, EOpp:", "mean-variance",
+		"0 = the groups' score distributions are identical", "lower is fairer", "Point:", "Dashed front:"} {
+		if !strings.Contains(key, s) {
+			t.Errorf("the key on the first screen lacks %q", s)
+		}
+	}
+	if ok := eval[bool](t, b, `(() => { const r = document.getElementById("panel-ato").getBoundingClientRect();
+		return r.top + r.height / 2 <= window.innerHeight; })()`); !ok {
+		t.Error("the upper half of the ATO figure is below the first screen")
+	}
+}
+
+// A column that copies the sensitive attribute leaves the groups without
+// overlap: the first screen shows a banner that names the column and the
+// advice, and links to the details.
+func TestReportBannerInChromium(t *testing.T) {
+	b := newBrowser(t)
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 5))
+	var csv strings.Builder
+	csv.WriteString("x1,x2,proxy,g,y\n")
+	for range 400 {
+		g, x1 := rng.IntN(2), rng.NormFloat64()
+		y := 0
+		if x1+0.5*rng.NormFloat64() > 0 {
+			y = 1
+		}
+		fmt.Fprintf(&csv, "%.4f,%.4f,%d,%d,%d\n", x1, rng.NormFloat64(), g, g, y)
+	}
+	data := filepath.Join(dir, "groups.csv")
+	if err := os.WriteFile(data, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := experiments.DefaultConfig()
+	c.Dataset, c.CSV, c.Target, c.Sensitive = "", data, "y", "g"
+	c.Splits, c.Lambdas, c.Epochs, c.Engine = 1, "0,1", 2, "backprop"
+	run := filepath.Join(dir, "run")
+	r, err := experiments.NewRunner(c, run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(context.Background())
+	r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(run, "report.html")
+	writePage(t, []string{run}, page)
+	b.open(t, page)
+
+	banner := eval[string](t, b, `(() => { const e = document.querySelector(".banner");
+		return e && e.getBoundingClientRect().bottom <= window.innerHeight ? e.textContent : ""; })()`)
+	if banner == "" {
+		t.Fatal("no banner on the first screen")
+	}
+	for _, s := range []string{"Poor overlap", "proxy (absolute correlation 1.00)", "fp train --exclude proxy", "read the ATO with caution"} {
+		if !strings.Contains(banner, s) {
+			t.Errorf("banner %q lacks %q", banner, s)
+		}
+	}
+	details := eval[string](t, b, `(() => { const a = document.querySelector(".banner a"), h = a && document.querySelector(a.getAttribute("href"));
+		return h ? h.nextElementSibling.textContent : ""; })()`)
+	if !strings.Contains(details, "poor overlap") || !strings.Contains(details, "proxy") {
+		t.Errorf("the banner's link leads to %q, want the split's overlap warning", details)
+	}
+	if note := eval[string](t, b, `document.getElementById("panel-ato").textContent`); !strings.Contains(note, "poor overlap") {
+		t.Errorf("the ATO figure does not say its overlap is poor: %q", note)
+	}
+	firstScreen(t, b)
 	if errs := b.errors(); len(errs) > 0 {
 		t.Errorf("the page logged errors: %q", errs)
 	}

@@ -273,6 +273,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		p.Warnings = append(p.Warnings, err.Error())
 	}
 	p.Comparisons = cmps
+	p.Banners = banners(p)
 	return p, nil
 }
 
@@ -316,6 +317,7 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 			}
 			if a := o.Advice(); a != "" {
 				row.Warning = a
+				row.Predictors = o.Predictors
 			}
 			out = append(out, row)
 			continue

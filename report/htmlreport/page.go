@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/propensity"
 )
 
 // Page is everything the report shows. Pointer and slice fields left nil are
@@ -22,6 +23,12 @@ type Page struct {
 	Summary  Summary
 	Runs     []Run
 	Warnings []string
+	// Banners are the warnings a user must read before picking a
+	// candidate, shown at the top of the page (see banners).
+	Banners []Banner
+	// Intervals is set when the candidates carry 95% intervals, drawn as
+	// error bars; the page then says what an interval holds.
+	Intervals bool
 
 	// Comparisons hold fp compare's comparison of the runs of every
 	// dataset: pooled tables, per-split hypervolumes and paired statistics.
@@ -96,6 +103,22 @@ type PropensityRow struct {
 	Items []NamedValue
 	// Warning is set when the split's overlap is poor.
 	Warning string
+	// Predictors are the source columns that go most with the sensitive
+	// attribute, recorded when the overlap is poor.
+	Predictors []propensity.Predictor
+}
+
+// Banner is a warning shown at the top of the page, in the words of a
+// user about to pick a candidate: Title, then Text, then Command (a command
+// that addresses it, shown as code; "" for none), then Note; Link is the
+// id of the section with the details ("" for none).
+type Banner struct {
+	Kind    string // what it warns of, e.g. "overlap"; the element's class
+	Title   string
+	Text    string
+	Command string
+	Note    string
+	Link    string
 }
 
 // NamedValue is a labelled number.

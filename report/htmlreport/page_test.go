@@ -2,6 +2,7 @@ package htmlreport_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -256,5 +257,184 @@ func TestPredictCommand(t *testing.T) {
 		if got := htmlreport.PredictCommand("runs/x/net.json", tc.cfg); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// writeOverlapFile writes the overlap summary of one split into a run
+// folder, as fp train stores it: poor when warning is set, with the source
+// columns that go most with the sensitive attribute.
+func writeOverlapFile(t testing.TB, dir string, split int, warning string, predictors map[string]float64) {
+	t.Helper()
+	o := map[string]any{"split": split, "temperature": 0.8, "quantiles": []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9},
+		"extreme": 0.0, "ess1": 90.0, "ess0": 95.0, "n1": 100, "n0": 100}
+	if warning != "" {
+		o["temperature"], o["extreme"], o["warning"] = 0.01, 1.0, warning
+		var ps []map[string]any
+		for c, r := range predictors {
+			ps = append(ps, map[string]any{"column": c, "corr": r})
+		}
+		o["predictors"] = ps
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "splits", fmt.Sprintf("split-%03d", split))
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "overlap.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recordsOfPoorOverlap writes a records file whose records carry their
+// split's overlap summary, poor in every split, and no overlap.json.
+func recordsOfPoorOverlap(t testing.TB, root string, splits int) string {
+	t.Helper()
+	dir := filepath.Join(root, "records-only")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := records.Open(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for m := range splits {
+		for k, l := range []float64{0, 1} {
+			r := records.Record{Dataset: "compas", Sensitive: "race", Method: "cheb", Penalty: "ato-penultimate",
+				Split: m, Lambda: l, Seed: 1, Engine: "backprop", Arch: "4x4", Epochs: 5, Status: records.StatusOK, Config: "c",
+				Risk: 0.6 + 0.1*l, Accuracy: 0.7, ATO: 0.02 * (1 - l), DP: 0.03, EO: 0.02, EOpp: 0.01,
+				Weights:         fmt.Sprintf("networks/split-%03d/cheb-lambda-%d.json", m, k),
+				PropTemperature: 0.01, PropQ: []float64{0, 0, 0, 0, 0.5, 1, 1, 1, 1}, PropExtreme: 1, ESS1: 100, ESS0: 100, PropN1: 100, PropN0: 100}
+			if err := w.Append(&r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+// The banners at the top of the page: none for runs of good or unknown
+// overlap; for poor overlap, one that says which splits, names the columns
+// that stand in for the sensitive attribute and what to do, and links to
+// the details.
+func TestBanners(t *testing.T) {
+	const why = "100% of the rows have ê < 0.01 or > 0.99"
+	proxy := map[string]float64{"sex copy": 1, "income": 0.31, "age": 0.04, "hours": 0.02}
+	for _, tc := range []struct {
+		name string
+		runs func(root string) []string
+		// want are the phrases of the one banner expected; nil: none.
+		want []string
+		// not are phrases the banner must not hold.
+		not []string
+	}{
+		{"no overlap recorded", func(root string) []string {
+			return []string{syntheticRun(t, root, "cheb", "ato-all", 2, 3, 1)}
+		}, nil, nil},
+		{"good overlap", func(root string) []string {
+			dir := syntheticRun(t, root, "cheb", "ato-all", 2, 3, 1)
+			writeOverlapFile(t, dir, 0, "", nil)
+			writeOverlapFile(t, dir, 1, "", nil)
+			return []string{dir}
+		}, nil, nil},
+		{"poor in one split of two", func(root string) []string {
+			dir := syntheticRun(t, root, "cheb", "ato-all", 2, 3, 1)
+			writeOverlapFile(t, dir, 0, "", nil)
+			writeOverlapFile(t, dir, 1, why, proxy)
+			return []string{dir}
+		}, []string{"Poor overlap", "In split 1 of 2 the other columns tell the groups apart",
+			"sex copy (absolute correlation 1.00), income (0.31), age (0.04).", "fp train --exclude 'sex copy'", "read the ATO with caution"},
+			[]string{"hours", "run "}},
+		{"poor in every split", func(root string) []string {
+			dir := syntheticRun(t, root, "cheb", "ato-all", 3, 3, 1)
+			for m := range 3 {
+				writeOverlapFile(t, dir, m, why, map[string]float64{"proxy": 0.9 + 0.01*float64(m), "x": 0.1})
+			}
+			return []string{dir}
+		}, []string{"In all 3 splits ", "proxy (absolute correlation 0.92), x (0.10)", "fp train --exclude proxy"}, nil},
+		{"poor by the records alone", func(root string) []string {
+			return []string{recordsOfPoorOverlap(t, root, 2)}
+		}, []string{"In both splits ", "If a column stands in for the sensitive attribute", "fp train --exclude COLUMN"}, []string{"absolute correlation"}},
+		{"two runs, one poor", func(root string) []string {
+			good := syntheticRun(t, root, "linear", "ato-all", 2, 3, 2)
+			writeOverlapFile(t, good, 0, "", nil)
+			poor := syntheticRun(t, root, "cheb", "ato-all", 2, 3, 1)
+			writeOverlapFile(t, poor, 0, why, proxy)
+			return []string{good, poor}
+		}, []string{"In split 0 of 2 (run ", "cheb-ato-all)", "fp train --exclude 'sex copy'"}, []string{"linear-ato-all"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := htmlreport.Build(tc.runs(t.TempDir()), htmlreport.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := htmlreport.Render(&buf, p); err != nil {
+				t.Fatal(err)
+			}
+			shown := strings.Count(buf.String(), `<div class="banner`)
+			if tc.want == nil {
+				if len(p.Banners) != 0 || shown != 0 {
+					t.Fatalf("banners %+v (%d on the page), want none", p.Banners, shown)
+				}
+				return
+			}
+			if len(p.Banners) != 1 || shown != 1 {
+				t.Fatalf("banners %+v (%d on the page), want one", p.Banners, shown)
+			}
+			b := p.Banners[0]
+			text := strings.Join([]string{b.Title, b.Text, b.Command, b.Note}, " ")
+			for _, s := range tc.want {
+				if !strings.Contains(text, s) {
+					t.Errorf("banner %q lacks %q", text, s)
+				}
+			}
+			for _, s := range tc.not {
+				if strings.Contains(text, s) {
+					t.Errorf("banner %q holds %q", text, s)
+				}
+			}
+			if b.Kind != "overlap" || b.Link != "#propensity" || !strings.Contains(buf.String(), `id="propensity"`) {
+				t.Errorf("banner of kind %q links to %q; want an overlap banner linking to the propensity diagnostics on the page", b.Kind, b.Link)
+			}
+		})
+	}
+}
+
+// The page says what each axis and metric means, and what an interval is
+// only when it draws intervals.
+func TestPageExplainsTheFigures(t *testing.T) {
+	p, err := htmlreport.Build([]string{syntheticRun(t, t.TempDir(), "cheb", "ato-all", 1, 3, 1)}, htmlreport.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func() string {
+		var buf bytes.Buffer
+		if err := htmlreport.Render(&buf, p); err != nil {
+			t.Fatal(err)
+		}
+		s := buf.String()
+		a, b := strings.Index(s, `<dl id="key"`), strings.Index(s, "</dl>")
+		if a < 0 || b < a {
+			t.Fatal("the page has no key to its figures")
+		}
+		return s[a:b]
+	}
+	k := key()
+	for _, s := range []string{"log-loss on the test rows; lower is better", "Accuracy", "overlap-weighted causal effect of the sensitive attribute on the predicted probability",
+		"DP, EO, EOpp", "mean-variance", "0 = the groups' score distributions are identical", "lower is fairer", "Point:", "Dashed front:"} {
+		if !strings.Contains(k, s) {
+			t.Errorf("the key lacks %q", s)
+		}
+	}
+	if strings.Contains(k, "95% interval") {
+		t.Error("a page without intervals explains them")
+	}
+	p.Intervals = true
+	if k := key(); !strings.Contains(k, "a 95% interval: the range the value would plausibly take on other rows like the test rows; it holds the network fixed") {
+		t.Errorf("a page with intervals does not say what they are: %q", k)
 	}
 }

@@ -153,6 +153,9 @@
     if (state.zoom[zk]) notes.push("zoomed · double-click to reset");
     if (log && cs.some(function (c) { return c.m[mi] <= 0 && py(c.m[mi]) <= H - M.b + 1; })) notes.push("0 drawn at " + fmt(floor, 2));
     if (off) notes.push(off + (offConst === off ? " constant predictor" + (off > 1 ? "s" : "") : "") + " off the axes");
+    // The ATO of a split of poor overlap rests on few rows: say so where
+    // it is read, as the banner at the top does.
+    if (metric === "ato" && cs.some(function (c) { return c.poor_overlap; })) notes.push("poor overlap: read with caution");
     if (notes.length) el("text", { x: W - M.r, y: 15, "text-anchor": "end", "class": "note" }, svg).textContent = notes.join(" · ");
 
     var plot = el("g", { "clip-path": "url(#" + clipId + ")" }, svg);
@@ -225,7 +228,7 @@
     h += '<span><span class="front-key"></span>non-dominated staircase (outlined points)</span>';
     if (D.candidates.some(function (c) { return c.single_class; })) h += '<span><svg width="12" height="12" class="ring-key"><circle cx="6" cy="6" r="4.2"></circle></svg>rings: predict one class for every test row</span>';
     if (D.candidates.some(function (c) { return c.no_better; })) h += '<span><svg width="12" height="12" class="dash-key"><circle cx="6" cy="6" r="4.2"></circle></svg>dashed outline: no better than the constant predictor</span>';
-    h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
+    if (nCollapsed) h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
     lg.innerHTML = h;
   }
 
@@ -297,7 +300,7 @@
     var box = document.getElementById("detail");
     var na = '<span class="na">not available for this run</span>';
     var flag = function (v) { return v === undefined || v === null ? na : (v ? '<span class="tag bad">yes</span>' : "no"); };
-    var h = '<h3 id="detail-title">' + esc(D.groups[c.g].label) + " · split " + c.split + " · " + esc(lambdaText(c)) + "</h3>";
+    var h = '<h3 id="detail-title">' + esc(D.groups[c.g].label) + " · split " + c.split + ' · <span class="nw">' + esc(lambdaText(c)) + "</span></h3>";
     if (D.runs.length > 1) h += '<div class="muted">run <code>' + esc(D.runs[c.run]) + "</code></div>";
     h += '<table id="detail-metrics"><tbody>';
     h += '<tr><th>risk</th><td class="n" data-k="risk">' + fmt(c.risk, 5) + '</td><th>accuracy</th><td class="n" data-k="acc">' + fmt(c.acc, 4) + "</td></tr>";

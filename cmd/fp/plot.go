@@ -53,6 +53,9 @@ func plotCommand() *cli.Command {
 			if len(paths) == 0 {
 				return errors.New("plot: give one or more records files or run folders")
 			}
+			if err := checkOut("plot", "--out", c.String("out"), inputs(paths)...); err != nil {
+				return err
+			}
 			var res *runplot.Result
 			if c.Bool("dist") {
 				for _, f := range []string{"metric", "by", "free-axes", "log", "zoom"} {

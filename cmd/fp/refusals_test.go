@@ -31,3 +31,21 @@ func TestTrainRefusesOversizedSweeps(t *testing.T) {
 		}
 	}
 }
+
+// fp pick hands a record's network path on to fp predict: a path leaving
+// the run folder is refused, not printed.
+func TestPickRefusesEscapingWeights(t *testing.T) {
+	dir := t.TempDir()
+	rec := `{"dataset":"compas","sensitive":"race","method":"cheb","penalty":"ato-penultimate","split":0,"lambda":1,"risk":0.6,"weights":"../../elsewhere/net.json"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "records.jsonl"), []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runFP(t, "pick", dir, "--knee")
+	if err == nil || !strings.Contains(err.Error(), "inside the run folder") {
+		t.Fatalf("err = %v, output %q; want the weights refused", err, out)
+	}
+	oneLine(t, err.Error())
+	if strings.Contains(out, "elsewhere") {
+		t.Errorf("the path was printed: %q", out)
+	}
+}

@@ -142,14 +142,12 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 		shareAxes(plots)
 	}
 	for _, p := range plots {
-		padLinear(&p.X)
-		snapAxis(&p.X, 6)
+		fitLinear(&p.X, 6)
 		if opt.LogY {
 			p.Y.Min = env.floor
 			p.Y.Max = padLog(env.floor, p.Y.Max)
 		} else {
-			padLinear(&p.Y)
-			snapAxis(&p.Y, 5)
+			fitLinear(&p.Y, 5)
 		}
 	}
 	fig := &Figure{
@@ -330,12 +328,14 @@ func staircase(front []pareto.Point) []pareto.Point {
 // that the outermost points, markers and all, stand clear of the axes.
 const margin = 0.04
 
-// padLinear widens a linear axis's data range by margin at each end (by
-// margin of the value when the range is one value), without taking a
-// range of non-negative values below 0: risks and unfairness are never
-// negative, and an axis labelled with negative values would suggest they
-// could be.
-func padLinear(a *plot.Axis) {
+// fitLinear fits a linear axis with about n labels to its data range:
+// margin beyond the largest value, and the axis starting at the label at
+// or below the smallest value (snapAxis) where that leaves at least
+// margin, else margin below the smallest value, so that the axis never
+// grows by most of a step to reach a label. A range of non-negative
+// values is not taken below 0: risks and unfairness are never negative,
+// and negative labels would suggest they could be.
+func fitLinear(a *plot.Axis, n int) {
 	span := a.Max - a.Min
 	if !finite(span) || span < 0 {
 		return
@@ -344,11 +344,15 @@ func padLinear(a *plot.Axis) {
 	if m == 0 {
 		m = math.Max(math.Abs(a.Max)*margin, margin)
 	}
-	lo := a.Min - m
-	if a.Min >= 0 && lo < 0 {
-		lo = 0
+	lo := a.Min
+	a.Max += m
+	snapAxis(a, n)
+	if lo-a.Min < m {
+		a.Min = lo - m
+		if lo >= 0 && a.Min < 0 {
+			a.Min = 0
+		}
 	}
-	a.Min, a.Max = lo, a.Max+m
 }
 
 // padLog returns the top of a log axis from floor up to max, raised by

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/recorder"
@@ -287,9 +288,9 @@ func TestFrontSharedAxes(t *testing.T) {
 		t.Errorf("shared axes differ: x [%v, %v] and [%v, %v]", a.X.Min, a.X.Max, b.X.Min, b.X.Max)
 	}
 	// The union [0.3, 0.5] × [0, 0.3], with room beyond the largest values
-	// and the axes starting at a label (0.25) and at 0.
-	if a.X.Min != 0.25 || a.X.Max != 0.5+0.2*margin || a.Y.Min != 0 || a.Y.Max != 0.3+0.3*margin {
-		t.Errorf("shared axes x [%v, %v], y [%v, %v]; want [0.25, %v] × [0, %v]", a.X.Min, a.X.Max, a.Y.Min, a.Y.Max, 0.5+0.2*margin, 0.3+0.3*margin)
+	// and below the smallest but not below 0.
+	if a.X.Min != 0.3-0.2*margin || a.X.Max != 0.5+0.2*margin || a.Y.Min != 0 || a.Y.Max != 0.3+0.3*margin {
+		t.Errorf("shared axes x [%v, %v], y [%v, %v]; want [%v, %v] × [0, %v]", a.X.Min, a.X.Max, a.Y.Min, a.Y.Max, 0.3-0.2*margin, 0.5+0.2*margin, 0.3+0.3*margin)
 	}
 	fig, err = Front(s, FrontOptions{FreeAxes: true})
 	if err != nil {
@@ -332,6 +333,22 @@ func TestFrontAxesFitData(t *testing.T) {
 		}
 		if p.Y.Min > 0.0011-margin*ySpan || p.Y.Min < 0 {
 			t.Errorf("y min %v: want below the smallest value and not negative", p.Y.Min)
+		}
+	}
+}
+
+// An axis starts at the label below its smallest value when that leaves
+// room, else just below the value: never most of a step lower.
+func TestFitLinear(t *testing.T) {
+	for _, tc := range []struct{ min, max, wantMin float64 }{
+		{0.6009, 0.7275, 0.6009 - margin*(0.7275-0.6009)}, // the label 0.600 is too close
+		{0.617, 0.7368, 0.6},                              // the label 0.600 leaves room
+		{0, 0.03, 0},                                      // not below 0
+	} {
+		a := plot.Axis{Min: tc.min, Max: tc.max}
+		fitLinear(&a, 6)
+		if math.Abs(a.Min-tc.wantMin) > 1e-12 || a.Max != tc.max+margin*(tc.max-tc.min) {
+			t.Errorf("fitLinear [%v, %v] = [%v, %v], want [%v, %v]", tc.min, tc.max, a.Min, a.Max, tc.wantMin, tc.max+margin*(tc.max-tc.min))
 		}
 	}
 }

@@ -8,8 +8,16 @@ PKGS    := ./...
 
 all: build
 
+# The version fp --version and the network cards' fp_version report, stamped
+# into the binary so that it holds even where Go records no VCS information
+# (-buildvcs=false, a copy of the sources without .git): git describe, else a
+# digest of the Go sources. STAMP=… overrides it.
+STAMP   ?= $(shell git describe --always --dirty 2>/dev/null || \
+	{ printf 'src-'; find . -name '*.go' -not -path './.git/*' | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-12; })
+LDFLAGS := -X github.com/fpareto/fp/model.stamp=$(STAMP)
+
 build:
-	$(GO) build -o bin/fp ./cmd/fp
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/fp ./cmd/fp
 
 # The whole test suite, as CI runs it.
 test:

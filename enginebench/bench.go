@@ -32,21 +32,28 @@ type Config struct {
 	Engines []train.Engine
 	// Seed fixes the initial network, the batch order and the masks.
 	Seed uint64
+	// Repeat is the number of times each engine is timed (Steps steps, or
+	// Budget / Repeat, each time); 0 means DefaultRepeat.
+	Repeat int
 }
 
 // Result is one engine's figures. Every engine of a run took the same
 // steps (the faster one may take more of them in a time budget).
 type Result struct {
-	Dataset       string  `json:"dataset"`
-	Engine        string  `json:"engine"`
-	Arch          string  `json:"arch"`
-	Batch         int     `json:"batch"`
-	Steps         int     `json:"steps"`
-	USPerStep     float64 `json:"us_per_step"`     // wall-clock µs per step
-	AllocsPerStep float64 `json:"allocs_per_step"` // heap allocations per step
-	BytesPerStep  float64 `json:"bytes_per_step"`  // heap bytes allocated per step
-	GOMAXPROCS    int     `json:"gomaxprocs"`
-	BLAS          string  `json:"blas"` // "gonum" (pure Go) or "openblas" (the blas build tag)
+	Dataset   string  `json:"dataset"`
+	Engine    string  `json:"engine"`
+	Arch      string  `json:"arch"`
+	Batch     int     `json:"batch"`
+	Steps     int     `json:"steps"`       // timed steps per repeat (the fewest of any repeat in a time budget)
+	Repeats   int     `json:"repeats"`     // times the engine was timed
+	USPerStep float64 `json:"us_per_step"` // wall-clock µs per step: the median over the repeats
+	// USPerStepSpread is the median, minimum and maximum µs per step over
+	// the repeats.
+	USPerStepSpread Spread  `json:"us_per_step_spread"`
+	AllocsPerStep   float64 `json:"allocs_per_step"` // heap allocations per step
+	BytesPerStep    float64 `json:"bytes_per_step"`  // heap bytes allocated per step
+	GOMAXPROCS      int     `json:"gomaxprocs"`
+	BLAS            string  `json:"blas"` // "gonum" (pure Go) or "openblas" (the blas build tag)
 	// Kernel is fp's matrix kernel the wide products use instead of the
 	// BLAS ("avx512-fma", "avx2-fma"), "" where the CPU or the build has none.
 	Kernel string `json:"kernel"`
@@ -76,8 +83,10 @@ var (
 // Run times one training step — Gradient of the Chebyshev + ato-penultimate
 // objective with dropout masks, then an Adam update — of each engine on the
 // dataset's rows, standardized, in shuffled batches as train.Fit walks them.
-// Building the trainer and filling batches are not timed; one untimed step
-// warms each engine up.
+// Building the trainer and filling batches are not timed; a few untimed
+// steps warm each engine up. Each engine is timed Repeat times, the engines
+// taking turns, so that a slow spell of the machine falls on both; the
+// figure is the median over the repeats.
 func Run(ctx context.Context, cfg Config) ([]Result, error) {
 	sh, ok := shapes[cfg.Dataset]
 	if !ok {
@@ -85,6 +94,10 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 	}
 	if cfg.Steps < 0 {
 		return nil, fmt.Errorf("bench: steps = %d, want ≥ 0 (0: as many as fit in the time budget)", cfg.Steps)
+	}
+	repeat, err := repeats(cfg.Repeat)
+	if err != nil {
+		return nil, err
 	}
 	budget := cfg.Budget
 	if budget <= 0 {
@@ -99,14 +112,23 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	data := trainingData(d)
-	var out []Result
-	for _, eng := range engines {
-		r, err := runEngine(ctx, eng, data, sh, cfg.Steps, budget, cfg.Seed)
-		if err != nil {
-			return out, fmt.Errorf("bench: %s engine on %s: %w", eng.Name(), cfg.Dataset, err)
+	timers := make([]*timer, len(engines))
+	for i, eng := range engines {
+		if timers[i], err = newTimer(eng, data, sh, cfg.Seed); err != nil {
+			return nil, fmt.Errorf("bench: %s engine on %s: %w", eng.Name(), cfg.Dataset, err)
 		}
-		r.Dataset = cfg.Dataset
-		out = append(out, r)
+	}
+	for range repeat {
+		for i, t := range timers {
+			if err := t.time(ctx, cfg.Steps, budget/time.Duration(repeat)); err != nil {
+				return nil, fmt.Errorf("bench: %s engine on %s: %w", engines[i].Name(), cfg.Dataset, err)
+			}
+		}
+	}
+	out := make([]Result, len(timers))
+	for i, t := range timers {
+		out[i] = t.result(engines[i], sh)
+		out[i].Dataset = cfg.Dataset
 	}
 	return out, nil
 }
@@ -127,44 +149,79 @@ func trainingData(d *datasets.Dataset) train.Data {
 	return train.Data{X: x, N: d.N, Dim: d.Dim, Y: d.Y, A: d.A, W: w}
 }
 
-func runEngine(ctx context.Context, eng train.Engine, d train.Data, sh shape, steps int, budget time.Duration, seed uint64) (Result, error) {
+// warmUp is the number of untimed steps before the first timed one: the
+// first steps of an engine fill its caches and buffers.
+const warmUp = 3
+
+// timer times one engine's steps, repeat after repeat, on one stream of
+// batches.
+type timer struct {
+	s       *stream
+	step    func() error
+	us      []float64 // µs per step of each repeat
+	steps   int       // timed steps in all
+	fewest  int       // timed steps of the shortest repeat
+	mallocs uint64
+	bytes   uint64
+}
+
+func newTimer(eng train.Engine, d train.Data, sh shape, seed uint64) (*timer, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x62656e6368)) // the same stream for every engine
 	s, step, err := newStepper(eng, d, sh, rng)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
-	s.next()
-	if err := step(); err != nil { // warm-up, untimed
-		return Result{}, err
+	for range warmUp {
+		s.next()
+		if err := step(); err != nil {
+			return nil, err
+		}
 	}
+	return &timer{s: s, step: step}, nil
+}
 
-	runtime.GC()
+// time runs one repeat: steps timed steps, or (steps = 0) as many as fit in
+// budget, at least 3.
+func (t *timer) time(ctx context.Context, steps int, budget time.Duration) error {
+	runtime.GC() // the previous repeat's garbage is not this one's cost
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	var spent time.Duration
 	n := 0
 	for (steps > 0 && n < steps) || (steps == 0 && (n < 3 || spent < budget)) {
 		if err := ctx.Err(); err != nil {
-			return Result{}, err
+			return err
 		}
-		s.next()
+		t.s.next()
 		t0 := time.Now()
-		if err := step(); err != nil {
-			return Result{}, err
+		if err := t.step(); err != nil {
+			return err
 		}
 		spent += time.Since(t0)
 		n++
 	}
 	runtime.ReadMemStats(&after)
+	t.us = append(t.us, float64(spent.Nanoseconds())/1e3/float64(n))
+	if t.fewest == 0 || n < t.fewest {
+		t.fewest = n
+	}
+	t.steps += n
+	t.mallocs += after.Mallocs - before.Mallocs
+	t.bytes += after.TotalAlloc - before.TotalAlloc
+	return nil
+}
+
+func (t *timer) result(eng train.Engine, sh shape) Result {
+	sp := spreadOf(t.us)
 	return Result{
-		Engine: eng.Name(), Arch: sh.arch.String(), Batch: sh.batch, Steps: n,
-		USPerStep:     float64(spent.Nanoseconds()) / 1e3 / float64(n),
-		AllocsPerStep: float64(after.Mallocs-before.Mallocs) / float64(n),
-		BytesPerStep:  float64(after.TotalAlloc-before.TotalAlloc) / float64(n),
+		Engine: eng.Name(), Arch: sh.arch.String(), Batch: sh.batch, Steps: t.fewest, Repeats: len(t.us),
+		USPerStep: sp.Median, USPerStepSpread: sp,
+		AllocsPerStep: float64(t.mallocs) / float64(t.steps),
+		BytesPerStep:  float64(t.bytes) / float64(t.steps),
 		GOMAXPROCS:    runtime.GOMAXPROCS(0),
 		BLAS:          blasOf(eng),
 		Kernel:        kernelOf(eng),
-	}, nil
+	}
 }
 
 // newStepper builds one benchmark network on eng (its initial weights

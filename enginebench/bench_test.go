@@ -21,6 +21,11 @@ func TestRunReportsEveryEngine(t *testing.T) {
 		if r.Dataset != "compas" || r.Steps != 20 || r.Arch != "4x4" || r.Batch != 150 || !(r.USPerStep > 0) || r.GOMAXPROCS < 1 || r.BLAS == "" {
 			t.Errorf("implausible result %+v", r)
 		}
+		sp := r.USPerStepSpread
+		if r.Repeats != enginebench.DefaultRepeat || sp.Median != r.USPerStep || !(sp.Min > 0 && sp.Min <= sp.Median && sp.Median <= sp.Max) {
+			t.Errorf("%s: %d repeats, µs/step %v, spread %+v: want %d repeats, the median inside the range",
+				r.Engine, r.Repeats, r.USPerStep, sp, enginebench.DefaultRepeat)
+		}
 	}
 	// The heap counters are the process's: the runtime's own background
 	// work (a GC cycle's mark workers, the scavenger's timer) may add an
@@ -44,6 +49,20 @@ func TestRunBudget(t *testing.T) {
 	}
 }
 
+func TestRunRepeat(t *testing.T) {
+	res, err := enginebench.Run(context.Background(), enginebench.Config{
+		Dataset: "compas", Steps: 2, Repeat: 3, Engines: []train.Engine{backprop.Engine{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Repeats != 3 || res[0].Steps != 2 {
+		t.Errorf("got %d repeats of %d steps, want 3 of 2", res[0].Repeats, res[0].Steps)
+	}
+	if _, err := enginebench.Run(context.Background(), enginebench.Config{Dataset: "compas", Steps: 1, Repeat: -1}); err == nil {
+		t.Error("repeat −1 accepted")
+	}
+}
+
 func TestRunErrors(t *testing.T) {
 	for _, cfg := range []enginebench.Config{
 		{Dataset: "mnist", Steps: 1},
@@ -62,7 +81,7 @@ func TestRunErrors(t *testing.T) {
 
 func TestSweep(t *testing.T) {
 	res, err := enginebench.Sweep(context.Background(), enginebench.SweepConfig{
-		Dataset: "compas", Workers: 2, Networks: 3, Steps: 4, Seed: 1})
+		Dataset: "compas", Workers: 2, Networks: 3, Steps: 4, Seed: 1, Repeat: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +96,12 @@ func TestSweep(t *testing.T) {
 		if d := r.NetworksPerSec*r.Seconds - 3; d > 1e-9 || d < -1e-9 {
 			t.Errorf("%s: %v networks/s over %v s is not 3 networks", r.Engine, r.NetworksPerSec, r.Seconds)
 		}
-		if d := r.Speedup*r.Seconds - r.OneWorkerSec; d > 1e-9 || d < -1e-9 {
-			t.Errorf("%s: speed-up %v is not %v s / %v s", r.Engine, r.Speedup, r.OneWorkerSec, r.Seconds)
+		// The figures are medians over the repeats: the speed-up is the
+		// median of each repeat's ratio, inside the range of the ratios.
+		if r.Repeats != 3 || r.Seconds != r.SecondsSpread.Median || r.OneWorkerSec != r.OneWorkerSpread.Median ||
+			r.Speedup != r.SpeedupSpread.Median || !(r.SpeedupSpread.Min <= r.Speedup && r.Speedup <= r.SpeedupSpread.Max) ||
+			!(r.SecondsSpread.Min > 0) || !(r.OneWorkerSpread.Min > 0) {
+			t.Errorf("%s: figures not the medians of 3 repeats: %+v", r.Engine, r)
 		}
 	}
 }

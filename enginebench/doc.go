@@ -6,7 +6,9 @@
 //
 // The engines run one after the other, never at once, so each has the
 // machine to itself; the number of threads each may use is GOMAXPROCS,
-// which the results record.
+// which the results record. Each figure is measured several times, the
+// engines taking turns, and reported as the median with the range of the
+// measurements; Warnings flags those too spread to trust.
 //
 // Sweep times throughput instead: many networks, each built and trained for
 // a number of steps, taken by several workers at once as `fp front` trains

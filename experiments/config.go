@@ -160,6 +160,9 @@ func (c Config) Validate() error {
 	default:
 		return fieldErr("method", "%q: want cheb, linear or adversarial", c.Method)
 	}
+	if err := c.checkBounds(); err != nil {
+		return err
+	}
 	if _, _, err := c.lambdaGrid(); err != nil {
 		return err
 	}
@@ -203,9 +206,11 @@ func (c Config) Validate() error {
 		return &FieldError{Field: "engine", Err: err}
 	}
 	if c.Lockstep {
-		return c.checkLockstep(eng)
+		if err := c.checkLockstep(eng); err != nil {
+			return err
+		}
 	}
-	return nil
+	return c.checkMemory()
 }
 
 // LockstepPossible reports whether c, set to train in lockstep, is valid:
@@ -216,7 +221,11 @@ func (c Config) Validate() error {
 // (docs/reproduction.md).
 func (c Config) LockstepPossible() bool {
 	c.Lockstep = true
-	return c.Validate() == nil
+	err := c.Validate()
+	// Free memory is the machine's state, not the configuration's: the
+	// choice must not change with it (a resumed run keeps its mode), so a
+	// sweep too large for memory is refused in lockstep, not moved off it.
+	return err == nil || tooBigForMemory(err)
 }
 
 // checkLockstep refuses what cannot train in lockstep, one reason each.

@@ -32,15 +32,36 @@ type Metrics struct {
 	EOpp     float64 `json:"eopp"`
 }
 
+// stamp is the version `make build` writes into the binary
+// (-ldflags "-X github.com/fpareto/fp/model.stamp=…": git describe, or a
+// digest of the sources where git is not at hand), so that a binary built
+// where Go records no VCS information (-buildvcs=false, a source tree
+// without .git) still says which sources it came from.
+var stamp string
+
+// Stamp returns the version `make build` stamped into the binary, "" when
+// it was built otherwise.
+func Stamp() string { return stamp }
+
 // Version is the version of the fp module in this binary: its module
-// version, else the commit it was built from, else "devel".
+// version, else the version `make build` stamped, else the commit it was
+// built from, else "devel".
 func Version() string {
 	bi, ok := debug.ReadBuildInfo()
+	return versionOf(bi, ok, stamp)
+}
+
+func versionOf(bi *debug.BuildInfo, ok bool, stamp string) string {
+	if ok {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			return v
+		}
+	}
+	if stamp != "" {
+		return stamp
+	}
 	if !ok {
 		return "devel"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
 	}
 	rev, dirty := "", false
 	for _, s := range bi.Settings {

@@ -247,6 +247,9 @@ func Decode(r io.Reader, name string) ([]Record, error) {
 			}
 			return out, fmt.Errorf("%s:%d: not a record: %w", name, line, jerr)
 		}
+		if err := checkWeights(rec.Weights); err != nil {
+			return out, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
 		out = append(out, rec)
 		if last {
 			return out, nil

@@ -8,7 +8,6 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/fpareto/fp/model"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -19,6 +18,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/fpareto/fp/model"
 )
 
 // pt is one typographic point: vg.Length is measured in points.
@@ -68,8 +69,11 @@ func (f *Figure) Draw(c draw.Canvas) {
 	if f.title != "" {
 		sty := textStyle(titleSize)
 		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
-		c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, f.title)
-		top -= sty.Height(f.title) + pad/2
+		for _, line := range fitLines(sty, f.title, c.Max.X-c.Min.X-2*pad) {
+			c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, line)
+			top -= sty.Height(line)
+		}
+		top -= pad / 2
 	}
 	if len(f.legend) > 0 {
 		top -= f.drawLegend(c, top) + pad/2
@@ -255,4 +259,83 @@ func layout(panels []*plot.Plot, cols int) [][]*plot.Plot {
 		}
 	}
 	return out
+}
+
+// fitLines breaks text into lines no wider than width in style sty, so
+// that a title longer than a one-panel figure is wide wraps instead of
+// running off both edges. It breaks after ": " and before " (" where it
+// can (keeping "(constant predictors left out)" whole), else between
+// words; a single word wider than width is shortened with an ellipsis.
+func fitLines(sty text.Style, text string, width vg.Length) []string {
+	var lines []string
+	for _, para := range strings.Split(text, "\n") {
+		lines = append(lines, fill(sty, phrases(para), width, func(p string) []string {
+			return fill(sty, strings.SplitAfter(p, " "), width, func(w string) []string {
+				return []string{shorten(sty, w, width)}
+			})
+		})...)
+	}
+	return lines
+}
+
+// fill joins pieces greedily into lines no wider than width, handing a
+// piece too wide on its own to split. Spaces at line ends are trimmed.
+func fill(sty text.Style, pieces []string, width vg.Length, split func(string) []string) []string {
+	var lines []string
+	cur := ""
+	flush := func() {
+		if t := strings.TrimSpace(cur); t != "" {
+			lines = append(lines, t)
+		}
+		cur = ""
+	}
+	for _, p := range pieces {
+		switch {
+		case sty.Width(strings.TrimSpace(cur+p)) <= width:
+			cur += p
+		case sty.Width(strings.TrimSpace(p)) <= width:
+			flush()
+			cur = p
+		default:
+			flush()
+			parts := split(p)
+			lines = append(lines, parts[:len(parts)-1]...)
+			cur = parts[len(parts)-1] + " "
+		}
+	}
+	flush()
+	return lines
+}
+
+// phrases splits s after each ": " and before each " (", the places where
+// a figure title reads best broken.
+func phrases(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		i := strings.Index(s, ": ")
+		j := strings.Index(s, " (")
+		cut := len(s)
+		if i >= 0 {
+			cut = i + 2
+		}
+		if j > 0 && j+1 < cut {
+			cut = j + 1
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	return out
+}
+
+// shorten cuts s to fit width, ending it with an ellipsis when cut.
+func shorten(sty text.Style, s string, width vg.Length) string {
+	s = strings.TrimSpace(s)
+	if sty.Width(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && sty.Width(string(r)+"…") > width {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
 }

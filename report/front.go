@@ -65,9 +65,11 @@ type FrontOptions struct {
 	// FreeAxes gives each panel its own axis ranges. By default all panels
 	// share one range so that methods can be compared by eye.
 	FreeAxes bool
-	// LogY draws the unfairness axis on a log scale. Its floor is a power
-	// of ten at most 10⁻⁵ of the largest value; points at or below it
-	// (zero included) are drawn on it, and its label reads "≤ floor".
+	// LogY draws the unfairness axis on a log scale. Its floor is the power
+	// of ten at or below the smallest positive value (a decade lower when
+	// that value is a power of ten and zeros are drawn too), but no lower
+	// than 10⁻⁵ of the largest value; points at or below it (zero
+	// included) are drawn on it, and its label reads "≤ floor".
 	LogY bool
 	// Tolerance is ε for counting distinct non-dominated points in panel
 	// titles (pareto.DefaultTolerance if 0); the axes are normalised over
@@ -124,22 +126,19 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 		}
 	}
 	var sets [][]pareto.Point
-	maxY := 0.0
 	for _, s := range panels {
 		sets = append(sets, s.Points)
-		for _, p := range s.Points {
-			maxY = math.Max(maxY, p.Y)
-		}
 	}
 	env := panelEnv{norm: pareto.NewNormalizer(sets...), tol: opt.Tolerance}
 	if env.tol == 0 {
 		env.tol = pareto.DefaultTolerance
 	}
 	if opt.LogY {
-		if !(maxY > 0) {
+		floor, ok := logFloor(sets)
+		if !ok {
 			return nil, errors.New("front figure: a log scale needs some positive unfairness, and every value is 0")
 		}
-		env.floor = math.Pow(10, math.Floor(math.Log10(maxY*1e-5)))
+		env.floor = floor
 	}
 	plots := make([]*plot.Plot, len(panels))
 	var all, front *plotter.Scatter
@@ -160,11 +159,12 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 		shareAxes(plots)
 	}
 	for _, p := range plots {
-		snapAxis(&p.X, 6)
+		fitLinear(&p.X, 6)
 		if opt.LogY {
 			p.Y.Min = env.floor
+			p.Y.Max = padLog(env.floor, p.Y.Max)
 		} else {
-			snapAxis(&p.Y, 5)
+			fitLinear(&p.Y, 5)
 		}
 	}
 	fig := &Figure{
@@ -345,6 +345,71 @@ func staircase(front []pareto.Point) []pareto.Point {
 		out = append(out, pareto.Point{X: p.X, Y: out[len(out)-1].Y}, p)
 	}
 	return out
+}
+
+// margin is the fraction of an axis's data span left free at each end, so
+// that the outermost points, markers and all, stand clear of the axes.
+const margin = 0.04
+
+// fitLinear fits a linear axis with about n labels to its data range:
+// margin beyond the largest value, and the axis starting at the label at
+// or below the smallest value (snapAxis) where that leaves at least
+// margin, else margin below the smallest value, so that the axis never
+// grows by most of a step to reach a label. A range of non-negative
+// values is not taken below 0: risks and unfairness are never negative,
+// and negative labels would suggest they could be.
+func fitLinear(a *plot.Axis, n int) {
+	span := a.Max - a.Min
+	if !finite(span) || span < 0 {
+		return
+	}
+	m := span * margin
+	if m == 0 {
+		m = math.Max(math.Abs(a.Max)*margin, margin)
+	}
+	lo := a.Min
+	a.Max += m
+	snapAxis(a, n)
+	if lo-a.Min < m {
+		a.Min = lo - m
+		if lo >= 0 && a.Min < 0 {
+			a.Min = 0
+		}
+	}
+}
+
+// padLog returns the top of a log axis from floor up to max, raised by
+// margin of the decades it spans.
+func padLog(floor, max float64) float64 {
+	if !(max > floor) {
+		return floor * 10
+	}
+	return max * math.Pow(max/floor, margin)
+}
+
+// logFloor returns the floor of a log axis over sets (see
+// FrontOptions.LogY), or false when no value is positive.
+func logFloor(sets [][]pareto.Point) (float64, bool) {
+	maxY, minPos, zeros := 0.0, math.Inf(1), false
+	for _, s := range sets {
+		for _, p := range s {
+			maxY = math.Max(maxY, p.Y)
+			if p.Y > 0 {
+				minPos = math.Min(minPos, p.Y)
+			} else {
+				zeros = true
+			}
+		}
+	}
+	if !(maxY > 0) {
+		return 0, false
+	}
+	pow := func(v float64) float64 { return math.Pow(10, math.Floor(math.Log10(v)+1e-9)) }
+	floor := pow(minPos)
+	if zeros && floor >= minPos*(1-1e-9) {
+		floor /= 10 // keep the zeros apart from the smallest value
+	}
+	return math.Max(floor, pow(maxY*1e-5)), true
 }
 
 // shareAxes gives every panel the union of their axis ranges.

@@ -9,12 +9,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 
 	"github.com/fpareto/fp/pareto"
 )
@@ -280,17 +284,99 @@ func TestFrontSharedAxes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range fig.panels[0] {
-		if p.X.Min != 0.3 || p.X.Max != 0.5 || p.Y.Min != 0 || p.Y.Max != 0.3 {
-			t.Errorf("panel %q: x [%v, %v], y [%v, %v]; want the union [0.3, 0.5] × [0, 0.3]", p.Title.Text, p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
-		}
+	a, b := fig.panels[0][0], fig.panels[0][1]
+	if a.X.Min != b.X.Min || a.X.Max != b.X.Max || a.Y.Min != b.Y.Min || a.Y.Max != b.Y.Max {
+		t.Errorf("shared axes differ: x [%v, %v] and [%v, %v]", a.X.Min, a.X.Max, b.X.Min, b.X.Max)
+	}
+	// The union [0.3, 0.5] × [0, 0.3], with room beyond the largest values
+	// and below the smallest but not below 0.
+	if a.X.Min != 0.3-0.2*margin || a.X.Max != 0.5+0.2*margin || a.Y.Min != 0 || a.Y.Max != 0.3+0.3*margin {
+		t.Errorf("shared axes x [%v, %v], y [%v, %v]; want [%v, %v] × [0, %v]", a.X.Min, a.X.Max, a.Y.Min, a.Y.Max, 0.3-0.2*margin, 0.5+0.2*margin, 0.3+0.3*margin)
 	}
 	fig, err = Front(s, FrontOptions{FreeAxes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := fig.panels[0][1]; p.X.Min != 0.4 || p.X.Max != 0.4 {
-		t.Errorf("free axes: panel b x [%v, %v], want its own [0.4, 0.4]", p.X.Min, p.X.Max)
+	if p := fig.panels[0][1]; !(p.X.Min < 0.4 && p.X.Max > 0.4 && p.X.Max < 0.45) {
+		t.Errorf("free axes: panel b x [%v, %v], want its own range around 0.4", p.X.Min, p.X.Max)
+	}
+}
+
+// Every point, the largest included, lies inside its axes with room to
+// spare, on linear and log axes alike; the log axis starts at the power
+// of ten below the smallest value kept, not 10⁻⁵ of the largest.
+func TestFrontAxesFitData(t *testing.T) {
+	pts := []pareto.Point{{X: 0.617, Y: 0.0022}, {X: 0.63, Y: 0.0087}, {X: 0.7197, Y: 0.0011}, {X: 0.7368, Y: 0.0014}}
+	for _, logY := range []bool{false, true} {
+		fig, err := Front([]Series{{Name: "cheb", Points: pts}}, FrontOptions{LogY: logY})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := fig.panels[0][0]
+		xSpan, ySpan := 0.7368-0.617, 0.0087-0.0011
+		if want := 0.7368 + margin*xSpan; math.Abs(p.X.Max-want) > 1e-12 {
+			t.Errorf("log %v: x max %v, want %v (the last point clear of the end)", logY, p.X.Max, want)
+		}
+		if p.X.Min > 0.617-margin*xSpan {
+			t.Errorf("log %v: x min %v leaves the first point on the axis", logY, p.X.Min)
+		}
+		if logY {
+			if p.Y.Min != 1e-3 {
+				t.Errorf("log axis floor %g, want 1e-3 (the decade of the smallest value)", p.Y.Min)
+			}
+			if want := 0.0087 * math.Pow(0.0087/1e-3, margin); math.Abs(p.Y.Max-want) > 1e-15 {
+				t.Errorf("log axis top %g, want %g", p.Y.Max, want)
+			}
+			continue
+		}
+		if want := 0.0087 + margin*ySpan; math.Abs(p.Y.Max-want) > 1e-15 {
+			t.Errorf("y max %v, want %v", p.Y.Max, want)
+		}
+		if p.Y.Min > 0.0011-margin*ySpan || p.Y.Min < 0 {
+			t.Errorf("y min %v: want below the smallest value and not negative", p.Y.Min)
+		}
+	}
+}
+
+// An axis starts at the label below its smallest value when that leaves
+// room, else just below the value: never most of a step lower.
+func TestFitLinear(t *testing.T) {
+	for _, tc := range []struct{ min, max, wantMin float64 }{
+		{0.6009, 0.7275, 0.6009 - margin*(0.7275-0.6009)}, // the label 0.600 is too close
+		{0.617, 0.7368, 0.6},                              // the label 0.600 leaves room
+		{0, 0.03, 0},                                      // not below 0
+	} {
+		a := plot.Axis{Min: tc.min, Max: tc.max}
+		fitLinear(&a, 6)
+		if math.Abs(a.Min-tc.wantMin) > 1e-12 || a.Max != tc.max+margin*(tc.max-tc.min) {
+			t.Errorf("fitLinear [%v, %v] = [%v, %v], want [%v, %v]", tc.min, tc.max, a.Min, a.Max, tc.wantMin, tc.max+margin*(tc.max-tc.min))
+		}
+	}
+}
+
+func TestLogFloor(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ys   []float64
+		want float64
+	}{
+		{"decade of the smallest", []float64{0.0087, 0.0011, 0.004}, 1e-3},
+		{"smallest on a power of ten, no zeros", []float64{0.01, 0.003}, 1e-3},
+		{"zeros below a power of ten", []float64{0.01, 1e-3, 0}, 1e-4},
+		{"zeros below another value", []float64{0.01, 2e-3, 0}, 1e-3},
+		{"no lower than 1e-5 of the largest", []float64{0.03, 1e-9, 0}, 1e-7},
+	} {
+		var pts []pareto.Point
+		for _, y := range tc.ys {
+			pts = append(pts, pareto.Point{X: 1, Y: y})
+		}
+		got, ok := logFloor([][]pareto.Point{pts})
+		if !ok || math.Abs(got-tc.want) > tc.want*1e-9 {
+			t.Errorf("%s: logFloor(%v) = %g, %v; want %g", tc.name, tc.ys, got, ok, tc.want)
+		}
+	}
+	if _, ok := logFloor([][]pareto.Point{{{X: 1, Y: 0}}}); ok {
+		t.Error("zeros only: want no floor")
 	}
 }
 
@@ -375,5 +461,61 @@ func TestNonDominatedTolerance(t *testing.T) {
 	}
 	if got := NonDominated(s, 1e-7); got[0] != 3 {
 		t.Errorf("NonDominated with tol 1e-7 = %v, want 3", got)
+	}
+}
+
+// A title wider than a one-panel figure wraps (at ": " and before " (" where
+// it can) and every line of it lies inside the figure.
+func TestTitleFitsFigure(t *testing.T) {
+	title := "compas (race): ATO against test risk (constant predictors left out)"
+	fig, err := Front([]Series{{Name: "cheb/ato-penultimate", Points: []pareto.Point{{X: 0.6, Y: 0.01}, {X: 0.7, Y: 0.001}}}}, FrontOptions{Title: title})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := fig.Size()
+	sty := textStyle(titleSize)
+	if sty.Width(title) <= w {
+		t.Fatalf("the title (%v wide) fits the figure (%v): the test needs a longer one", sty.Width(title), w)
+	}
+	var rec recorder.Canvas
+	fig.Draw(draw.Canvas{Canvas: &rec, Rectangle: vg.Rectangle{Max: vg.Point{X: w, Y: h}}})
+	var lines []string
+	for _, a := range rec.Actions {
+		fs, ok := a.(*recorder.FillString)
+		if !ok || fs.Size != titleSize {
+			continue
+		}
+		lines = append(lines, fs.String)
+		if x0, x1 := fs.Point.X, fs.Point.X+sty.Width(fs.String); x0 < 0 || x1 > w {
+			t.Errorf("title line %q spans x %v to %v, outside the figure's 0 to %v", fs.String, x0, x1, w)
+		}
+	}
+	if want := []string{"compas (race): ATO against test risk", "(constant predictors left out)"}; !slices.Equal(lines, want) {
+		t.Errorf("title lines %q, want %q", lines, want)
+	}
+}
+
+func TestFitLines(t *testing.T) {
+	sty := textStyle(titleSize)
+	for _, tc := range []struct {
+		text  string
+		width vg.Length
+		want  []string
+	}{
+		{"short", 300, []string{"short"}},
+		{"a: b (c)", 1000, []string{"a: b (c)"}},
+		{"one two three four", sty.Width("three four"), []string{"one two", "three four"}},
+		{"first line\nsecond", 1000, []string{"first line", "second"}},
+		{"incomprehensibilities", sty.Width("incompre…"), []string{"incompre…"}},
+	} {
+		got := fitLines(sty, tc.text, tc.width)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("fitLines(%q, %v) = %q, want %q", tc.text, tc.width, got, tc.want)
+		}
+		for _, l := range got {
+			if sty.Width(l) > tc.width {
+				t.Errorf("fitLines(%q): line %q is %v wide, over %v", tc.text, l, sty.Width(l), tc.width)
+			}
+		}
 	}
 }

@@ -19,7 +19,11 @@ func init() {
 			"and heap allocations per step, and each engine's speed relative to the graph engine.\n\n" +
 			"With --workers N, each engine also trains a sweep of networks (built and trained for --sweep-steps\n" +
 			"steps each, --networks of them) on N workers at once and on one worker: reported are networks per\n" +
-			"second on N workers and the speed-up over one worker. Set GOMAXPROCS to at least N.",
+			"second on N workers and the speed-up over one worker. Set GOMAXPROCS to at least N.\n\n" +
+			"Every figure is measured --repeat times (the engines, and one and N workers, taking turns) after\n" +
+			"untimed warm-up steps; printed are the median and the range (min–max) of the repeats. A warning\n" +
+			"goes to stderr when a figure's range exceeds 20% of its median, or a speed-up exceeds N: the\n" +
+			"machine was busy, and the figures are not to be trusted.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dataset", Value: "compas", Usage: "`NAME`: compas, adult-sex or adult-race"},
 			&cli.IntFlag{Name: "steps", Usage: "timed steps per engine (default: as many as fit in about 1 s per engine)"},
@@ -27,6 +31,7 @@ func init() {
 			&cli.IntFlag{Name: "workers", Usage: "`N`: also time a sweep of networks on N workers and on one"},
 			&cli.IntFlag{Name: "networks", Usage: "networks in the sweep (default: 4 per worker)"},
 			&cli.IntFlag{Name: "sweep-steps", Usage: "training steps per network in the sweep (default: 50)"},
+			&cli.IntFlag{Name: "repeat", Value: enginebench.DefaultRepeat, Usage: "measure each figure `N` times and report the median and range"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON (with --workers: an object with \"steps\" and \"sweep\")"},
 		},
 		Action: runBench,
@@ -41,17 +46,24 @@ func runBench(c *cli.Context) error {
 	if workers < 0 || (workers == 0 && (c.IsSet("networks") || c.IsSet("sweep-steps"))) {
 		return fmt.Errorf("bench: --workers %d: want N ≥ 1 for a sweep (--networks and --sweep-steps need it)", workers)
 	}
+	repeat := c.Int("repeat")
+	if repeat < 1 {
+		return fmt.Errorf("bench: --repeat %d: want N ≥ 1", repeat)
+	}
 	res, err := enginebench.Run(c.Context, enginebench.Config{
-		Dataset: c.String("dataset"), Steps: c.Int("steps"), Seed: c.Uint64("seed")})
+		Dataset: c.String("dataset"), Steps: c.Int("steps"), Seed: c.Uint64("seed"), Repeat: repeat})
 	if err != nil {
 		return err
 	}
 	var sweep []enginebench.SweepResult
 	if workers > 0 {
 		if sweep, err = enginebench.Sweep(c.Context, enginebench.SweepConfig{Dataset: c.String("dataset"),
-			Workers: workers, Networks: c.Int("networks"), Steps: c.Int("sweep-steps"), Seed: c.Uint64("seed")}); err != nil {
+			Workers: workers, Networks: c.Int("networks"), Steps: c.Int("sweep-steps"), Seed: c.Uint64("seed"), Repeat: repeat}); err != nil {
 			return err
 		}
+	}
+	for _, line := range enginebench.Warnings(res, sweep) {
+		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %s\n", line)
 	}
 	w := c.App.Writer
 	if c.Bool(jsonFlag) {

@@ -92,3 +92,38 @@ func TestBenchSweep(t *testing.T) {
 		t.Error("--networks without --workers: no error")
 	}
 }
+
+// fp bench repeats each figure (--repeat, default 5) and prints the range
+// beside the median.
+func TestBenchRepeat(t *testing.T) {
+	out, _, err := runFP(t, "bench", "--steps", "2", "--repeat", "2", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		Repeats int `json:"repeats"`
+		Spread  struct {
+			Median, Min, Max float64
+		} `json:"us_per_step_spread"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("output is not a JSON array: %v\n%s", err, out)
+	}
+	for _, r := range rows {
+		if r.Repeats != 2 || !(r.Spread.Min > 0 && r.Spread.Min <= r.Spread.Max) {
+			t.Errorf("row %+v: want 2 repeats and a range", r)
+		}
+	}
+	out, _, err = runFP(t, "bench", "--steps", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "MIN–MAX") || !strings.Contains(out, " 5 ") {
+		t.Errorf("table lacks the range or the 5 default repeats:\n%s", out)
+	}
+	_, _, err = runFP(t, "bench", "--steps", "1", "--repeat", "0")
+	if err == nil {
+		t.Fatal("--repeat 0 accepted")
+	}
+	oneLine(t, err.Error())
+}

@@ -32,6 +32,9 @@ func runExport(c *cli.Context) error {
 	if f := c.String("format"); f != "onnx" {
 		return fmt.Errorf("export: --format %q: want onnx", f)
 	}
+	if err := checkOut("export", "--out", c.String("out"), input{"--model", c.String("model")}); err != nil {
+		return err
+	}
 	f, err := model.Load(c.String("model"))
 	if err != nil {
 		return fmt.Errorf("export: %w", err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -77,32 +76,6 @@ func unknownCommand(c *cli.Context) error {
 		names = append(names, cmd.Name)
 	}
 	return fmt.Errorf("unknown command %q: the commands are %s", name, strings.Join(names, ", "))
-}
-
-// version is fp's module version, "(devel)" for a build from a source tree,
-// with the commit it was built from when the build recorded one.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(devel)"
-	}
-	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, dirty string
-	for _, s := range info.Settings {
-		switch {
-		case s.Key == "vcs.revision":
-			rev = s.Value
-		case s.Key == "vcs.modified" && s.Value == "true":
-			dirty = ", modified"
-		}
-	}
-	if rev != "" {
-		v += " (commit " + rev + dirty + ")"
-	}
-	return v
 }
 
 func main() {

@@ -38,7 +38,7 @@ func plotCommand() *cli.Command {
 			&cli.StringFlag{Name: "by", Value: plotDefaultBy, Usage: "one panel per group of these record `FIELDS`: " + strings.Join(records.GroupFields, ", ")},
 			&cli.StringFlag{Name: "out", Usage: "write the figure to `FILE` (.png, .svg or .pdf; default front-METRIC.png, or dist-split-M.png with --dist, beside the first RECORDS)"},
 			&cli.BoolFlag{Name: "free-axes", Usage: "give each panel its own axis ranges (default: one range for all, so that panels compare)"},
-			&cli.BoolFlag{Name: "log", Usage: "draw the unfairness axis on a log scale; values under its floor (a power of ten near 10⁻⁵ of the largest, labelled ≤) are drawn on it"},
+			&cli.BoolFlag{Name: "log", Usage: "draw the unfairness axis on a log scale; it starts at the power of ten below the smallest value (no lower than 10⁻⁵ of the largest); values under it, zeros included, are drawn on it, labelled ≤"},
 			&cli.BoolFlag{Name: "zoom", Usage: "leave out the constant predictors (collapsed candidates, typically λ = 1) so that the rest of the front fills the figure"},
 			&cli.IntFlag{Name: "cols", Usage: "panels per row (default: up to three in one row, else a near-square grid)"},
 			&cli.BoolFlag{Name: "dist", Usage: "draw the distributions of one split's predicted probabilities by label and group"},
@@ -53,6 +53,9 @@ func plotCommand() *cli.Command {
 			}
 			if len(paths) == 0 {
 				return errors.New("plot: give one or more records files or run folders")
+			}
+			if err := checkOut("plot", "--out", c.String("out"), inputs(paths)...); err != nil {
+				return err
 			}
 			var res *runplot.Result
 			if c.Bool("dist") {

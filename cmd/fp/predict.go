@@ -43,6 +43,10 @@ func predictCommand() *cli.Command {
 }
 
 func runPredict(c *cli.Context) error {
+	if err := checkOut("predict", "--out", c.String("out"),
+		input{"--data", c.String("data")}, input{"--model", c.String("model")}); err != nil {
+		return err
+	}
 	f, err := model.Load(c.String("model"))
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)

@@ -50,6 +50,13 @@ func runReport(c *cli.Context) error {
 	if len(paths) == 0 {
 		return errors.New("report: give one or more run folders (as written by fp train)")
 	}
+	out := c.String("out")
+	if out == "" {
+		out = plotBeside(paths[0], "report.html")
+	}
+	if err := checkOut("report", "--out", out, inputs(paths)...); err != nil {
+		return err
+	}
 	defaults := experiments.DefaultConfig().Config
 	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults}
 	switch by := c.String("by"); by {
@@ -68,10 +75,6 @@ func runReport(c *cli.Context) error {
 	}
 	for _, w := range p.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %s\n", w)
-	}
-	out := c.String("out")
-	if out == "" {
-		out = plotBeside(paths[0], "report.html")
 	}
 	n, err := htmlreport.WriteFile(out, p)
 	if err != nil {

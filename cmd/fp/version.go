@@ -1,0 +1,40 @@
+package main
+
+import (
+	"runtime/debug"
+
+	"github.com/fpareto/fp/model"
+)
+
+// version is fp's module version, else the version `make build` stamped
+// (see model.Stamp), else "(devel)" for a build from a source tree; with
+// the commit it was built from when the build recorded one.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	return versionOf(info, ok, model.Stamp())
+}
+
+func versionOf(info *debug.BuildInfo, ok bool, stamp string) string {
+	v := "(devel)"
+	if ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	} else if stamp != "" {
+		v = stamp
+	}
+	if !ok {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			rev = s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = ", modified"
+		}
+	}
+	if rev != "" {
+		v += " (commit " + rev + dirty + ")"
+	}
+	return v
+}

@@ -72,6 +72,10 @@ func notAnInput(out, name string, opt datasets.Options) error {
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return fmt.Errorf("datasets export: --out %s is a folder; want a file name such as %s.csv", out, name)
 	}
+	// Nor a file of a run folder (records, networks, configuration).
+	if err := checkOut("datasets export", "--out", out); err != nil {
+		return err
+	}
 	if opt.DataDir == "" {
 		return nil
 	}

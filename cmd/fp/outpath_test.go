@@ -65,6 +65,7 @@ func TestOutputNeverOverwritesInputs(t *testing.T) {
 		{"predict onto a propensity model", predict(p("run/splits/split-000/propensity.json")), "a per-split file"},
 		{"export onto its network", []string{"export", "--model", p("net.json"), "--out", p("net.json")}, "is --model"},
 		{"export onto a stored network", []string{"export", "--model", p("net.json"), "--out", p("run/networks/split-000/net.json")}, "a stored network"},
+		{"datasets export onto records", []string{"datasets", "export", "compas", "--out", p("run/records.jsonl")}, "records file"},
 		{"report onto the records", []string{"report", p("run"), "--out", p("run/records.jsonl")}, "records"},
 		{"report onto a records file given", []string{"report", p("run/records.jsonl"), "--out", p("run/records.jsonl")}, "is the input"},
 		{"report onto its run folder", []string{"report", p("run"), "--out", p("run")}, "is the input"},

@@ -107,7 +107,7 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 	}
 	data, err := records.OneDataPerGroup(recs, opt.By, escape)
 	if err != nil {
-		return nil, fmt.Errorf("compare: %w", err)
+		return nil, err // says what it is: the command names itself
 	}
 	slices.SortStableFunc(data, func(a, b records.DataGroup) int { return strings.Compare(a.Label, b.Label) })
 	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}}

@@ -90,6 +90,10 @@ type Picked struct {
 	EO       float64 `json:"eo"`
 	EOpp     float64 `json:"eopp"`
 	Weights  string  `json:"weights"`
+	// ATOReliable and ATOUnreliableReason are the chosen candidate's
+	// record's judgement of its split's ATO (nil for records without it).
+	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
+	ATOUnreliableReason string `json:"ato_unreliable_reason,omitempty"`
 
 	Metric     string `json:"-"` // the unfairness metric of the front
 	Basis      string `json:"-"` // the part whose metrics the choice was made on: "test"
@@ -152,7 +156,8 @@ func Pick(cands []Candidate, metric string, r Rule) (*Picked, error) {
 	rec := &c.Record
 	return &Picked{Run: c.Dir, Split: rec.Split, Lambda: rec.Lambda, Method: rec.Method, Penalty: rec.Penalty,
 		Risk: rec.Risk, Accuracy: rec.Accuracy, ATO: rec.ATO, DP: rec.DP, EO: rec.EO, EOpp: rec.EOpp,
-		Weights: c.Weights, Metric: metric, Basis: "test", Front: len(front), Candidates: len(cands)}, nil
+		Weights: c.Weights, ATOReliable: rec.ATOReliable, ATOUnreliableReason: rec.ATOUnreliableReason,
+		Metric: metric, Basis: "test", Front: len(front), Candidates: len(cands)}, nil
 }
 
 // WriteText prints p as a one-row table under a line saying what it was

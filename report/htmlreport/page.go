@@ -22,6 +22,9 @@ type Page struct {
 	Summary  Summary
 	Runs     []Run
 	Warnings []string
+	// ATOWarnings are the messages for the first screen's banner when some
+	// splits' ATO values are unreliable (atoBanners); nil when none is.
+	ATOWarnings []string
 
 	// Comparisons hold fp compare's comparison of the runs of every
 	// dataset: pooled tables, per-split hypervolumes and paired statistics.
@@ -139,6 +142,9 @@ type Candidate struct {
 	SingleClass bool `json:"single_class,omitempty"`
 	// PoorOverlap is nil when the records do not say.
 	PoorOverlap *bool `json:"poor_overlap,omitempty"`
+	// ATOUnreliable is why the candidate's split's ATO is unreliable (""
+	// when it is reliable or the record does not say).
+	ATOUnreliable string `json:"ato_unreliable,omitempty"`
 	// Network is the path of the stored network ("" if none); Predict the
 	// command that applies it to new data ("" when unavailable).
 	Network string `json:"net,omitempty"`

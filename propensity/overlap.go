@@ -188,10 +188,15 @@ func (o Overlap) ESSNote() string {
 
 // WeightsString is a one-line summary of the weights on rows where a
 // metric is measured: the extreme share, and per group the effective sample
-// size and the largest share of the group's weight on one row.
+// size and the largest share of the group's weight on one row, with ESSNote
+// when every ê is clipped.
 func (o Overlap) WeightsString() string {
-	return fmt.Sprintf("extreme %.1f%%, ESS a=1 %.1f/%d (one row up to %.1f%% of the weight), a=0 %.1f/%d (up to %.1f%%)",
+	s := fmt.Sprintf("extreme %.1f%%, ESS a=1 %.1f/%d (one row up to %.1f%% of the weight), a=0 %.1f/%d (up to %.1f%%)",
 		100*o.Extreme, o.ESS1, o.N1, 100*o.MaxShare1, o.ESS0, o.N0, 100*o.MaxShare0)
+	if note := o.ESSNote(); note != "" {
+		s += " (" + note + ")"
+	}
+	return s
 }
 
 // String is a one-line summary: temperature, median and 1%/99% quantiles of

@@ -112,6 +112,9 @@ func TestStringExplainsAllClippedESS(t *testing.T) {
 	if s := all.String(); !strings.Contains(s, "ESS a=1 2/2, a=0 2/2 (every ê is clipped") || !strings.HasSuffix(s, "yet the groups do not overlap)") {
 		t.Errorf("all clipped: %q", s)
 	}
+	if s := all.WeightsString(); !strings.HasSuffix(s, "(up to 50.0%) ("+all.ESSNote()+")") {
+		t.Errorf("all clipped: weights %q", s)
+	}
 	e, a := uniform(10, 0.5)
 	some, err := propensity.Diagnose(e, a, 1)
 	if err != nil {

@@ -166,6 +166,10 @@ type Shown struct {
 	EO       float64 `json:"eo"`
 	EOpp     float64 `json:"eopp"`
 	Weights  string  `json:"weights"`
+	// ATOReliable and ATOUnreliableReason are the chosen candidate's
+	// record's judgement of its split's ATO (nil for records without it).
+	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
+	ATOUnreliableReason string `json:"ato_unreliable_reason,omitempty"`
 
 	SingleClass          bool     `json:"single_class"`
 	Collapsed            bool     `json:"collapsed"`
@@ -179,6 +183,7 @@ func (k *Candidate) Show() Shown {
 	r := &k.Record
 	return Shown{Run: k.Dir, Split: r.Split, Lambda: r.Lambda, Method: r.Method, Penalty: r.Penalty,
 		Risk: r.Risk, Accuracy: r.Accuracy, ATO: r.ATO, DP: r.DP, EO: r.EO, EOpp: r.EOpp, Weights: k.Weights,
+		ATOReliable: r.ATOReliable, ATOUnreliableReason: r.ATOUnreliableReason,
 		SingleClass: r.SingleClass, Collapsed: r.Collapsed, NearConstant: r.NearConstant, ConstRisk: r.ConstRisk,
 		NoBetterThanConstant: r.NoBetterThanConstant()}
 }

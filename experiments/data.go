@@ -98,9 +98,20 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	if err != nil {
 		return nil, fmt.Errorf("split %d: %w", m, err)
 	}
+	sd.testE = pm.Predict(sd.testX, len(sp.Test))
+	// The ATO is measured on the test rows: their overlap, with the
+	// weights used there, decides whether it can be trusted.
+	tov, err := propensity.Diagnose(sd.testE, sd.testA, pm.T)
+	if err != nil {
+		return nil, fmt.Errorf("split %d: test rows: %w", m, err)
+	}
 	sd.overlap = runfolder.SplitOverlap{Split: m, Overlap: ov}
-	if poor, why := ov.Poor(); poor {
+	sd.overlap.SetTest(tov)
+	poor, why := ov.Poor()
+	if poor {
 		sd.overlap.Warning = why
+	}
+	if poor || sd.overlap.Unreliable() {
 		sd.overlap.Predictors = propensity.Predictors(whole.X, whole.N, r.data.Schema.Sources(), whole.A, 3)
 	}
 	if err := runfolder.WriteOverlap(r.out, sd.overlap); err != nil {
@@ -109,7 +120,6 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	r.observeOverlap(sd.overlap)
 	whole.W = make([]float64, whole.N)
 	fairness.OverlapWeights(e, whole.A, whole.W)
-	sd.testE = pm.Predict(sd.testX, len(sp.Test))
 
 	fit, val := holdOut(c, r.data, m, sp.Train, c.ValFraction)
 	if len(val) == 0 {

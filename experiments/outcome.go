@@ -12,6 +12,7 @@ import (
 	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // Outcome is a finished sweep: its counts, the comparison of its candidates
@@ -29,6 +30,11 @@ type Outcome struct {
 	// their Weights a path from the working directory.
 	Front  []records.Record `json:"front"`
 	Figure string           `json:"figure,omitempty"` // the front figure, when one was drawn
+	// Overlap is the run's overlap summary of each split; ATOWarning says
+	// which splits' ATO is unreliable, why and what to do ("" when none
+	// is; runfolder.ATOWarning).
+	Overlap    []runfolder.RunOverlap `json:"overlap"`
+	ATOWarning string                 `json:"ato_warning,omitempty"`
 
 	Elapsed time.Duration `json:"-"`
 }
@@ -90,6 +96,9 @@ func (o *Outcome) WriteText(w io.Writer) error {
 	}
 	if o.Figure != "" {
 		fmt.Fprintf(w, "\nfigure: %s\n", o.Figure)
+	}
+	if o.ATOWarning != "" {
+		fmt.Fprintf(w, "\nwarning: %s\n", o.ATOWarning)
 	}
 	return nil
 }

@@ -55,3 +55,23 @@ func TestOutcome(t *testing.T) {
 		t.Errorf("unknown metric: err = %v, want a field error for metric", err)
 	}
 }
+
+// The closing output ends with the warning of an unreliable ATO, and says
+// nothing of it otherwise.
+func TestOutcomeWarnsOfUnreliableATO(t *testing.T) {
+	recs := []records.Record{{Dataset: "x.csv", Method: "cheb", Penalty: "ato-penultimate", Config: "abc", Status: records.StatusOK, Risk: 0.6}}
+	for _, warning := range []string{"", "the ATO is unreliable on 1 of 1 splits (split 0): at split 0, few rows; leave out proxy"} {
+		o, err := experiments.NewOutcome(experiments.Summary{Total: 1, Trained: 1}, "runs/x", recs, "ato")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.ATOWarning = warning
+		var b strings.Builder
+		if err := o.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "\nwarning: the ATO is unreliable"); got != (warning != "") {
+			t.Errorf("warning %q: printed %v:\n%s", warning, got, b.String())
+		}
+	}
+}

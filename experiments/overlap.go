@@ -28,4 +28,9 @@ func setOverlap(rec *records.Record, o runfolder.SplitOverlap) {
 	rec.PropExtreme = o.Extreme
 	rec.ESS1, rec.ESS0 = o.ESS1, o.ESS0
 	rec.PropN1, rec.PropN0 = o.N1, o.N0
+	rec.PropClipped = o.Clipped
+	if o.ATOReliable != nil {
+		reliable := *o.ATOReliable
+		rec.ATOReliable, rec.ATOUnreliableReason = &reliable, o.ATOUnreliableReason
+	}
 }

@@ -89,7 +89,7 @@ func TestRunnerWritesResumesAndIgnoresWorkers(t *testing.T) {
 	keys := []string{"dataset", "preset", "sensitive", "method", "penalty", "split", "lambda", "seed", "engine",
 		"epochs", "dim", "n_train", "n_test", "r_min", "r_max", "u_min", "u_max", "train_seconds",
 		"skipped_batches", "collapsed", "risk", "accuracy", "ato", "dp", "eo", "eopp", "weights",
-		"train_r", "train_u", "prop_temperature", "prop_q", "prop_extreme", "ess1", "ess0"}
+		"train_r", "train_u", "prop_temperature", "prop_q", "prop_extreme", "ess1", "ess0", "ato_reliable"}
 	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		for _, k := range keys {
 			if !strings.Contains(line, `"`+k+`":`) {

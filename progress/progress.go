@@ -98,16 +98,14 @@ func (p *Sweep) PropensityEpoch(m, epoch, epochs int) {
 	}
 }
 
-// Overlap prints a split's overlap summary as soon as its propensity model
-// is ready, and the advice when the overlap is poor.
+// Overlap prints a split's overlap summary (training and test rows) as soon
+// as its propensity model is ready, and the advice when the overlap is poor
+// or the ATO unreliable.
 func (p *Sweep) Overlap(o runfolder.SplitOverlap) {
 	if p.bar != nil {
 		_ = p.bar.Clear()
 	}
-	fmt.Fprintf(p.w, "split %d overlap: %s\n", o.Split, o.Overlap)
-	if a := o.Advice(); a != "" {
-		fmt.Fprintln(p.w, "warning: "+a)
-	}
+	runfolder.WriteSplitOverlap(p.w, o)
 }
 
 // Warnings is the observer of a quiet run: it prints the poor-overlap
@@ -120,9 +118,12 @@ func (Warnings) Start(total, done int) {}
 // Done implements experiments.Observer.
 func (Warnings) Done(rec *records.Record) {}
 
-// Overlap prints the advice of a split whose overlap is poor.
+// Overlap prints the advice of a split whose overlap is poor or whose ATO
+// is unreliable.
 func (q Warnings) Overlap(o runfolder.SplitOverlap) {
-	if a := o.Advice(); a != "" {
-		fmt.Fprintln(q.W, "warning: "+a)
+	for _, a := range []string{o.Advice(), o.ATOAdvice()} {
+		if a != "" {
+			fmt.Fprintln(q.W, "warning: "+a)
+		}
 	}
 }

@@ -7,7 +7,9 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/progress"
+	"github.com/fpareto/fp/propensity"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // The displays are what a sweep is told to report to; progress does not
@@ -52,4 +54,31 @@ func ExampleNew() {
 	// Output:
 	// training 2 candidates (0 already recorded)
 	// [1/2] split 0  λ 0        risk 0.6000  acc 0.700  ato 0.1000  (2.0s)
+}
+
+// A split whose ATO is unreliable is told as soon as its propensity model
+// is ready, with the test rows' overlap, by both displays; a good split
+// draws no warning.
+func TestOverlapTellsTheTestRowsAndUnreliableATO(t *testing.T) {
+	good := propensity.Overlap{Temperature: 1, ESS1: 90, ESS0: 90, N1: 100, N0: 100, MaxShare1: 0.02, MaxShare0: 0.02}
+	poorTest := propensity.Overlap{Temperature: 1, Extreme: 0.3, ESS1: 4, ESS0: 90, N1: 100, N0: 100, MaxShare1: 0.4, MaxShare0: 0.02}
+	for _, tc := range []struct {
+		test propensity.Overlap
+		warn bool
+	}{{good, false}, {poorTest, true}} {
+		o := runfolder.SplitOverlap{Split: 3, Overlap: good, Predictors: []propensity.Predictor{{Column: "proxy", Corr: 0.9}}}
+		o.SetTest(tc.test)
+		var sweep, quiet strings.Builder
+		progress.New(&sweep).Overlap(o)
+		progress.Warnings{W: &quiet}.Overlap(o)
+		if !strings.Contains(sweep.String(), "split 3 overlap on the test rows: extreme ") {
+			t.Errorf("no test-row line:\n%s", sweep.String())
+		}
+		for name, out := range map[string]string{"sweep": sweep.String(), "quiet": quiet.String()} {
+			warned := strings.Contains(out, "warning: split 3: the ATO is unreliable (") && strings.Contains(out, "--exclude proxy")
+			if warned != tc.warn {
+				t.Errorf("%s: unreliable-ATO warning %v, want %v:\n%s", name, warned, tc.warn, out)
+			}
+		}
+	}
 }

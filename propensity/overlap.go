@@ -186,8 +186,22 @@ func (o Overlap) ESSNote() string {
 	return fmt.Sprintf("every ê is clipped to %g or %g, so the weights are uniform within each group: the effective sample size counts every row, yet the groups do not overlap", Clip, 1-Clip)
 }
 
+// WeightsString is a one-line summary of the weights on rows where a
+// metric is measured: the extreme share, and per group the effective sample
+// size and the largest share of the group's weight on one row, with ESSNote
+// when every ê is clipped.
+func (o Overlap) WeightsString() string {
+	s := fmt.Sprintf("extreme %.1f%%, ESS a=1 %.1f/%d (one row up to %.1f%% of the weight), a=0 %.1f/%d (up to %.1f%%)",
+		100*o.Extreme, o.ESS1, o.N1, 100*o.MaxShare1, o.ESS0, o.N0, 100*o.MaxShare0)
+	if note := o.ESSNote(); note != "" {
+		s += " (" + note + ")"
+	}
+	return s
+}
+
 // String is a one-line summary: temperature, median and 1%/99% quantiles of
-// ê, the extreme share and the effective sample sizes.
+// ê, the extreme share and the effective sample sizes, with ESSNote when
+// every ê is clipped (the sizes then read as every row).
 func (o Overlap) String() string {
 	q := func(level float64) float64 {
 		for i, l := range QuantileLevels {
@@ -197,8 +211,12 @@ func (o Overlap) String() string {
 		}
 		return math.NaN()
 	}
-	return fmt.Sprintf("T %.3g, ê 1%%/50%%/99%% %.3f/%.3f/%.3f, extreme %.1f%%, ESS a=1 %.0f/%d, a=0 %.0f/%d",
+	s := fmt.Sprintf("T %.3g, ê 1%%/50%%/99%% %.3f/%.3f/%.3f, extreme %.1f%%, ESS a=1 %.0f/%d, a=0 %.0f/%d",
 		o.Temperature, q(0.01), q(0.5), q(0.99), 100*o.Extreme, o.ESS1, o.N1, o.ESS0, o.N0)
+	if note := o.ESSNote(); note != "" {
+		s += " (" + note + ")"
+	}
+	return s
 }
 
 // Predictor is a source column of the data and how strongly it goes with

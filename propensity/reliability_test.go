@@ -101,3 +101,31 @@ func TestUnreliable(t *testing.T) {
 		})
 	}
 }
+
+// The one-line summary of a split whose every ê is clipped says why its
+// effective sample size reads as every row; other summaries do not.
+func TestStringExplainsAllClippedESS(t *testing.T) {
+	all, err := propensity.Diagnose([]float64{propensity.Clip, 1 - propensity.Clip, propensity.Clip, 1 - propensity.Clip}, []float64{0, 1, 0, 1}, propensity.MinT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := all.String(); !strings.Contains(s, "ESS a=1 2/2, a=0 2/2 (every ê is clipped") || !strings.HasSuffix(s, "yet the groups do not overlap)") {
+		t.Errorf("all clipped: %q", s)
+	}
+	if s := all.WeightsString(); !strings.HasSuffix(s, "(up to 50.0%) ("+all.ESSNote()+")") {
+		t.Errorf("all clipped: weights %q", s)
+	}
+	e, a := uniform(10, 0.5)
+	some, err := propensity.Diagnose(e, a, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := some.String(); strings.Contains(s, "clipped") {
+		t.Errorf("none clipped: %q", s)
+	}
+	// The weights' summary gives the sizes to a tenth and each group's
+	// largest share of weight on one row.
+	if s, want := some.WeightsString(), "extreme 0.0%, ESS a=1 5.0/5 (one row up to 20.0% of the weight), a=0 5.0/5 (up to 20.0%)"; s != want {
+		t.Errorf("WeightsString = %q, want %q", s, want)
+	}
+}

@@ -133,7 +133,22 @@ type Record struct {
 	ESS0            float64   `json:"ess0"`
 	PropN1          int       `json:"prop_n1"`
 	PropN0          int       `json:"prop_n0"`
+	// PropClipped is the share of those rows whose ê sits at a clip bound
+	// (docs/method.md §4.3): at 1 the weights are uniform within each group
+	// and the effective sample sizes read as every row.
+	PropClipped float64 `json:"prop_clipped,omitempty"`
+
+	// ATOReliable says whether the split's ATO can be trusted: false when
+	// the overlap on the training or the test rows is too weak
+	// (docs/method.md §4.3), ATOUnreliableReason then saying why. nil in
+	// records written before the decision was recorded.
+	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
+	ATOUnreliableReason string `json:"ato_unreliable_reason,omitempty"`
 }
+
+// ATOUnreliable reports whether the record's split was judged to have an
+// unreliable ATO (false for records without the decision).
+func (r *Record) ATOUnreliable() bool { return r.ATOReliable != nil && !*r.ATOReliable }
 
 // HasOverlap reports whether the record carries the overlap summary.
 func (r *Record) HasOverlap() bool { return len(r.PropQ) > 0 }

@@ -38,11 +38,16 @@ const (
 	legendSize = 10 * pt
 )
 
+// noteColor is the colour of a figure's note: a dark red, a warning that
+// stays legible in print.
+var noteColor = color.NRGBA{R: 170, G: 0, B: 0, A: 255}
+
 // Figure is a grid of panels under an optional title and a legend shared
 // by all panels. Build one with Front or Distributions; write it with Save
 // or Render.
 type Figure struct {
 	title  string
+	note   string // a line under the title, in the warning colour
 	legend []legendEntry
 	// panels is row-major; a nil entry leaves its cell empty.
 	panels        [][]*plot.Plot
@@ -74,6 +79,13 @@ func (f *Figure) Draw(c draw.Canvas) {
 			top -= sty.Height(line)
 		}
 		top -= pad / 2
+	}
+	if f.note != "" {
+		sty := textStyle(legendSize)
+		sty.Color = noteColor
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+		c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, f.note)
+		top -= sty.Height(f.note) + pad/2
 	}
 	if len(f.legend) > 0 {
 		top -= f.drawLegend(c, top) + pad/2

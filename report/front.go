@@ -54,7 +54,10 @@ func (fl Flag) top() Flag {
 // FrontOptions set the labels and size of a front figure. Zero values take
 // the defaults noted.
 type FrontOptions struct {
-	Title  string // above all panels; none if empty
+	Title string // above all panels; none if empty
+	// Note is a line under the title in a warning colour (e.g. that the
+	// ATO values are unreliable); none if empty.
+	Note   string
 	XLabel string // default "test risk (BCE)"
 	YLabel string // default "unfairness"
 	// Width and Height of the whole figure; default 4 in × 3.3 in per panel.
@@ -169,6 +172,7 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 	}
 	fig := &Figure{
 		title:  opt.Title,
+		note:   opt.Note,
 		panels: layout(plots, opt.Cols),
 		dpi:    opt.DPI,
 		legend: []legendEntry{
@@ -187,6 +191,9 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 		fig.legend = append(fig.legend, legendEntry{"no better than constant", m})
 	}
 	fig.width, fig.height = figureSize(fig.panels, opt.Width, opt.Height, 4*vg.Inch, 3.3*vg.Inch)
+	if opt.Note != "" && opt.Height <= 0 {
+		fig.height += 0.2 * vg.Inch // the note's line
+	}
 	return fig, nil
 }
 

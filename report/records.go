@@ -27,6 +27,8 @@ type RecordsFront struct {
 	// Zoom leaves out the constant predictors (collapsed candidates) so that
 	// the rest of the front fills the figure.
 	Zoom bool
+	// Note is a line under the title (FrontOptions.Note).
+	Note string
 }
 
 // Panel says what one panel of a front figure shows.
@@ -105,7 +107,7 @@ func SaveRecordsFront(out string, recs []records.Record, f RecordsFront) ([]Pane
 	if f.Zoom {
 		title += " (constant predictors left out)"
 	}
-	opt := FrontOptions{Title: title, YLabel: MetricLabel(f.Metric), FreeAxes: f.FreeAxes, Cols: f.Cols, LogY: f.LogY}
+	opt := FrontOptions{Title: title, Note: f.Note, YLabel: MetricLabel(f.Metric), FreeAxes: f.FreeAxes, Cols: f.Cols, LogY: f.LogY}
 	if err := SaveFront(out, series, opt); err != nil {
 		return nil, err
 	}

@@ -7,7 +7,9 @@
 //	runs.log                          one line per run into the folder (Invocation)
 //	networks/split-NNN/*.json         the candidates' networks (NetworkPath)
 //	splits/split-NNN/propensity.json  a split's propensity model (ReadPropensity)
-//	splits/split-NNN/overlap.json     its overlap summary (SplitOverlap, ReadOverlaps)
+//	splits/split-NNN/overlap.json     its overlap summary on the training and test rows and
+//	                                  the judgement of its ATO (SplitOverlap, ReadOverlaps,
+//	                                  ReadRunOverlaps, ATOWarning)
 //	splits/split-NNN/std-*.json       its standardization runs until their records are written
 //	cache/                            optional caches of derived results (WriteCache)
 //

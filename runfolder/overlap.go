@@ -22,11 +22,59 @@ const OverlapFile = "overlap.json"
 // training rows, and, when it is poor, why and which source columns go most
 // with the sensitive attribute (the first place to look: a column that
 // nearly copies the attribute leaves the groups without common ground).
+//
+// Test is the overlap on the split's test rows, where the ATO is measured,
+// with the weights used there (after clipping); ATOReliable and
+// ATOUnreliableReason are propensity.Unreliable's decision on the training
+// and test overlap (see SetTest). Summaries written before these keys
+// existed lack them (Test and ATOReliable nil).
 type SplitOverlap struct {
 	Split int `json:"split"`
 	propensity.Overlap
 	Warning    string                 `json:"warning,omitempty"`
 	Predictors []propensity.Predictor `json:"predictors,omitempty"`
+
+	Test                *propensity.Overlap `json:"test,omitempty"`
+	ATOReliable         *bool               `json:"ato_reliable,omitempty"`
+	ATOUnreliableReason string              `json:"ato_unreliable_reason,omitempty"`
+}
+
+// SetTest stores the overlap on the test rows and the decision whether the
+// split's ATO, measured there, is reliable (propensity.Unreliable).
+func (o *SplitOverlap) SetTest(test propensity.Overlap) {
+	o.Test = &test
+	unreliable, why := propensity.Unreliable(o.Overlap, test)
+	reliable := !unreliable
+	o.ATOReliable, o.ATOUnreliableReason = &reliable, why
+}
+
+// Unreliable reports whether the split's ATO was judged unreliable (false
+// for a summary without the decision).
+func (o SplitOverlap) Unreliable() bool { return o.ATOReliable != nil && !*o.ATOReliable }
+
+// ATOAdvice is the unreliable-ATO warning in words a user can act on ("" when
+// the ATO is reliable or the summary predates the decision).
+func (o SplitOverlap) ATOAdvice() string {
+	if !o.Unreliable() {
+		return ""
+	}
+	return fmt.Sprintf("split %d: the ATO is unreliable (%s); %s", o.Split, o.ATOUnreliableReason, excludeAdvice(o.Predictors, ""))
+}
+
+// excludeAdvice says what to do about poor overlap: leave out the column
+// that predicts the sensitive attribute best, named when known; run names
+// the folder fp status should be pointed at when it is not.
+func excludeAdvice(preds []propensity.Predictor, run string) string {
+	if len(preds) == 0 {
+		where := "fp status on the run folder"
+		if run != "" {
+			where = "fp status " + shellWord(run)
+		}
+		return where + " names the columns that predict the sensitive attribute; leave out one that stands in for it with --exclude COL"
+	}
+	p := preds[0]
+	return fmt.Sprintf("leave out a column that stands in for the sensitive attribute with --exclude (e.g. --exclude %s: |r| = %.2f with it)",
+		shellWord(p.Column), p.Corr)
 }
 
 // Advice is the poor-overlap warning in words a user can act on ("" when

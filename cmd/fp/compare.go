@@ -81,8 +81,19 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	ov := readOverlapReport(c, paths)
+	ov.warn(c.App.ErrWriter)
 	if c.Bool(jsonFlag) {
-		return writeJSON(c.App.Writer, res)
+		return writeJSON(c.App.Writer, struct {
+			*compare.Result
+			overlapReport
+		}{res, ov})
 	}
-	return compare.WriteText(c.App.Writer, res)
+	if err := compare.WriteText(c.App.Writer, res); err != nil {
+		return err
+	}
+	if line := overlapLine(paths); line != "" {
+		fmt.Fprintln(c.App.Writer, "\n"+line)
+	}
+	return nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/records"
-	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(frontCommand()) }
@@ -52,18 +51,23 @@ func runFront(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	ov := readOverlapReport(c, paths)
+	if metric == "ato" {
+		ov.warn(c.App.ErrWriter)
+	}
 	if c.Bool(jsonFlag) {
-		return writeJSON(c.App.Writer, res)
+		return writeJSON(c.App.Writer, struct {
+			*compare.Result
+			overlapReport
+		}{res, ov})
 	}
 	if err := compare.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
 	// The overlap of the splits behind the fronts, in one line (records
 	// written before the overlap was recorded give none).
-	if recs, _, err := readSucceeded(paths, io.Discard); err == nil {
-		if line := runfolder.OverlapLine(recs); line != "" {
-			fmt.Fprintln(c.App.Writer, line)
-		}
+	if line := overlapLine(paths); line != "" {
+		fmt.Fprintln(c.App.Writer, line)
 	}
 	return nil
 }

@@ -115,8 +115,15 @@ func runPick(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
 			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
 	}
+	ov := readOverlapReport(c, paths)
+	if metric == "ato" {
+		ov.warn(c.App.ErrWriter)
+	}
 	if c.Bool(jsonFlag) {
-		return writeJSON(c.App.Writer, res)
+		return writeJSON(c.App.Writer, struct {
+			*choose.Picked
+			overlapReport
+		}{res, ov})
 	}
 	if c.Bool("print-path") {
 		_, err := fmt.Fprintln(c.App.Writer, res.Weights)

@@ -27,12 +27,17 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	if err != nil {
 		return err
 	}
+	// A resumed or finished run repeats the warning its splits gave
+	// when their propensity models were fitted.
+	ov := readOverlapReport(c, []string{out})
+	res.Overlap, res.ATOWarning = ov.Overlap, ov.ATOWarning
 	if !c.Bool("no-plot") {
 		if res.Figure, err = runplot.RunFront(out, recs, metric); err != nil {
 			return err
 		}
 	}
 	if c.Bool(jsonFlag) {
+		ov.warn(c.App.ErrWriter) // standard output is the JSON document
 		return writeJSON(c.App.Writer, res)
 	}
 	return res.WriteText(c.App.Writer)

@@ -16,6 +16,11 @@ func banners(p *Page) []Banner {
 	if b, ok := overlapBanner(p); ok {
 		out = append(out, b)
 	}
+	// The test rows' judgement (records' ato_reliable), beside the
+	// training rows' overlap above.
+	for _, w := range p.ATOWarnings {
+		out = append(out, Banner{Kind: "overlap", Title: "Unreliable ATO", Text: w, Link: "#propensity"})
+	}
 	return out
 }
 

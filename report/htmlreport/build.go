@@ -89,6 +89,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	for _, all := range read {
 		pooled = append(pooled, all...)
 	}
+	p.ATOWarnings = atoBanners(paths, pooled)
 	by := records.Grouping{records.DefaultGrouping}
 	if opt.ByDataset {
 		by = records.Grouping{"dataset", records.DefaultGrouping}
@@ -151,6 +152,9 @@ func Build(paths []string, opt Options) (*Page, error) {
 			if r.HasOverlap() {
 				poor, _ := recordOverlap(r).Poor()
 				c.PoorOverlap = &poor
+			}
+			if r.ATOUnreliable() {
+				c.ATOUnreliable = r.ATOUnreliableReason
 			}
 			if r.Collapsed {
 				run.Collapsed++
@@ -315,10 +319,22 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 					row.Items = append(row.Items, NamedValue{fmt.Sprintf("ê at quantile %g", l), o.Quantiles[k]})
 				}
 			}
-			if a := o.Advice(); a != "" {
-				row.Warning = a
+			if t := o.Test; t != nil {
+				row.Items = append(row.Items,
+					NamedValue{"test rows: ESS a=1 / rows", ratio(t.ESS1, t.N1)},
+					NamedValue{"test rows: ESS a=0 / rows", ratio(t.ESS0, t.N0)},
+					NamedValue{"test rows: largest share of a group's weight on one row", max(t.MaxShare1, t.MaxShare0)})
+			}
+			if o.Advice() != "" {
 				row.Predictors = o.Predictors
 			}
+			var warn []string
+			for _, a := range []string{o.Advice(), o.ATOAdvice()} {
+				if a != "" {
+					warn = append(warn, a)
+				}
+			}
+			row.Warning = strings.Join(warn, ". ")
 			out = append(out, row)
 			continue
 		}

@@ -29,6 +29,9 @@ type Page struct {
 	// Intervals is set when the candidates carry 95% intervals, drawn as
 	// error bars; the page then says what an interval holds.
 	Intervals bool
+	// ATOWarnings are the messages for the first screen's banner when some
+	// splits' ATO values are unreliable (atoBanners); nil when none is.
+	ATOWarnings []string
 
 	// Comparisons hold fp compare's comparison of the runs of every
 	// dataset: pooled tables, per-split hypervolumes and paired statistics.
@@ -167,6 +170,9 @@ type Candidate struct {
 	NoBetter bool `json:"no_better,omitempty"`
 	// PoorOverlap is nil when the records do not say.
 	PoorOverlap *bool `json:"poor_overlap,omitempty"`
+	// ATOUnreliable is why the candidate's split's ATO is unreliable (""
+	// when it is reliable or the record does not say).
+	ATOUnreliable string `json:"ato_unreliable,omitempty"`
 	// Network is the path of the stored network ("" if none); Predict the
 	// command that applies it to new data ("" when unavailable).
 	Network string `json:"net,omitempty"`

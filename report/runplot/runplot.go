@@ -90,7 +90,8 @@ func DrawFront(paths []string, o Front, warn io.Writer) (*Result, error) {
 		out = Beside(paths[0], "front-"+o.Metric+".png")
 	}
 	panels, err := report.SaveRecordsFront(out, recs, report.RecordsFront{
-		Metric: o.Metric, By: by, Order: first, FreeAxes: o.FreeAxes, Cols: o.Cols, LogY: o.LogY, Zoom: o.Zoom})
+		Metric: o.Metric, By: by, Order: first, FreeAxes: o.FreeAxes, Cols: o.Cols, LogY: o.LogY, Zoom: o.Zoom,
+		Note: ATONote(recs, o.Metric)})
 	if err != nil {
 		return nil, fmt.Errorf("plot: %w", err)
 	}
@@ -106,10 +107,38 @@ func RunFront(dir string, recs []records.Record, metric string) (string, error) 
 		return "", fmt.Errorf("plot: no trained candidates in %s", dir)
 	}
 	out := filepath.Join(dir, "front-"+metric+".png")
-	if _, err := report.SaveRecordsFront(out, ok, report.RecordsFront{Metric: metric, By: records.Grouping{"method", "penalty"}}); err != nil {
+	if _, err := report.SaveRecordsFront(out, ok, report.RecordsFront{Metric: metric, By: records.Grouping{"method", "penalty"},
+		Note: ATONote(ok, metric)}); err != nil {
 		return "", fmt.Errorf("plot: %w", err)
 	}
 	return out, nil
+}
+
+// ATONote is the line a front figure of ATO carries under its title when
+// some of recs' splits have an unreliable ATO (records.Record.ATOReliable
+// false), counting splits by run and index; "" otherwise, and for the
+// other metrics. It is short, to fit a one-panel figure: the commands'
+// warnings say why and what to do.
+func ATONote(recs []records.Record, metric string) string {
+	if metric != "ato" {
+		return ""
+	}
+	type split struct {
+		run string
+		m   int
+	}
+	all, bad := map[split]bool{}, map[split]bool{}
+	for i := range recs {
+		k := split{recs[i].Source, recs[i].Split}
+		all[k] = true
+		if recs[i].ATOUnreliable() {
+			bad[k] = true
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("ATO unreliable on %d of %d splits: poor overlap", len(bad), len(all))
 }
 
 // Dist says what DrawDist draws.

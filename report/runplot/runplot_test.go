@@ -1,6 +1,7 @@
 package runplot_test
 
 import (
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,6 +141,66 @@ func TestDrawFrontKeepsDatasetsApart(t *testing.T) {
 		_, err := runplot.DrawFront(tc.paths, runplot.Front{Metric: "ato", By: tc.by, Out: out}, &warn)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%v --by %s: %v, want %q", tc.paths, tc.by, err, tc.want)
+		}
+	}
+}
+
+// The note of a front figure of ATO counts the splits, by run and index,
+// whose ATO is unreliable; other metrics and reliable splits get none.
+func TestATONote(t *testing.T) {
+	rec := func(run string, m int, reliable bool) records.Record {
+		return records.Record{Source: run, Split: m, ATOReliable: &reliable}
+	}
+	recs := []records.Record{rec("a", 0, true), rec("a", 0, true), rec("b", 0, false), rec("b", 1, false), rec("b", 1, false)}
+	for _, tc := range []struct {
+		recs   []records.Record
+		metric string
+		want   string
+	}{
+		{recs, "ato", "ATO unreliable on 2 of 3 splits: poor overlap"},
+		{recs, "dp", ""},
+		{recs[:2], "ato", ""},
+		{[]records.Record{{Split: 0}}, "ato", ""}, // no decision recorded
+	} {
+		if got := runplot.ATONote(tc.recs, tc.metric); got != tc.want {
+			t.Errorf("%d records, %s: note %q, want %q", len(tc.recs), tc.metric, got, tc.want)
+		}
+	}
+}
+
+// fp train's figure carries the note when its splits' ATO is unreliable.
+func TestRunFrontNotesUnreliableATO(t *testing.T) {
+	for _, reliable := range []bool{true, false} {
+		dir := t.TempDir()
+		rec := func(lambda, risk, ato float64) records.Record {
+			return records.Record{Dataset: "x.csv", Method: "cheb", Penalty: "ato-all", Lambda: lambda, Risk: risk, ATO: ato,
+				Config: "c", Status: records.StatusOK, ATOReliable: &reliable}
+		}
+		path, err := runplot.RunFront(dir, []records.Record{rec(0, 0.3, 0.2), rec(1, 0.4, 0.1)}, "ato")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		red := 0
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				if r>>8 > 140 && g>>8 < 40 && bl>>8 < 40 {
+					red++
+				}
+			}
+		}
+		if (red > 0) == reliable {
+			t.Errorf("ATO reliable %v: %d dark red pixels (the note's)", reliable, red)
 		}
 	}
 }

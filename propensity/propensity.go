@@ -220,7 +220,15 @@ func (m *Model) Predict(x []float64, n int) []float64 {
 	e := make([]float64, n)
 	m.Net.Forward(x, n, e)
 	for i, z := range e {
-		e[i] = math.Min(math.Max(model.Sigmoid(z/m.T), Clip), 1-Clip)
+		e[i] = Calibrated(z, m.T)
 	}
 	return e
+}
+
+// Calibrated is the calibrated propensity of a row whose network logit is
+// z under temperature T: sigmoid(z/T) clipped to [Clip, 1−Clip], as
+// Predict computes it. Scoring raw rows one at a time goes through it so
+// that its ê are those of training.
+func Calibrated(z, T float64) float64 {
+	return math.Min(math.Max(model.Sigmoid(z/T), Clip), 1-Clip)
 }

@@ -25,7 +25,7 @@ func TestPropensityRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &propensity.Model{Net: model.Init(arch, 4, rand.New(rand.NewPCG(1, 2))), T: 1.7}
-	if err := WritePropensity(dir, 0, want); err != nil {
+	if err := WritePropensity(dir, 0, want, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ReadPropensity(dir, 0)

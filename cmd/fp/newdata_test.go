@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -301,4 +302,44 @@ func minMax(v []float64) (lo, hi float64) {
 		lo, hi = math.Min(lo, x), math.Max(hi, x)
 	}
 	return lo, hi
+}
+
+// runFPStdin runs fp with stdin as its standard input.
+func runFPStdin(t *testing.T, stdin string, args ...string) (stdout string, err error) {
+	t.Helper()
+	app := newApp()
+	var out, errb bytes.Buffer
+	app.Reader, app.Writer, app.ErrWriter = strings.NewReader(stdin), &out, &errb
+	err = app.Run(append([]string{"fp"}, args...))
+	return out.String(), err
+}
+
+// fp audit --data - reads the predictions from standard input as it reads
+// a file, and names "standard input" in a one-line error.
+func TestAuditStandardInput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "preds.csv")
+	if err := os.WriteFile(path, []byte(handCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--score", "score", "--label", "y", "--group", "sex", "--propensity", "e", "--json"}
+	want, _, err := runFP(t, append([]string{"audit", "--data", path}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := runFPStdin(t, handCSV, append([]string{"audit", "--data", "-"}, args...)...)
+	if err != nil || got != want {
+		t.Fatalf("from standard input: err %v, output\n%s\nwant\n%s", err, got, want)
+	}
+	for _, tc := range []struct{ stdin, want string }{
+		{"", "standard input: empty file"},
+		{"id,score,y,sex,e\n1,1.5,yes,F,0.5\n", "standard input, line 2, column 2 (score)"},
+		{"id,y,sex,e\n1,yes,F,0.5\n", `standard input, line 1: column not found: no column "score"`},
+	} {
+		_, err := runFPStdin(t, tc.stdin, append([]string{"audit", "--data", "-"}, args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("stdin %q: err = %v, want %q", tc.stdin, err, tc.want)
+			continue
+		}
+		oneLine(t, err.Error())
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -341,5 +342,70 @@ func TestAuditStandardInput(t *testing.T) {
 			continue
 		}
 		oneLine(t, err.Error())
+	}
+}
+
+// fp pick names NEW.csv for the rows to score, says how to score the data
+// the network was trained on, and gives the audit that measures what the
+// records measure.
+func TestPickSuggestsNewData(t *testing.T) {
+	pts := [][3]float64{{0.60, 0.20, 0.70}, {0.62, 0.02, 0.67}, {0.70, 0.01, 0.60}}
+	builtin, csvCfg := experiments.DefaultConfig(), experiments.DefaultConfig()
+	csvCfg.Dataset, csvCfg.CSV, csvCfg.Target, csvCfg.Sensitive = "", "my data.csv", "y", "a"
+	for _, tc := range []struct {
+		name string
+		cfg  *runfolder.Config
+		hint string
+	}{
+		{"built-in", &builtin.Config, "(to score the data it was trained on: fp datasets export compas --out compas.csv, then --data compas.csv)"},
+		{"csv", &csvCfg.Config, "(to score the data it was trained on: --data 'my data.csv')"},
+		{"no configuration", nil, ""},
+	} {
+		dir := writeSweep(t, pts, nil)
+		if tc.cfg != nil {
+			if err := runfolder.Claim(dir, *tc.cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stdout, _, err := runFP(t, "pick", dir, "--max-risk", "0.65")
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := filepath.Join(dir, "networks", "split-000", "net-b.json")
+		for _, w := range []string{
+			"fp predict --model " + net + " --data NEW.csv --out scores.csv",
+			"fp predict --model " + net + " --data NEW.csv --logit --with-propensity --keep-coded | " +
+				"fp audit --data - --logit logit --label y_coded --group a_coded --propensity propensity",
+			tc.hint,
+		} {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%s: output lacks %q:\n%s", tc.name, w, stdout)
+			}
+		}
+		if tc.hint == "" && strings.Contains(stdout, "trained on:") {
+			t.Errorf("%s: a hint without a configuration:\n%s", tc.name, stdout)
+		}
+	}
+}
+
+// The audit command fp pick suggests runs as printed: fp predict's output
+// piped into fp audit --data - gives the records' metrics on the test rows.
+func TestPickAuditPipelineRuns(t *testing.T) {
+	run, data := trainToyRun(t)
+	rows, _ := writeTestRows(t, run, 0, data)
+	rec := readRecords(t, run)[0]
+	net := filepath.Join(run, rec.Weights)
+	scores, _, err := runFP(t, "predict", "--model", net, "--data", rows, "--logit", "--with-propensity", "--keep-coded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := runFPStdin(t, scores, "audit", "--data", "-", "--logit", "logit", "--label", "y_coded", "--group", "a_coded",
+		"--propensity", "propensity", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Risk, DP float64 }
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil || math.Abs(got.Risk-rec.Risk) > 1e-9 || math.Abs(got.DP-rec.DP) > 1e-9 {
+		t.Errorf("audit from standard input: risk %v, dp %v (%v); record %v, %v", got.Risk, got.DP, err, rec.Risk, rec.DP)
 	}
 }

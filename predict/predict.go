@@ -13,7 +13,6 @@ import (
 
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/model"
-	"github.com/fpareto/fp/propensity"
 )
 
 // Options choose what is written for each row.
@@ -226,7 +225,7 @@ func (pe *propensityEncoder) score(fields [][]byte, at datasets.Position, x []fl
 		}
 		x = pe.x
 	}
-	return propensity.Calibrated(pe.sc.Logit(x), pe.T), nil
+	return model.CalibratedPropensity(pe.sc.Logit(x), pe.T), nil
 }
 
 // codeRow codes the row's target and sensitive value as the schema says,

@@ -15,7 +15,7 @@ import (
 
 // Clip is how close to 0 or 1 a calibrated score may come (docs/method.md §4): Predict
 // returns values in [Clip, 1−Clip].
-const Clip = 1e-6
+const Clip = model.PropensityClip
 
 // MinRows is the fewest rows Fit accepts: below it neither the network nor
 // the temperature has anything to learn from.
@@ -220,15 +220,7 @@ func (m *Model) Predict(x []float64, n int) []float64 {
 	e := make([]float64, n)
 	m.Net.Forward(x, n, e)
 	for i, z := range e {
-		e[i] = Calibrated(z, m.T)
+		e[i] = model.CalibratedPropensity(z, m.T)
 	}
 	return e
-}
-
-// Calibrated is the calibrated propensity of a row whose network logit is
-// z under temperature T: sigmoid(z/T) clipped to [Clip, 1−Clip], as
-// Predict computes it. Scoring raw rows one at a time goes through it so
-// that its ê are those of training.
-func Calibrated(z, T float64) float64 {
-	return math.Min(math.Max(model.Sigmoid(z/T), Clip), 1-Clip)
 }

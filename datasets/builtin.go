@@ -220,7 +220,11 @@ func compas(t *table, keep map[string]bool) (*Dataset, error) {
 			feats = append(feats, feature{col: t.column(n), enc: oneHot})
 		}
 	}
-	return d.finish(t, rows, feats)
+	if _, err := d.finish(t, rows, feats); err != nil {
+		return nil, err
+	}
+	d.Schema.TargetNegative = "0" // any race other than African-American is a = 0
+	return d, nil
 }
 
 // adult encodes Adult; a is "sex" or "race"; keep names the feature
@@ -283,7 +287,14 @@ func adult(t *table, a, preset string, keep map[string]bool) (*Dataset, error) {
 			feats = append(feats, feature{col: t.column(n), enc: enc, rename: rename})
 		}
 	}
-	return d.finish(t, rows, feats)
+	if _, err := d.finish(t, rows, feats); err != nil {
+		return nil, err
+	}
+	d.Schema.TargetNegative = "<=50K"
+	if a == "sex" { // any race other than White is a = 0
+		d.Schema.SensitiveNegative = "Female"
+	}
+	return d, nil
 }
 
 // binaryLabel codes a label column through codes, rejecting other values.

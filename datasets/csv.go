@@ -144,6 +144,8 @@ rowLoop:
 	if _, err := d.finish(t, rows, feats); err != nil {
 		return nil, err
 	}
+	d.Schema.TargetNegative = otherValue(target, rows, d.LabelPositive)
+	d.Schema.SensitiveNegative = otherValue(sens, rows, d.GroupPositive)
 	d.ID = d.identity("", t.rows(), rows)
 	return d, nil
 }
@@ -159,6 +161,16 @@ func usedCodes(c *column, rows []int) []int32 {
 		}
 	}
 	return out
+}
+
+// otherValue is the value of the two-valued column c over rows that is not pos.
+func otherValue(c *column, rows []int, pos string) string {
+	for _, k := range usedCodes(c, rows) {
+		if v := c.levels[k]; v != pos {
+			return v
+		}
+	}
+	return ""
 }
 
 // binaryColumn codes a two-valued column 0/1 over rows.

@@ -144,6 +144,7 @@ func TestLoadCSVEncoding(t *testing.T) {
 				{Name: "code", Kind: KindCategorical, Levels: []string{"1", "x"}},
 			},
 			Target: "y", TargetPositive: "yes", Sensitive: "g", SensitivePositive: "M",
+			TargetNegative: "no", SensitiveNegative: "F",
 		},
 	}
 	if len(d.ID) != 16 {

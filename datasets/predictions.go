@@ -3,6 +3,7 @@ package datasets
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +53,34 @@ type Predictions struct {
 //
 // Every problem is a *ParseError naming the file, line and column.
 func ReadPredictions(path string, cols PredictionColumns) (*Predictions, error) {
+	names, err := cols.names()
+	if err != nil {
+		return nil, err
+	}
+	t, err := readFile(path, names)
+	if err != nil {
+		return nil, err
+	}
+	return predictionsOf(t, path, names, cols)
+}
+
+// ReadPredictionsFrom reads a CSV file of predictions from r, as
+// ReadPredictions reads a file; name stands for it in errors ("standard
+// input").
+func ReadPredictionsFrom(r io.Reader, name string, cols PredictionColumns) (*Predictions, error) {
+	names, err := cols.names()
+	if err != nil {
+		return nil, err
+	}
+	t, err := readCSV(r, name, names)
+	if err != nil {
+		return nil, err
+	}
+	return predictionsOf(t, name, names, cols)
+}
+
+// names lists the columns named, checking that the required ones are.
+func (cols PredictionColumns) names() ([]string, error) {
 	if (cols.Score == "") == (cols.Logit == "") {
 		return nil, errors.New("predictions: name exactly one column of scores or of logits")
 	}
@@ -59,11 +88,12 @@ func ReadPredictions(path string, cols PredictionColumns) (*Predictions, error) 
 		return nil, errors.New("predictions: name the label and the group columns")
 	}
 	names := []string{cols.Score, cols.Logit, cols.Label, cols.Group, cols.Propensity}
-	names = slices.DeleteFunc(names, func(s string) bool { return s == "" })
-	t, err := readFile(path, names)
-	if err != nil {
-		return nil, err
-	}
+	return slices.DeleteFunc(names, func(s string) bool { return s == "" }), nil
+}
+
+// predictionsOf codes the columns of the table t read from path.
+func predictionsOf(t *table, path string, names []string, cols PredictionColumns) (*Predictions, error) {
+	var err error
 	for _, name := range names {
 		if i := slices.Index(t.header, name); slices.Contains(t.header[i+1:], name) {
 			j := i + 1 + slices.Index(t.header[i+1:], name)

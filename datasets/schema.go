@@ -1,6 +1,9 @@
 package datasets
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Column kinds of a Schema.
 const (
@@ -29,6 +32,52 @@ type Schema struct {
 	TargetPositive    string `json:"target_positive"` // the raw target value coded y = 1
 	Sensitive         string `json:"sensitive"`
 	SensitivePositive string `json:"sensitive_positive"` // the raw sensitive value coded a = 1
+
+	// The raw values coded 0: "" where every other value is (COMPAS's and
+	// Adult's race) and in files written before they were recorded.
+	TargetNegative    string `json:"target_negative,omitempty"`
+	SensitiveNegative string `json:"sensitive_negative,omitempty"`
+}
+
+// CodeTarget returns the 0/1 code of a raw target value, as training
+// coded it (CodeValue); Adult's labels may end in "." as in adult.test.
+func (s *Schema) CodeTarget(v string) (float64, error) {
+	if s.Dataset == "adult-sex" || s.Dataset == "adult-race" {
+		v = strings.TrimSuffix(v, ".")
+	}
+	return CodeValue(v, s.TargetPositive, s.TargetNegative, "target")
+}
+
+// CodeSensitive returns the 0/1 code of a raw sensitive value, as
+// training coded it (CodeValue).
+func (s *Schema) CodeSensitive(v string) (float64, error) {
+	return CodeValue(v, s.SensitivePositive, s.SensitiveNegative, "sensitive")
+}
+
+// CodeValue codes a raw value v of a two-valued column (role names it in
+// errors): 1 for pos, 0 for neg, and, where neg is "", 0 for any other
+// value. A column already coded 0/1 — as fp datasets export writes the
+// target and the sensitive column — is read as the codes, unless "0" or
+// "1" is itself one of the raw values. An empty cell or a value that is
+// neither is an error.
+func CodeValue(v, pos, neg, role string) (float64, error) {
+	isCode := func(s string) bool { return s == "0" || s == "1" }
+	switch {
+	case v == "":
+		return 0, fmt.Errorf("%w: expected the %s value", ErrEmptyCell, role)
+	case v == pos:
+		return 1, nil
+	case neg != "" && v == neg:
+		return 0, nil
+	case isCode(v) && !isCode(pos) && !isCode(neg):
+		if v == "1" {
+			return 1, nil
+		}
+		return 0, nil
+	case neg == "":
+		return 0, nil
+	}
+	return 0, fmt.Errorf("%w %q in the %s column: the network codes %q as 1 and %q as 0", ErrBadValue, v, role, pos, neg)
 }
 
 // SourceColumn is one column of the source file the network reads.

@@ -88,7 +88,7 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	sd.testX = std.Apply(r.data, sp.Test)
 	sd.testY, sd.testA = r.data.Subset(sp.Test)
 
-	pm, err := r.propensityModel(ctx, m, whole)
+	pm, err := r.propensityModel(ctx, m, whole, std)
 	if err != nil {
 		return nil, fmt.Errorf("split %d: propensity model: %w", m, err)
 	}
@@ -157,8 +157,10 @@ func (d encoded) rows(rows []int, pos map[int]int) train.Data {
 	return out
 }
 
-// propensityModel reloads the split's propensity model or fits and stores it.
-func (r *Runner) propensityModel(ctx context.Context, m int, d encoded) (*propensity.Model, error) {
+// propensityModel reloads the split's propensity model or fits and stores
+// it, with the split's standardization std, so that the file scores raw
+// rows as the split's networks do.
+func (r *Runner) propensityModel(ctx context.Context, m int, d encoded, std *datasets.Standardizer) (*propensity.Model, error) {
 	if pm, err := runfolder.ReadPropensity(r.out, m); pm != nil || err != nil {
 		return pm, err
 	}
@@ -176,5 +178,7 @@ func (r *Runner) propensityModel(ctx context.Context, m int, d encoded) (*propen
 	if err != nil {
 		return nil, err
 	}
-	return pm, runfolder.WritePropensity(r.out, m, pm)
+	schema := r.data.Schema
+	return pm, runfolder.WritePropensity(r.out, m, pm, &runfolder.PropensityEncoding{
+		Schema: &schema, Features: r.data.Columns, Std: std, Config: r.cfg.Digest()})
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -19,6 +21,30 @@ type Options struct {
 	Threshold float64  // label is 1 when score ≥ Threshold
 	Logit     bool     // also write the logit
 	Parquet   bool     // write a Parquet file instead of a CSV
+
+	// Propensity, when set, adds the column propensity: the calibrated
+	// propensity ê = P(a=1 | x) of each row under that model.
+	Propensity *Propensity
+	// KeepCoded adds the columns y_coded and a_coded: the network's own
+	// 0/1 coding of the row's target and sensitive value (the schema's),
+	// so that an audit measures what the records measured.
+	KeepCoded bool
+}
+
+// Propensity is a split's calibrated propensity model made to score raw
+// rows: a network file that carries its schema and standardization, and
+// the temperature (runfolder.ReadPropensityFile reads one).
+type Propensity struct {
+	File *model.File
+	T    float64
+}
+
+// scored is what is written for one row besides the kept cells.
+type scored struct {
+	p, z  float64
+	label bool
+	e     float64 // propensity
+	y, a  float64 // coded target and sensitive value
 }
 
 // DefaultThreshold is the threshold of the records' accuracy.
@@ -90,6 +116,21 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 				Err: fmt.Errorf("%w: a column of type %s, which fp cannot read, cannot be kept", datasets.ErrBadType, typ.Name)}
 		}
 	}
+	var pe *propensityEncoder
+	if opt.Propensity != nil {
+		if pe, err = newPropensityEncoder(f, opt.Propensity, src, enc); err != nil {
+			return 0, err
+		}
+	}
+	coded := [2]int{-1, -1} // header positions of the target and sensitive columns
+	if opt.KeepCoded {
+		for i, name := range []string{f.Schema.Target, f.Schema.Sensitive} {
+			if coded[i] = slices.Index(header, name); coded[i] < 0 {
+				role := []string{"target", "sensitive"}[i]
+				return 0, &datasets.ParseError{File: file, Line: src.Pos().Line, Err: fmt.Errorf("%w: no column %q, the network's %s, for --keep-coded", datasets.ErrMissingColumn, name, role)}
+			}
+		}
+	}
 	var w rowWriter
 	if opt.Parquet {
 		w, err = newParquetOut(out, opt, keep, src.Types())
@@ -114,12 +155,24 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 		if err := enc.Encode(fields, at, x); err != nil {
 			return n, err
 		}
-		z := sc.Logit(x)
-		p := model.Sigmoid(z)
+		var r scored
+		r.z = sc.Logit(x)
+		r.p = model.Sigmoid(r.z)
+		r.label = r.p >= opt.Threshold
+		if pe != nil {
+			if r.e, err = pe.score(fields, at, x); err != nil {
+				return n, err
+			}
+		}
+		if opt.KeepCoded {
+			if r.y, r.a, err = codeRow(f.Schema, fields, coded, file, at); err != nil {
+				return n, err
+			}
+		}
 		for i, k := range keep {
 			kept[i] = fields[k]
 		}
-		if err := w.write(kept, p, p >= opt.Threshold, z); err != nil {
+		if err := w.write(kept, r); err != nil {
 			return n, &datasets.ParseError{File: file, Line: at.Line, Row: at.Row, Err: fmt.Errorf("writing the output: %w", err)}
 		}
 		n++
@@ -127,51 +180,145 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 	return n, w.close()
 }
 
+// propensityEncoder scores raw rows with a propensity model.
+type propensityEncoder struct {
+	sc  *model.Scorer
+	enc *datasets.Encoder // nil: the network's encoding serves
+	x   []float64
+	T   float64
+}
+
+func newPropensityEncoder(net *model.File, pm *Propensity, src datasets.RowSource, netEnc *datasets.Encoder) (*propensityEncoder, error) {
+	if pm.File == nil || pm.File.Schema == nil {
+		return nil, errors.New("propensity model: no raw input schema to encode rows with")
+	}
+	if !(pm.T > 0) || math.IsInf(pm.T, 1) {
+		return nil, fmt.Errorf("propensity model: temperature %v, want a finite value > 0", pm.T)
+	}
+	sc, err := pm.File.NewScorer()
+	if err != nil {
+		return nil, fmt.Errorf("propensity model: %w", err)
+	}
+	pe := &propensityEncoder{sc: sc, T: pm.T}
+	if !reflect.DeepEqual(pm.File.Schema, net.Schema) {
+		// Its own encoding: a propensity model need not read the columns
+		// the network reads.
+		if pe.enc, err = pm.File.Schema.NewEncoder(src); err != nil {
+			return nil, fmt.Errorf("propensity model: %w", err)
+		}
+		if pe.enc.Dim() != sc.Dim() {
+			return nil, fmt.Errorf("propensity model: the schema encodes %d inputs, the network takes %d", pe.enc.Dim(), sc.Dim())
+		}
+		pe.x = make([]float64, pe.enc.Dim())
+	} else if netEnc.Dim() != sc.Dim() {
+		return nil, fmt.Errorf("propensity model: the schema encodes %d inputs, the network takes %d", netEnc.Dim(), sc.Dim())
+	}
+	return pe, nil
+}
+
+// score returns the calibrated propensity of the row whose fields are
+// given; x is the row as the network's schema encodes it.
+func (pe *propensityEncoder) score(fields [][]byte, at datasets.Position, x []float64) (float64, error) {
+	if pe.enc != nil {
+		if err := pe.enc.Encode(fields, at, pe.x); err != nil {
+			return 0, err
+		}
+		x = pe.x
+	}
+	return model.CalibratedPropensity(pe.sc.Logit(x), pe.T), nil
+}
+
+// codeRow codes the row's target and sensitive value as the schema says,
+// from the fields at the header positions pos.
+func codeRow(s *datasets.Schema, fields [][]byte, pos [2]int, file string, at datasets.Position) (y, a float64, err error) {
+	if y, err = s.CodeTarget(string(fields[pos[0]])); err != nil {
+		return 0, 0, &datasets.ParseError{File: file, Line: at.Line, Row: at.Row, Column: pos[0] + 1, Name: s.Target, Err: err}
+	}
+	if a, err = s.CodeSensitive(string(fields[pos[1]])); err != nil {
+		return 0, 0, &datasets.ParseError{File: file, Line: at.Line, Row: at.Row, Column: pos[1] + 1, Name: s.Sensitive, Err: err}
+	}
+	return y, a, nil
+}
+
 // rowWriter writes the scored rows in one output format.
 type rowWriter interface {
-	write(kept [][]byte, p float64, label bool, z float64) error
+	write(kept [][]byte, r scored) error
 	close() error
 }
 
-// csvOut writes a CSV: the kept cells, score, label and the logit.
+// extraColumns names the columns written after score and label, in order.
+func extraColumns(opt Options) []string {
+	var out []string
+	if opt.Logit {
+		out = append(out, "logit")
+	}
+	if opt.Propensity != nil {
+		out = append(out, "propensity")
+	}
+	if opt.KeepCoded {
+		out = append(out, "y_coded", "a_coded")
+	}
+	return out
+}
+
+// appendExtras appends the values of extraColumns for r to b, as text,
+// each preceded by a comma; ends receives the end of each value in b.
+func appendExtras(b []byte, r scored, opt Options, ends []int) ([]byte, []int) {
+	if opt.Logit {
+		b = strconv.AppendFloat(append(b, ','), r.z, 'g', -1, 64)
+		ends = append(ends, len(b))
+	}
+	if opt.Propensity != nil {
+		b = strconv.AppendFloat(append(b, ','), r.e, 'g', -1, 64)
+		ends = append(ends, len(b))
+	}
+	if opt.KeepCoded {
+		b = append(b, ',', '0'+byte(r.y))
+		ends = append(ends, len(b))
+		b = append(b, ',', '0'+byte(r.a))
+		ends = append(ends, len(b))
+	}
+	return b, ends
+}
+
+// csvOut writes a CSV: the kept cells, score, label and the extra
+// columns (extraColumns).
 type csvOut struct {
-	w     *bufio.Writer
-	logit bool
-	line  []byte
+	w    *bufio.Writer
+	opt  Options
+	line []byte
+	ends []int
 }
 
 func newCSVOut(out io.Writer, opt Options) (*csvOut, error) {
-	c := &csvOut{w: bufio.NewWriterSize(out, 1<<16), logit: opt.Logit}
+	c := &csvOut{w: bufio.NewWriterSize(out, 1<<16), opt: opt}
 	var line []byte
 	for _, k := range opt.Keep {
 		line = appendCell(line, []byte(k))
 		line = append(line, ',')
 	}
 	line = append(line, "score,label"...)
-	if opt.Logit {
-		line = append(line, ",logit"...)
+	for _, name := range extraColumns(opt) {
+		line = append(append(line, ','), name...)
 	}
 	line = append(line, '\n')
 	_, err := c.w.Write(line)
 	return c, err
 }
 
-func (c *csvOut) write(kept [][]byte, p float64, label bool, z float64) error {
+func (c *csvOut) write(kept [][]byte, r scored) error {
 	line := c.line[:0]
 	for _, v := range kept {
 		line = appendCell(line, v)
 		line = append(line, ',')
 	}
-	line = strconv.AppendFloat(line, p, 'g', -1, 64)
-	if label {
+	line = strconv.AppendFloat(line, r.p, 'g', -1, 64)
+	if r.label {
 		line = append(line, ",1"...)
 	} else {
 		line = append(line, ",0"...)
 	}
-	if c.logit {
-		line = append(line, ',')
-		line = strconv.AppendFloat(line, z, 'g', -1, 64)
-	}
+	line, c.ends = appendExtras(line, r, c.opt, c.ends[:0])
 	line = append(line, '\n')
 	c.line = line
 	_, err := c.w.Write(line)
@@ -182,12 +329,14 @@ func (c *csvOut) close() error { return c.w.Flush() }
 
 // parquetOut writes a Parquet file: the kept columns with the types they
 // have in a Parquet input (strings from a text input), score (DOUBLE),
-// label (INT32, 0 or 1) and the logit (DOUBLE).
+// label (INT32, 0 or 1), the logit and the propensity (DOUBLE), y_coded
+// and a_coded (INT32, 0 or 1).
 type parquetOut struct {
 	w     *datasets.ParquetWriter
-	logit bool
+	opt   Options
 	cells [][]byte
 	num   []byte
+	ends  []int
 }
 
 func newParquetOut(out io.Writer, opt Options, keep []int, types []datasets.ColumnType) (*parquetOut, error) {
@@ -197,30 +346,35 @@ func newParquetOut(out io.Writer, opt Options, keep []int, types []datasets.Colu
 	}
 	cols = append(cols, datasets.ParquetColumn{Name: "score", Type: datasets.ParquetDouble},
 		datasets.ParquetColumn{Name: "label", Type: datasets.ParquetInt32})
-	if opt.Logit {
-		cols = append(cols, datasets.ParquetColumn{Name: "logit", Type: datasets.ParquetDouble})
+	for _, name := range extraColumns(opt) {
+		typ := datasets.ParquetDouble
+		if name == "y_coded" || name == "a_coded" {
+			typ = datasets.ParquetInt32
+		}
+		cols = append(cols, datasets.ParquetColumn{Name: name, Type: typ})
 	}
 	w, err := datasets.NewParquetWriter(out, cols)
 	if err != nil {
 		return nil, fmt.Errorf("--keep: %w", err)
 	}
-	return &parquetOut{w: w, logit: opt.Logit, cells: make([][]byte, len(cols))}, nil
+	return &parquetOut{w: w, opt: opt, cells: make([][]byte, len(cols))}, nil
 }
 
-func (o *parquetOut) write(kept [][]byte, p float64, label bool, z float64) error {
+func (o *parquetOut) write(kept [][]byte, r scored) error {
 	n := copy(o.cells, kept)
-	b := strconv.AppendFloat(o.num[:0], p, 'g', -1, 64)
+	b := strconv.AppendFloat(o.num[:0], r.p, 'g', -1, 64)
 	ps := len(b)
-	if label {
+	if r.label {
 		b = append(b, '1')
 	} else {
 		b = append(b, '0')
 	}
 	o.cells[n], o.cells[n+1] = b[:ps], b[ps:ps+1]
-	if o.logit {
-		zs := len(b)
-		b = strconv.AppendFloat(b, z, 'g', -1, 64)
-		o.cells[n+2] = b[zs:]
+	start := len(b)
+	b, o.ends = appendExtras(b, r, o.opt, o.ends[:0])
+	for i, end := range o.ends {
+		o.cells[n+2+i] = b[start+1 : end] // past the comma
+		start = end
 	}
 	o.num = b
 	return o.w.Write(o.cells)

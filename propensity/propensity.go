@@ -15,7 +15,7 @@ import (
 
 // Clip is how close to 0 or 1 a calibrated score may come (docs/method.md §4): Predict
 // returns values in [Clip, 1−Clip].
-const Clip = 1e-6
+const Clip = model.PropensityClip
 
 // MinRows is the fewest rows Fit accepts: below it neither the network nor
 // the temperature has anything to learn from.
@@ -220,7 +220,7 @@ func (m *Model) Predict(x []float64, n int) []float64 {
 	e := make([]float64, n)
 	m.Net.Forward(x, n, e)
 	for i, z := range e {
-		e[i] = math.Min(math.Max(model.Sigmoid(z/m.T), Clip), 1-Clip)
+		e[i] = model.CalibratedPropensity(z, m.T)
 	}
 	return e
 }

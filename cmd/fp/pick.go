@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"slices"
 	"strings"
 
@@ -132,18 +132,27 @@ func runPick(c *cli.Context) error {
 	if err := choose.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
-	data := runfolder.DataFile(res.Run)
-	if data == "" {
-		data = "DATA.csv"
-	}
-	_, err = fmt.Fprintf(c.App.Writer, "score new rows with:\n  fp predict --model %s --data %s --out scores.csv\n", shellQuote(res.Weights), shellQuote(data))
-	if cfg, cerr := runfolder.ReadConfig(res.Run); err == nil && cerr == nil && cfg.Dataset != "" {
-		if _, serr := os.Stat(data); serr != nil {
-			// A newcomer has the embedded copy only: say how to write it out.
-			_, err = fmt.Fprintf(c.App.Writer, "  (without %s: fp datasets export %s --out %s.csv writes the rows of the dataset it was trained on)\n",
-				data, cfg.Dataset, cfg.Dataset)
+	return writePredictHint(c.App.Writer, res.Weights, res.Run)
+}
+
+// writePredictHint prints the commands that score new rows with the
+// network file net of the run in dir and audit them: NEW.csv stands for
+// the new rows, and a note says how to score the data it was trained on.
+func writePredictHint(w io.Writer, net, dir string) error {
+	model := shellQuote(net)
+	fmt.Fprintf(w, "score new rows (NEW.csv: the columns it was trained on) with:\n  fp predict --model %s --data NEW.csv --out scores.csv\n", model)
+	if cfg, err := runfolder.ReadConfig(dir); err == nil {
+		switch {
+		case cfg.CSV != "":
+			fmt.Fprintf(w, "  (to score the data it was trained on: --data %s)\n", shellQuote(cfg.CSV))
+		case cfg.Dataset != "":
+			fmt.Fprintf(w, "  (to score the data it was trained on: fp datasets export %s --out %s.csv, then --data %s.csv)\n",
+				cfg.Dataset, cfg.Dataset, cfg.Dataset)
 		}
 	}
+	_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it:\n"+
+		"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded | "+
+		"fp audit --data - --logit logit --label y_coded --group a_coded --propensity propensity\n", model)
 	return err
 }
 

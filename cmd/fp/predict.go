@@ -14,6 +14,7 @@ import (
 	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/predict"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(predictCommand()) }
@@ -29,7 +30,13 @@ func predictCommand() *cli.Command {
 			"header row. A --data or --out name ending in .parquet is a Parquet file, whatever the network\n" +
 			"was trained on (read one row group at a time). Memory does not grow with the file. A missing\n" +
 			"column, an unseen category, an empty or non-numeric cell stops it with an error naming the line\n" +
-			"(Parquet: the row) and column; --out is then not written.",
+			"(Parquet: the row) and column; --out is then not written.\n\n" +
+			"--with-propensity adds propensity, the calibrated P(a=1 | x) of the propensity model of the\n" +
+			"network's split (RUN/splits/split-NNN/propensity.json beside RUN/networks/split-NNN/), the ê the\n" +
+			"run's ATO used; --propensity-file names that file elsewhere. --keep-coded adds y_coded and a_coded,\n" +
+			"the network's own 0/1 coding of the target and sensitive columns, so that\n" +
+			"fp audit --logit logit --label y_coded --group a_coded --propensity propensity measures what\n" +
+			"the records measure.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Required: true, Usage: "network file (from a sweep's networks/ folder, or fp pick)"},
 			&cli.StringFlag{Name: "data", Required: true, Usage: "data file to score: CSV, or Parquet when the name ends in .parquet"},
@@ -37,6 +44,9 @@ func predictCommand() *cli.Command {
 			&cli.StringFlag{Name: "keep", Usage: "comma-separated columns of --data to copy to the output"},
 			&cli.Float64Flag{Name: "threshold", Value: predict.DefaultThreshold, Usage: "label is 1 when score ≥ this"},
 			&cli.BoolFlag{Name: "logit", Usage: "also write the logit"},
+			&cli.BoolFlag{Name: "with-propensity", Usage: "also write propensity, the calibrated P(a=1 | x) of the propensity model of the network's split, found in its run folder"},
+			&cli.StringFlag{Name: "propensity-file", Usage: "the propensity model `FILE` (a run's splits/split-NNN/propensity.json) when it is not in the network's run folder; implies --with-propensity"},
+			&cli.BoolFlag{Name: "keep-coded", Usage: "also write y_coded and a_coded, the network's 0/1 coding of the target and sensitive columns"},
 		},
 		Action: runPredict,
 	}
@@ -51,7 +61,12 @@ func runPredict(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit")}
+	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit"), KeepCoded: c.Bool("keep-coded")}
+	if c.Bool("with-propensity") || c.IsSet("propensity-file") {
+		if opt.Propensity, err = readPropensity(c, f); err != nil {
+			return fmt.Errorf("predict: %w", err)
+		}
+	}
 	if k := c.String("keep"); k != "" {
 		for _, name := range strings.Split(k, ",") {
 			opt.Keep = append(opt.Keep, strings.TrimSpace(name))
@@ -81,4 +96,24 @@ func runPredict(c *cli.Context) error {
 	}
 	fmt.Fprintln(c.App.ErrWriter)
 	return nil
+}
+
+// readPropensity reads the propensity model that --with-propensity or
+// --propensity-file names for the network f.
+func readPropensity(c *cli.Context, f *model.File) (*predict.Propensity, error) {
+	path := c.String("propensity-file")
+	if path == "" {
+		var err error
+		if path, err = runfolder.NetworkPropensityPath(c.String("model")); err != nil {
+			return nil, fmt.Errorf("--with-propensity: %w", err)
+		}
+	}
+	pf, err := runfolder.ReadPropensityFile(path, f)
+	if err != nil {
+		return nil, err
+	}
+	if pf.Borrowed {
+		fmt.Fprintf(c.App.ErrWriter, "fp: %s holds no raw input schema (written by an older fp): its rows are encoded and standardized as the network's, which share its split's standardization\n", path)
+	}
+	return &predict.Propensity{File: pf.Network, T: pf.T}, nil
 }

@@ -81,10 +81,10 @@ func TestReadmeQuickStartRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if rows[0] != "two_year_recid,race,score,label" || len(rows) != 6172+1 {
+	if rows[0] != "score,label,logit,propensity,y_coded,a_coded" || len(rows) != 6172+1 {
 		t.Errorf("scores.csv: header %q, %d rows", rows[0], len(rows)-1)
 	}
-	for _, w := range []string{"dp", "eo", "accuracy"} {
+	for _, w := range []string{"ato", "dp", "eo", "accuracy"} {
 		if !strings.Contains(last, w) {
 			t.Errorf("fp audit printed no %s:\n%s", w, last)
 		}

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/runfolder"
 )
 
@@ -82,19 +81,11 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 }
 
 // PredictCommand is the fp predict command that applies the network at
-// path to new data, as fp pick names it: the data is the CSV file of cfg,
-// the run's configuration, when it trained on one, the published file of a
-// built-in dataset, else a placeholder. It suits Options.Predict.
-func PredictCommand(network string, cfg *runfolder.Config) string {
-	data := "DATA.csv"
-	switch {
-	case cfg == nil:
-	case cfg.CSV != "":
-		data = cfg.CSV
-	case datasets.OriginalFile(cfg.Dataset) != "":
-		data = datasets.OriginalFile(cfg.Dataset)
-	}
-	return "fp predict --model " + shellQuote(network) + " --data " + shellQuote(data) + " --out scores.csv"
+// path to new data, as fp pick names it: NEW.csv stands for the new rows,
+// whatever the run trained on (the training data would only give back its
+// own, optimistic figures). It suits Options.Predict.
+func PredictCommand(network string, _ *runfolder.Config) string {
+	return "fp predict --model " + shellQuote(network) + " --data NEW.csv --out scores.csv"
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but plain

@@ -250,9 +250,9 @@ func TestPredictCommand(t *testing.T) {
 		cfg  *runfolder.Config
 		want string
 	}{
-		{nil, "fp predict --model runs/x/net.json --data DATA.csv --out scores.csv"},
-		{&csv.Config, "fp predict --model runs/x/net.json --data 'my data.csv' --out scores.csv"},
-		{&compas.Config, "fp predict --model runs/x/net.json --data compas-scores-two-years.csv --out scores.csv"},
+		{nil, "fp predict --model runs/x/net.json --data NEW.csv --out scores.csv"},
+		{&csv.Config, "fp predict --model runs/x/net.json --data NEW.csv --out scores.csv"},
+		{&compas.Config, "fp predict --model runs/x/net.json --data NEW.csv --out scores.csv"},
 	} {
 		if got := htmlreport.PredictCommand("runs/x/net.json", tc.cfg); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)

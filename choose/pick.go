@@ -65,9 +65,15 @@ func (k *Candidate) String() string {
 }
 
 // metricsLine states the numbers the candidate was judged on.
-func (k *Candidate) metricsLine(metric string) string {
-	v, _ := k.Record.Metric(metric)
-	return fmt.Sprintf("risk %.6g, accuracy %.6g, %s %.6g", k.Record.Risk, k.Record.Accuracy, metric, v)
+func (k *Candidate) metricsLine(metric string, d records.Decide) string {
+	r, _, _ := d.Value(&k.Record, "risk")
+	a, _, _ := d.Value(&k.Record, "accuracy")
+	v, _, _ := d.Value(&k.Record, metric)
+	on := ""
+	if d.Selects() {
+		on = " on the selection rows"
+	}
+	return fmt.Sprintf("risk %.6g, accuracy %.6g, %s %.6g%s", r, a, metric, v, on)
 }
 
 // Picked is the outcome of Pick; its JSON form is fp pick's output.
@@ -85,8 +91,16 @@ type Picked struct {
 	EOpp     float64 `json:"eopp"`
 	Weights  string  `json:"weights"`
 
+	// Selection holds the chosen candidate's metrics on the selection
+	// rows, when its run kept some (keys sel_risk, …, n_sel).
+	*records.Selection
+
+	// Basis names the rows whose metrics the choice was made on: "test",
+	// or "selection" (the metrics above are then of the test rows, which
+	// the choice did not see).
+	Basis string `json:"decided_on"`
+
 	Metric     string `json:"-"` // the unfairness metric of the front
-	Basis      string `json:"-"` // the part whose metrics the choice was made on: "test"
 	Front      int    `json:"-"` // the non-dominated candidates the choice was made among
 	Candidates int    `json:"-"` // all candidates
 }
@@ -97,6 +111,7 @@ type PickError struct {
 	None    *NoneError
 	Metric  string
 	Closest *Candidate
+	Decide  records.Decide // the metrics the rule was applied to
 }
 
 func (e *PickError) Error() string {
@@ -104,16 +119,22 @@ func (e *PickError) Error() string {
 	if e.Closest == nil {
 		return why
 	}
-	return fmt.Sprintf("%s; the closest is %s (%s)", why, e.Closest, e.Closest.metricsLine(e.Metric))
+	return fmt.Sprintf("%s; the closest is %s (%s)", why, e.Closest, e.Closest.metricsLine(e.Metric, e.Decide))
 }
 
 func (e *PickError) Unwrap() error { return e.None }
 
-// Pick keeps the candidates not dominated in (risk, metric) and picks one
-// by r. Records hold test metrics only, so the choice is made on them
-// (Basis "test"): they flatter the chosen candidate. When no candidate
-// meets r the error is a *PickError.
+// Pick is PickOn deciding on the test metrics, the only ones records held
+// before selection rows: they then flatter the chosen candidate.
 func Pick(cands []Candidate, metric string, r Rule) (*Picked, error) {
+	return PickOn(cands, metric, r, records.DecideTest)
+}
+
+// PickOn keeps the candidates not dominated in (risk, metric) and picks one
+// by r, both decided on the metrics d names (records.Decide.Value); the
+// metrics reported are the test ones (Basis says which decided). When no
+// candidate meets r the error is a *PickError.
+func PickOn(cands []Candidate, metric string, r Rule, d records.Decide) (*Picked, error) {
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
@@ -122,8 +143,13 @@ func Pick(cands []Candidate, metric string, r Rule) (*Picked, error) {
 	}
 	pts := make([]Point, len(cands))
 	for i, k := range cands {
-		v, _ := k.Record.Metric(metric)
-		pts[i] = Point{Risk: k.Record.Risk, Unfairness: v, Accuracy: k.Record.Accuracy}
+		risk, _, err := d.Value(&k.Record, "risk")
+		if err != nil {
+			return nil, err
+		}
+		v, _, _ := d.Value(&k.Record, metric)
+		acc, _, _ := d.Value(&k.Record, "accuracy")
+		pts[i] = Point{Risk: risk, Unfairness: v, Accuracy: acc}
 	}
 	idx := Front(pts)
 	front := make([]Point, len(idx))
@@ -133,7 +159,7 @@ func Pick(cands []Candidate, metric string, r Rule) (*Picked, error) {
 	k, err := Choose(front, r)
 	var none *NoneError
 	if errors.As(err, &none) {
-		pe := &PickError{None: none, Metric: metric}
+		pe := &PickError{None: none, Metric: metric, Decide: d}
 		if none.Closest >= 0 {
 			pe.Closest = &cands[idx[none.Closest]]
 		}
@@ -144,9 +170,14 @@ func Pick(cands []Candidate, metric string, r Rule) (*Picked, error) {
 	}
 	c := &cands[idx[k]]
 	rec := &c.Record
-	return &Picked{Run: c.Dir, Split: rec.Split, Lambda: rec.Lambda, Method: rec.Method, Penalty: rec.Penalty,
+	p := &Picked{Run: c.Dir, Split: rec.Split, Lambda: rec.Lambda, Method: rec.Method, Penalty: rec.Penalty,
 		Risk: rec.Risk, Accuracy: rec.Accuracy, ATO: rec.ATO, DP: rec.DP, EO: rec.EO, EOpp: rec.EOpp,
-		Weights: c.Weights, Metric: metric, Basis: "test", Front: len(front), Candidates: len(cands)}, nil
+		Weights: c.Weights, Metric: metric, Basis: d.String(), Front: len(front), Candidates: len(cands)}
+	if rec.HasSelection() {
+		sel := *rec.Selection
+		p.Selection = &sel
+	}
+	return p, nil
 }
 
 // WriteText prints p as a one-row table under a line saying what it was
@@ -160,6 +191,11 @@ func WriteText(w io.Writer, p *Picked) error {
 		p.Risk, p.Accuracy, p.ATO, p.DP, p.EO, p.EOpp)
 	if err := t.Flush(); err != nil {
 		return err
+	}
+	if p.Basis == string(records.DecideSelection) && p.Selection != nil {
+		v, _ := p.Selection.Value(p.Metric)
+		fmt.Fprintf(w, "on the %d selection rows it was chosen on: risk %.4f, accuracy %.4f, %s %.4f\n",
+			p.NSel, p.SelRisk, p.SelAccuracy, p.Metric, v)
 	}
 	_, err := fmt.Fprintf(w, "network: %s\n", p.Weights)
 	return err

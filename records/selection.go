@@ -23,9 +23,9 @@ type Selection struct {
 // HasSelection reports whether the record carries selection metrics.
 func (r *Record) HasSelection() bool { return r.Selection != nil }
 
-// value returns the named value on the selection rows: "risk",
+// Value returns the named value on the selection rows: "risk",
 // "accuracy" or a metric of Metrics.
-func (s *Selection) value(name string) (float64, error) {
+func (s *Selection) Value(name string) (float64, error) {
 	switch name {
 	case "risk":
 		return s.SelRisk, nil
@@ -92,13 +92,9 @@ func ResolveDecide(flag string, recs []Record) (Decide, error) {
 			with++
 		}
 	}
-	d := Decide(flag)
-	switch d {
-	case DecideTest:
-		return d, nil
-	case DecideSelection, "":
-	default:
-		return "", fmt.Errorf("decide on %q: want %s", flag, decideNames())
+	d, err := ParseDecide(flag)
+	if err != nil || d == DecideTest {
+		return d, err
 	}
 	switch {
 	case with == len(recs) && len(recs) > 0:
@@ -109,6 +105,16 @@ func ResolveDecide(flag string, recs []Record) (Decide, error) {
 		return "", errors.New("no record has selection metrics (the runs kept no selection rows: fp train --select-fraction); decide on test")
 	}
 	return "", fmt.Errorf("%w (%d of %d); decide on test, or compare runs that all kept selection rows", ErrMixedSelection, with, len(recs))
+}
+
+// ParseDecide checks a rule's name: "selection", "test", or "" (the
+// default, which ResolveDecide settles from the records).
+func ParseDecide(name string) (Decide, error) {
+	switch d := Decide(name); d {
+	case DecideSelection, DecideTest, "":
+		return d, nil
+	}
+	return "", fmt.Errorf("decide on %q: want %s", name, decideNames())
 }
 
 // Value returns the named value of r ("risk", "accuracy" or a metric of
@@ -124,7 +130,7 @@ func (d Decide) Value(r *Record, name string) (decide, show float64, err error) 
 	if r.Selection == nil {
 		return 0, 0, fmt.Errorf("candidate %s has no selection metrics", r.Key())
 	}
-	decide, err = r.Selection.value(name)
+	decide, err = r.Selection.Value(name)
 	return decide, show, err
 }
 
@@ -159,7 +165,7 @@ func (d Decide) String() string {
 
 // DecideUsage describes the --decide-on flag of the commands that take it.
 var DecideUsage = "the rows whose metrics choose the non-dominated candidates (and the pick): " +
-	"selection (the sel_* metrics; the test metrics are shown) or test; default selection when every record has selection metrics, else test"
+	"selection (the sel_* metrics; the test metrics are shown) or test"
 
 // decideNames is Decides as strings, for messages.
 func decideNames() string {

@@ -28,13 +28,18 @@ func pickCommand() *cli.Command {
 			"                      min–max normalised over the front)\n" +
 			"It prints the candidate, its metrics, its network file and the fp predict command that uses it.\n" +
 			"When no candidate meets the requirement it exits with an error naming the closest one.\n" +
-			"The metrics are those of the test rows, which also served to choose: they flatter the choice.",
+			"The front and the pick are decided on the selection rows' metrics when the runs kept selection\n" +
+			"rows (fp train --select-fraction) and the metrics shown are those of the test rows, which the\n" +
+			"choice did not see; decided on the test rows (--decide-on test, or runs without selection rows)\n" +
+			"the shown metrics also served to choose, and flatter the choice.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
 			&cli.Float64Flag{Name: "max-unfairness", Usage: "highest acceptable value of --metric"},
 			&cli.Float64Flag{Name: "max-risk", Usage: "highest acceptable risk"},
 			&cli.Float64Flag{Name: "min-accuracy", Usage: "lowest acceptable accuracy"},
 			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
+			decideFlag(),
+			&cli.IntFlag{Name: "split", Usage: "pick among the candidates of split `M` only"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 		},
 		Action: runPick,
@@ -69,17 +74,30 @@ func runPick(c *cli.Context) error {
 		return fmt.Errorf("pick: give exactly one of --max-unfairness, --max-risk, --min-accuracy, --knee (got %d)", len(rules))
 	}
 	// ReadAll checks what fp front checks: readable files, one configuration per folder.
-	if _, err := readCandidates(c, "pick", paths); err != nil {
+	recs, err := readCandidates(c, "pick", paths)
+	if err != nil {
 		return err
 	}
 	cands, err := choose.ReadCandidates(paths)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
+	if c.IsSet("split") {
+		m := c.Int("split")
+		recs = slices.DeleteFunc(recs, func(r records.Record) bool { return r.Split != m })
+		cands = slices.DeleteFunc(cands, func(k choose.Candidate) bool { return k.Record.Split != m })
+		if len(recs) == 0 {
+			return fmt.Errorf("pick: --split %d: no successful candidate of split %d in %s", m, m, strings.Join(paths, ", "))
+		}
+	}
+	decide, err := decideOn(c, "pick", recs)
+	if err != nil {
+		return err
+	}
 	if len(cands) == 0 {
 		return fmt.Errorf("pick: every successful candidate in %s is collapsed (a constant predictor)", strings.Join(paths, ", "))
 	}
-	res, err := choose.Pick(cands, metric, rules[0])
+	res, err := choose.PickOn(cands, metric, rules[0], decide)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}

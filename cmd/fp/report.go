@@ -27,6 +27,7 @@ func reportCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the page to `FILE` (default report.html in the first RUN folder)"},
 			&cli.StringFlag{Name: "title", Usage: "the page's title (default: fp report: DATASETS)"},
+			decideFlag(),
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was written as JSON"},
 		},
 		Action: runReport,
@@ -50,7 +51,7 @@ func runReport(c *cli.Context) error {
 		return errors.New("report: give one or more run folders (as written by fp train)")
 	}
 	defaults := experiments.DefaultConfig().Config
-	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults}
+	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults, Decide: c.String("decide-on")}
 	if slices.ContainsFunc(commands, func(c *cli.Command) bool { return c.Name == "predict" }) {
 		opt.Predict = htmlreport.PredictCommand
 	}

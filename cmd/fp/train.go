@@ -63,6 +63,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "shards", Usage: "the sweep has `N` shards; this run's index is JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array 0…N−1 or a resubmission of some of its IDs)", DefaultText: "automatic: from a Slurm array, else not sharded"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "out", Usage: "output folder; rerun the same command to resume", DefaultText: "runs/DATASET-METHOD-PENALTY"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric of the front shown at the end: ato, dp, eo or eopp"}),
+		decideFlag(),
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output"},
 		&cli.BoolFlag{Name: "no-plot", Usage: "do not draw the front figure at the end"},
 		&cli.BoolFlag{Name: jsonFlag, Usage: "print the summary and the front at the end as JSON"},
@@ -171,6 +172,9 @@ func runTrain(c *cli.Context) error {
 	// not after the sweep.
 	if m := c.String("metric"); !slices.Contains(records.Metrics, m) {
 		return fmt.Errorf("--metric %q: want one of %s", m, strings.Join(records.Metrics, ", "))
+	}
+	if _, err := records.ParseDecide(c.String("decide-on")); err != nil {
+		return fmt.Errorf("--decide-on: %w", err)
 	}
 	out := c.String("out")
 	if out == "" {

@@ -35,6 +35,9 @@ type Options struct {
 	// Resamples is the number of bootstrap resamples of the paired
 	// comparisons; default 10,000, as fp compare.
 	Resamples int
+	// Decide is fp report's --decide-on: "selection", "test", or "" for
+	// the default (records.ResolveDecide over every successful record).
+	Decide string
 }
 
 // palette is the Okabe–Ito palette, distinguishable with the common forms
@@ -83,6 +86,16 @@ func Build(paths []string, opt Options) (*Page, error) {
 		read = append(read, all)
 	}
 	labels := runLabels(read)
+	var succeeded []records.Record
+	for _, all := range read {
+		ok, _ := records.Succeeded(all)
+		succeeded = append(succeeded, ok...)
+	}
+	decide, err := records.ResolveDecide(opt.Decide, succeeded)
+	if err != nil {
+		return nil, fmt.Errorf("report: --decide-on: %w", err)
+	}
+	p.DecidedOn = decide.String()
 	for ri, path := range paths {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -138,9 +151,15 @@ func Build(paths []string, opt Options) (*Page, error) {
 			if r.Method == runfolder.MethodAdversarial {
 				c.Symbol = "β"
 			}
-			for _, m := range records.Metrics {
-				v, _ := r.Metric(m)
-				c.Metrics = append(c.Metrics, Num(v))
+			for _, name := range append([]string{"risk"}, records.Metrics...) {
+				d, v, err := decide.Value(r, name)
+				if err != nil {
+					return nil, fmt.Errorf("report: %w", err)
+				}
+				c.decide = append(c.decide, d)
+				if name != "risk" {
+					c.Metrics = append(c.Metrics, Num(v))
+				}
 			}
 			c.Group = index(groups, labels.of(r))
 			c.Dataset = index(datasets, datasetLabel(r))
@@ -241,7 +260,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		}
 	}
 
-	cmps, err := comparisons(read, opt.Resamples)
+	cmps, err := comparisons(read, opt.Resamples, decide)
 	if err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
 	}
@@ -314,7 +333,8 @@ func ratio(a float64, n int) float64 {
 }
 
 // markFronts sets each candidate's Front: the metrics (indices) for which
-// no candidate of its dataset dominates it in (risk, unfairness).
+// no candidate of its dataset dominates it in (risk, unfairness), as the
+// candidates' deciding values give them.
 func markFronts(cands []Candidate, nDatasets int) {
 	for d := range nDatasets {
 		var idx []int
@@ -326,7 +346,7 @@ func markFronts(cands []Candidate, nDatasets int) {
 		for m := range records.Metrics {
 			pts := make([]pareto.Point, len(idx))
 			for k, i := range idx {
-				pts[k] = pareto.Point{X: float64(cands[i].Risk), Y: float64(cands[i].Metrics[m])}
+				pts[k] = pareto.Point{X: cands[i].decide[0], Y: cands[i].decide[1+m]}
 			}
 			for _, k := range pareto.Front(pts) {
 				cands[idx[k]].Front = append(cands[idx[k]].Front, m)

@@ -70,7 +70,9 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 	if c.CSV != "" {
 		selectDefault = 0.5
 	}
-	num("select-fraction", c.SelectFraction, selectDefault)
+	if c.SelectFraction >= 0 { // a negative share is fp train's default
+		num("select-fraction", c.SelectFraction, selectDefault)
+	}
 	num("propensity-epochs", float64(c.PropensityEpochs), float64(d.PropensityEpochs))
 	if c.Method == runfolder.MethodAdversarial {
 		num("beta-scale", c.AdvBetaScale, d.AdvBetaScale)

@@ -114,11 +114,11 @@ func byDataset(sources [][]records.Record) [][]records.Record {
 }
 
 // comparisons runs fp compare's comparison on each dataset's records.
-func comparisons(sources [][]records.Record, resamples int) ([]Comparison, error) {
+func comparisons(sources [][]records.Record, resamples int, decide records.Decide) ([]Comparison, error) {
 	var out []Comparison
 	var errs []string
 	for _, recs := range byDataset(sources) {
-		res, err := compare.Run(recs, compare.Options{Resamples: resamples})
+		res, err := compare.Run(recs, compare.Options{Resamples: resamples, Decide: decide})
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue

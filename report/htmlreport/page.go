@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/records"
 )
 
 // Page is everything the report shows. Pointer and slice fields left nil are
@@ -35,6 +36,20 @@ type Page struct {
 
 	// Data feeds the figures and the table drawn in the browser.
 	Data Data
+
+	// DecidedOn names the rows whose metrics decided the non-dominated
+	// candidates and the comparison's fronts: "test" or "selection"
+	// (records.Decide); the metrics shown are the test ones.
+	DecidedOn string
+}
+
+// SelectionNote says, for a page decided on the selection rows, what
+// decided and what is shown; "" otherwise.
+func (p *Page) SelectionNote() string {
+	if p.DecidedOn != string(records.DecideSelection) {
+		return ""
+	}
+	return "The non-dominated candidates are chosen on their metrics on the selection rows (sel_* in the records); every number and point shown is of the test rows, which the choice did not see."
 }
 
 // Summary counts what the report covers.
@@ -132,6 +147,10 @@ type Candidate struct {
 	Acc     Num    `json:"acc"`
 	Metrics []Num  `json:"m"` // in Data.Metrics order
 	Front   []int  `json:"nd,omitempty"`
+	// decide holds the risk and then the metrics (Data.Metrics order)
+	// that decide the fronts: the shown ones, or those of the selection
+	// rows.
+	decide []float64
 	// Collapsed marks a constant predictor.
 	Collapsed bool `json:"collapsed,omitempty"`
 	// SingleClass marks a candidate predicting one class for every test

@@ -31,7 +31,7 @@ type Outcome struct {
 	// DecidedOn names the rows whose metrics decided Front (and the
 	// comparison's fronts): "test" or "selection" (records.Decide).
 	DecidedOn string `json:"decided_on"`
-	Figure string           `json:"figure,omitempty"` // the front figure, when one was drawn
+	Figure    string `json:"figure,omitempty"` // the front figure, when one was drawn
 
 	Elapsed time.Duration `json:"-"`
 }

@@ -96,6 +96,9 @@ func Build(paths []string, opt Options) (*Page, error) {
 		return nil, fmt.Errorf("report: --decide-on: %w", err)
 	}
 	p.DecidedOn = decide.String()
+	if decide.Selects() {
+		p.Data.DecidedOn = p.DecidedOn
+	}
 	for ri, path := range paths {
 		st, err := os.Stat(path)
 		if err != nil {

@@ -126,6 +126,9 @@ type Data struct {
 	Runs        []string          `json:"runs"`
 	Candidates  []Candidate       `json:"candidates"`
 	Bins        int               `json:"bins"` // histogram bins on [0, 1]
+	// DecidedOn is "selection" when the fronts were decided on the
+	// selection rows (the legend says so); "" otherwise.
+	DecidedOn string `json:"decided_on,omitempty"`
 }
 
 // Group is one colour of the figures: a method (and penalty).

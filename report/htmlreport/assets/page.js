@@ -220,7 +220,9 @@
       h += '<button type="button" class="lg' + (state.hidden[i] ? " off" : "") + '" data-g="' + i + '" title="show or hide this method">' +
         '<span class="key" style="background:' + esc(g.color) + '"></span>' + esc(g.label) + "</button>";
     });
-    h += '<span><span class="front-key"></span>non-dominated staircase (outlined points)</span>';
+    h += '<span><span class="front-key"></span>' + (D.decided_on === "selection" ?
+      "non-dominated on the selection rows (outlined points), drawn at their test metrics" :
+      "non-dominated staircase (outlined points)") + "</span>";
     if (D.candidates.some(function (c) { return c.single_class; })) h += '<span><svg width="12" height="12" class="ring-key"><circle cx="6" cy="6" r="4.2"></circle></svg>rings: predict one class for every test row</span>';
     h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
     lg.innerHTML = h;

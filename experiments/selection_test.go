@@ -89,6 +89,11 @@ func TestSelectionRowsAreStratifiedAndDisjoint(t *testing.T) {
 	if _, err := runfolder.PartsOf(small, d, 0); err == nil || !strings.Contains(err.Error(), "select fraction") {
 		t.Errorf("two test rows split in halves: err = %v", err)
 	}
+	// So is one that leaves a part without one of the groups.
+	small.TestSize, small.SelectFraction = 8, 0.2
+	if _, err := runfolder.PartsOf(small, d, 0); err == nil || !strings.Contains(err.Error(), "each part needs both groups") {
+		t.Errorf("eight test rows, a fifth selected: err = %v", err)
+	}
 }
 
 // runTo runs c into a fresh folder and returns it with its records by λ.

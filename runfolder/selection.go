@@ -38,6 +38,21 @@ func PartsOf(c Config, d *datasets.Dataset, m int) (Parts, error) {
 		return Parts{}, fmt.Errorf("split %d: a select fraction of %g of %d test rows leaves %d selection and %d test rows; each needs at least one (use more test rows or another fraction)",
 			m, c.SelectFraction, len(s.Test), len(sel), len(rest))
 	}
+	// Each part's fairness metrics compare the two groups: both must be
+	// there, which is known now rather than after training.
+	for _, part := range []struct {
+		name string
+		rows []int
+	}{{"selection", sel}, {"test", rest}} {
+		var n1 int
+		for _, i := range part.rows {
+			n1 += int(d.A[i])
+		}
+		if n1 == 0 || n1 == len(part.rows) {
+			return Parts{}, fmt.Errorf("split %d: a select fraction of %g leaves %d %s rows, %d of them with a = 1: each part needs both groups (use more test rows or another fraction)",
+				m, c.SelectFraction, len(part.rows), part.name, n1)
+		}
+	}
 	p.Selection, p.Test = sel, rest
 	return p, nil
 }

@@ -71,9 +71,15 @@ func (k *Candidate) String() string {
 }
 
 // metricsLine states the numbers the candidate was judged on.
-func (k *Candidate) metricsLine(metric string) string {
-	v, _ := k.Record.Metric(metric)
-	return fmt.Sprintf("risk %.6g, accuracy %.6g, %s %.6g", k.Record.Risk, k.Record.Accuracy, metric, v)
+func (k *Candidate) metricsLine(metric string, d records.Decide) string {
+	r, _, _ := d.Value(&k.Record, "risk")
+	a, _, _ := d.Value(&k.Record, "accuracy")
+	v, _, _ := d.Value(&k.Record, metric)
+	on := ""
+	if d.Selects() {
+		on = " on the selection rows"
+	}
+	return fmt.Sprintf("risk %.6g, accuracy %.6g, %s %.6g%s", r, a, metric, v, on)
 }
 
 // LeftOut counts the candidates a pick leaves out, each under the first of
@@ -195,8 +201,16 @@ type Picked struct {
 	Shown
 	LeftOut LeftOut `json:"left_out"`
 
+	// Selection holds the chosen candidate's metrics on the selection
+	// rows, when its run kept some (keys sel_risk, …, n_sel).
+	*records.Selection
+
+	// Basis names the rows whose metrics the choice was made on: "test",
+	// or "selection" (the metrics above are then of the test rows, which
+	// the choice did not see).
+	Basis string `json:"decided_on"`
+
 	Metric     string `json:"-"` // the unfairness metric of the front
-	Basis      string `json:"-"` // the part whose metrics the choice was made on: "test"
 	Front      int    `json:"-"` // the non-dominated candidates the choice was made among
 	Candidates int    `json:"-"` // the candidates the front was formed of (those left out aside)
 }
@@ -210,6 +224,7 @@ type PickError struct {
 	Closest      *Candidate
 	Alternatives []*Candidate
 	LeftOut      LeftOut
+	Decide       records.Decide // the metrics the rule was applied to
 }
 
 func (e *PickError) Error() string {
@@ -217,14 +232,14 @@ func (e *PickError) Error() string {
 	if len(e.Alternatives) > 0 {
 		alt := make([]string, len(e.Alternatives))
 		for i, k := range e.Alternatives {
-			alt[i] = fmt.Sprintf("%s (%s)", k, k.metricsLine(e.Metric))
+			alt[i] = fmt.Sprintf("%s (%s)", k, k.metricsLine(e.Metric, e.Decide))
 		}
 		return fmt.Sprintf("%s; the nearest alternatives: %s", why, strings.Join(alt, "; "))
 	}
 	if e.Closest == nil {
 		return why
 	}
-	return fmt.Sprintf("%s; the closest is %s (%s)", why, e.Closest, e.Closest.metricsLine(e.Metric))
+	return fmt.Sprintf("%s; the closest is %s (%s)", why, e.Closest, e.Closest.metricsLine(e.Metric, e.Decide))
 }
 
 func (e *PickError) Unwrap() error { return e.None }
@@ -241,14 +256,20 @@ type Options struct {
 	// AllowDegenerate keeps the single-class, near-constant and
 	// no-better-than-constant candidates (see Screen).
 	AllowDegenerate bool
+	// Decide names the metrics the front and the rule are decided on
+	// (records.Decide; the zero value: the test metrics, which then
+	// flatter the chosen candidate). The metrics reported are the test
+	// ones either way.
+	Decide records.Decide
 }
 
 // Pick leaves out the candidates Screen leaves out, keeps those not
-// dominated in (risk, metric) among the rest and picks one by r. Records
-// hold test metrics only, so the choice is made on them (Basis "test"):
-// they flatter the chosen candidate. When no candidate meets r the error
-// is a *PickError; when every candidate is left out, a *LeftOutError.
+// dominated in (risk, metric) among the rest and picks one by r, both
+// decided on the metrics opt.Decide names (Basis says which). When no
+// candidate meets r the error is a *PickError; when every candidate is
+// left out, a *LeftOutError.
 func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error) {
+	d := opt.Decide
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
@@ -262,8 +283,13 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	pts := make([]Point, len(kept))
 	for i, c := range kept {
 		k := &cands[c]
-		v, _ := k.Record.Metric(metric)
-		pts[i] = Point{Risk: k.Record.Risk, Unfairness: v, Accuracy: k.Record.Accuracy}
+		risk, _, err := d.Value(&k.Record, "risk")
+		if err != nil {
+			return nil, err
+		}
+		v, _, _ := d.Value(&k.Record, metric)
+		acc, _, _ := d.Value(&k.Record, "accuracy")
+		pts[i] = Point{Risk: risk, Unfairness: v, Accuracy: acc}
 	}
 	idx := Front(pts)
 	front := make([]Point, len(idx))
@@ -274,7 +300,7 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	k, err := Choose(front, r)
 	var none *NoneError
 	if errors.As(err, &none) {
-		pe := &PickError{None: none, Metric: metric, LeftOut: left}
+		pe := &PickError{None: none, Metric: metric, LeftOut: left, Decide: d}
 		if none.Closest >= 0 {
 			pe.Closest = &cands[idx[none.Closest]]
 		}
@@ -286,8 +312,15 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	if err != nil {
 		return nil, err
 	}
-	return &Picked{Shown: cands[idx[k]].Show(), LeftOut: left,
-		Metric: metric, Basis: "test", Front: len(front), Candidates: len(kept)}, nil
+	c := &cands[idx[k]]
+	rec := &c.Record
+	p := &Picked{Shown: c.Show(), LeftOut: left,
+		Metric: metric, Basis: d.String(), Front: len(front), Candidates: len(kept)}
+	if rec.HasSelection() {
+		sel := *rec.Selection
+		p.Selection = &sel
+	}
+	return p, nil
 }
 
 // WriteText prints p as a one-row table under a line saying what it was
@@ -301,6 +334,11 @@ func WriteText(w io.Writer, p *Picked) error {
 		p.Risk, p.Accuracy, p.ATO, p.DP, p.EO, p.EOpp)
 	if err := t.Flush(); err != nil {
 		return err
+	}
+	if p.Basis == string(records.DecideSelection) && p.Selection != nil {
+		v, _ := p.Selection.Value(p.Metric)
+		fmt.Fprintf(w, "on the %d selection rows it was chosen on: risk %.4f, accuracy %.4f, %s %.4f\n",
+			p.NSel, p.SelRisk, p.SelAccuracy, p.Metric, v)
 	}
 	if why := p.Degenerate(); why != "" {
 		fmt.Fprintf(w, "note: the candidate is degenerate: %s\n", why)

@@ -19,6 +19,12 @@ type Options struct {
 	Tolerance float64          // distinct-point ε; default pareto.DefaultTolerance
 	Resamples int              // bootstrap resamples; default 10,000
 	Seed      uint64           // bootstrap seed, with the metric and the pair; default 1
+	// Decide says which metrics decide the fronts (records.Decide; the
+	// zero value decides on the test metrics). Under
+	// records.DecideSelection every group's front, its non-dominated count
+	// and share are decided on the selection metrics, and its hypervolumes
+	// are those of the test metrics of the candidates so chosen.
+	Decide records.Decide
 }
 
 // Result is a comparison of groups of candidates.
@@ -32,6 +38,10 @@ type Result struct {
 	// Datasets lists the datasets compared (separately when grouped by
 	// dataset).
 	Datasets []string `json:"datasets"`
+	// DecidedOn names the rows whose metrics decided the fronts: "test", or
+	// "selection" (the hypervolumes are then of the test metrics of the
+	// candidates non-dominated on the selection rows).
+	DecidedOn string `json:"decided_on"`
 }
 
 // Pooled is one group's row of the pooled table of one metric: all its
@@ -105,12 +115,17 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 	if opt.By.Has("dataset") {
 		escape = ""
 	}
+	for i := range recs {
+		if _, _, err := opt.Decide.Value(&recs[i], "risk"); err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+	}
 	data, err := records.OneDataPerGroup(recs, opt.By, escape)
 	if err != nil {
 		return nil, err // says what it is: the command names itself
 	}
 	slices.SortStableFunc(data, func(a, b records.DataGroup) int { return strings.Compare(a.Label, b.Label) })
-	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}}
+	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}, DecidedOn: opt.Decide.String()}
 	for _, d := range data {
 		res.Datasets = append(res.Datasets, d.Label)
 	}
@@ -135,22 +150,31 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 	}
 	slices.SortFunc(names, func(a, b string) int { return rowOrder(a, groups[a], b, groups[b]) })
 
-	points := map[string][]pareto.Point{}
-	splits := map[int]map[string][]pareto.Point{}
+	// points are shown (test metrics), decide decides the fronts.
+	points, decide := map[string][]pareto.Point{}, map[string][]pareto.Point{}
+	splits, decideSplits := map[int]map[string][]pareto.Point{}, map[int]map[string][]pareto.Point{}
 	for _, name := range names {
 		for i := range groups[name] {
 			r := &groups[name][i]
-			v, _ := r.Metric(metric) // checked by Run
-			p := pareto.Point{X: r.Risk, Y: v}
+			dr, du, sr, su, _ := opt.Decide.Point(r, metric) // checked by Run
+			p, q := pareto.Point{X: sr, Y: su}, pareto.Point{X: dr, Y: du}
 			points[name] = append(points[name], p)
+			decide[name] = append(decide[name], q)
 			if splits[r.Split] == nil {
-				splits[r.Split] = map[string][]pareto.Point{}
+				splits[r.Split], decideSplits[r.Split] = map[string][]pareto.Point{}, map[string][]pareto.Point{}
 			}
 			splits[r.Split][name] = append(splits[r.Split][name], p)
+			decideSplits[r.Split][name] = append(decideSplits[r.Split][name], q)
 		}
 	}
+	popt := pareto.Options{Tolerance: tol}
+	if !opt.Decide.Selects() {
+		decide, decideSplits = points, nil
+	} else {
+		popt.Decide = decide
+	}
 	sums := map[string]pareto.Summary{}
-	for _, s := range pareto.CompareWith(points, pareto.Options{Tolerance: tol}) {
+	for _, s := range pareto.CompareWith(points, popt) {
 		sums[s.Group] = s
 	}
 	for _, name := range names {
@@ -165,7 +189,7 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 			configs[groups[name][i].Config] = true
 		}
 		row.Configs = len(configs)
-		for _, i := range pareto.Front(points[name]) {
+		for _, i := range pareto.Front(decide[name]) {
 			if groups[name][i].Collapsed {
 				row.FrontCollapsed++
 			}
@@ -178,12 +202,13 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 		}
 		res.Pooled = append(res.Pooled, row)
 	}
-	for _, h := range pareto.PerSplit(splits) {
+	perSplit := pareto.PerSplitDecided(splits, decideSplits)
+	for _, h := range perSplit {
 		res.PerSplit = append(res.PerSplit, SplitRow{Metric: metric, Dataset: dataset, SplitHypervolume: h})
 	}
 	hash := fnv.New64a()
 	hash.Write([]byte(metric + "\x00" + dataset))
-	pairs := pareto.ComparePairs(pareto.PerSplit(splits), pareto.PairedOptions{
+	pairs := pareto.ComparePairs(perSplit, pareto.PairedOptions{
 		Resamples: opt.Resamples, Seed: opt.Seed ^ hash.Sum64(), Order: names})
 	for _, p := range pairs {
 		if p.Splits == 0 {

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
 )
 
 // WriteText prints res as plain-text tables: for each metric (and dataset)
@@ -27,6 +28,10 @@ func WriteText(w io.Writer, res *Result) error {
 		"no better: non-dominated candidates that are constant predictors / predict one class for every test row /\n"+
 		"have a test risk no better than the constant predictor's at the training base rate.\n",
 		res.Tolerance, res.Reference[0], res.Reference[1])
+	if res.DecidedOn == string(records.DecideSelection) {
+		fmt.Fprint(w, "fronts chosen on the selection rows (sel_* metrics): nondominated and share count those; the hypervolumes\n"+
+			"are of the test metrics of the candidates so chosen (chosen on selection rows, shown on test rows).\n")
+	}
 	if len(res.Paired) > 0 {
 		fmt.Fprint(w, "split by split: each split normalised over its own candidates; A − B is the mean paired difference of\n"+
 			"hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value (* p < 0.05).\n")

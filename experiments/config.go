@@ -64,6 +64,16 @@ const ValFractionAuto = -1
 // DefaultValFraction is the validation share of a CSV sweep by default.
 const DefaultValFraction = 0.2
 
+// SelectFractionAuto asks for the data's default selection share: half of
+// each split's test rows for a CSV, none for the built-in datasets, whose
+// default reproduces the paper's protocol (fronts decided on the test
+// rows).
+const SelectFractionAuto = -1
+
+// DefaultSelectFraction is the share of a CSV sweep's test rows kept as
+// selection rows by default.
+const DefaultSelectFraction = 0.5
+
 // MinGroupRows is the fewest rows of a group in a training split below which
 // a sweep warns that the ATO estimates of that split are noisy.
 const MinGroupRows = 50
@@ -82,6 +92,7 @@ func DefaultConfig() Config {
 		LR:               1e-3,
 		PropensityEpochs: 100,
 		ValFraction:      ValFractionAuto,
+		SelectFraction:   SelectFractionAuto,
 		AdvEpochs:        200,
 		AdvPretrainClf:   2,
 		AdvPretrainAdv:   5,
@@ -183,6 +194,8 @@ func (c Config) Validate() error {
 		return fieldErr("val_fraction", "%g, want a value in [0, 0.5] (0: no validation part)", c.ValFraction)
 	case c.ValFraction > 0 && c.Method == MethodAdversarial:
 		return fieldErr("val_fraction", "the adversarial baseline trains on a fixed schedule (docs/method.md §6) without held-out stopping; use 0")
+	case c.SelectFraction != SelectFractionAuto && !(c.SelectFraction >= 0 && c.SelectFraction < 1):
+		return fieldErr("select_fraction", "%g, want a value in [0, 1) (0: no selection rows)", c.SelectFraction)
 	case c.TrainFraction < 0 || c.TrainFraction >= 1:
 		return fieldErr("train_fraction", "%g, want a value in (0, 1)", c.TrainFraction)
 	case c.TrainSize < 0:
@@ -278,6 +291,7 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 		return c, err
 	}
 	c.ValFraction = c.resolvedValFraction()
+	c.SelectFraction = c.resolvedSelectFraction()
 	if c.ValFraction > 0 {
 		nTrain -= int(math.Round(c.ValFraction * float64(nTrain)))
 	}
@@ -325,6 +339,18 @@ func (c Config) resolvedValFraction() float64 {
 		return c.ValFraction
 	case c.CSV != "" && c.Method != MethodAdversarial:
 		return DefaultValFraction
+	}
+	return 0
+}
+
+// resolvedSelectFraction is SelectFraction with SelectFractionAuto
+// replaced by the data's default.
+func (c Config) resolvedSelectFraction() float64 {
+	switch {
+	case c.SelectFraction != SelectFractionAuto:
+		return c.SelectFraction
+	case c.CSV != "":
+		return DefaultSelectFraction
 	}
 	return 0
 }

@@ -16,9 +16,9 @@ import (
 func LoadDataset(c Config) (*datasets.Dataset, error) { return runfolder.LoadDataset(c.Config) }
 
 // splitOf draws split m of d, as every command that needs it does
-// (runfolder.SplitOf).
-func splitOf(c Config, d *datasets.Dataset, m int) (datasets.Split, error) {
-	return runfolder.SplitOf(c.Config, d, m)
+// (runfolder.PartsOf): its training, selection and test rows.
+func splitOf(c Config, d *datasets.Dataset, m int) (runfolder.Parts, error) {
+	return runfolder.PartsOf(c.Config, d, m)
 }
 
 // holdOut divides the rows of a training split into the rows trained on and
@@ -62,10 +62,15 @@ type splitData struct {
 	testY       []float64
 	testA       []float64
 	testE       []float64 // calibrated propensity on the test rows
+	sel         evalRows  // the selection rows (n = 0 when none are kept)
 	std         *datasets.Standardizer
 	columns     []string
 	propensityT float64
 }
+
+// evalRows are rows a network is scored on, standardized, with their
+// labels, groups and calibrated propensity.
+type evalRows struct{ x, y, a, e []float64 }
 
 // prepare splits, standardizes and fits (or reloads) the split's propensity
 // model, holding one worker slot while it does.
@@ -120,6 +125,11 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	r.observeOverlap(sd.overlap)
 	whole.W = make([]float64, whole.N)
 	fairness.OverlapWeights(e, whole.A, whole.W)
+	if len(sp.Selection) > 0 {
+		sd.sel.x = std.Apply(r.data, sp.Selection)
+		sd.sel.y, sd.sel.a = r.data.Subset(sp.Selection)
+		sd.sel.e = pm.Predict(sd.sel.x, len(sp.Selection))
+	}
 
 	fit, val := holdOut(c, r.data, m, sp.Train, c.ValFraction)
 	if len(val) == 0 {

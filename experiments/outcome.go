@@ -28,8 +28,11 @@ type Outcome struct {
 	Comparison     *compare.Result `json:"comparison"`
 	// Front are the records of the non-dominated candidates by test risk,
 	// their Weights a path from the working directory.
-	Front  []records.Record `json:"front"`
-	Figure string           `json:"figure,omitempty"` // the front figure, when one was drawn
+	Front []records.Record `json:"front"`
+	// DecidedOn names the rows whose metrics decided Front (and the
+	// comparison's fronts): "test" or "selection" (records.Decide).
+	DecidedOn string `json:"decided_on"`
+	Figure    string `json:"figure,omitempty"` // the front figure, when one was drawn
 	// Overlap is the run's overlap summary of each split; ATOWarning says
 	// which splits' ATO is unreliable, why and what to do ("" when none
 	// is; runfolder.ATOWarning).
@@ -41,28 +44,56 @@ type Outcome struct {
 
 // NewOutcome assembles the outcome of the sweep that sum describes from
 // the successful candidates recs of its folder out, with the front in
-// (test risk, metric).
+// (risk, metric) decided on the selection rows when every record has
+// selection metrics, else on the test rows (records.ResolveDecide).
 func NewOutcome(sum Summary, out string, recs []records.Record, metric string) (*Outcome, error) {
+	d, err := records.ResolveDecide("", recs)
+	if err != nil {
+		return nil, err
+	}
+	return NewOutcomeOn(sum, out, recs, metric, d)
+}
+
+// NewOutcomeOn is NewOutcome with the front and the comparison decided on
+// the metrics d names; the metrics shown are the test ones.
+func NewOutcomeOn(sum Summary, out string, recs []records.Record, metric string, d records.Decide) (*Outcome, error) {
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, &FieldError{Field: "metric", Err: fmt.Errorf("%q: want one of %s", metric, strings.Join(records.Metrics, ", "))}
 	}
-	cmp, err := compare.Run(recs, compare.Options{Metrics: []string{metric}})
+	cmp, err := compare.Run(recs, compare.Options{Metrics: []string{metric}, Decide: d})
 	if err != nil {
 		return nil, err
 	}
 	o := &Outcome{Out: out, Candidates: sum.Total, Trained: sum.Trained, Resumed: sum.Resumed, Failed: sum.Failed,
-		ElapsedSeconds: sum.Elapsed.Seconds(), Metric: metric, Comparison: cmp, Elapsed: sum.Elapsed}
+		ElapsedSeconds: sum.Elapsed.Seconds(), Metric: metric, Comparison: cmp, Elapsed: sum.Elapsed, DecidedOn: d.String()}
 	pts := make([]pareto.Point, len(recs))
 	for i := range recs {
-		v, _ := recs[i].Metric(metric)
-		pts[i] = pareto.Point{X: recs[i].Risk, Y: v}
+		dr, du, _, _, err := d.Point(&recs[i], metric)
+		if err != nil {
+			return nil, err
+		}
+		pts[i] = pareto.Point{X: dr, Y: du}
 	}
 	for _, i := range pareto.Front(pts) {
 		r := recs[i]
 		r.Weights = filepath.Join(out, r.Weights)
 		o.Front = append(o.Front, r)
 	}
+	if d.Selects() {
+		// Shown by test risk, as the table says, not by the risk that chose.
+		slices.SortStableFunc(o.Front, func(a, b records.Record) int { return cmpFloat(a.Risk, b.Risk) })
+	}
 	return o, nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // WriteText prints the outcome: the counts, the comparison tables, the
@@ -73,7 +104,11 @@ func (o *Outcome) WriteText(w io.Writer) error {
 	if err := compare.WriteText(w, o.Comparison); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(o.Front))
+	if o.DecidedOn == string(records.DecideSelection) {
+		fmt.Fprintf(w, "\nthe front: %d networks non-dominated on the selection rows, by test risk (chosen on selection rows, shown on test rows)\n", len(o.Front))
+	} else {
+		fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(o.Front))
+	}
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\tnote\n")
 	for _, r := range o.Front {

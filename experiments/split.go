@@ -213,6 +213,9 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 		Status:  records.StatusOK,
 		Weights: runfolder.NetworkPath(c.Method, c.Penalty, sd.m, lambda),
 	}
+	if n := len(sd.sel.y); n > 0 {
+		rec.Selection = &records.Selection{NSel: n}
+	}
 	setOverlap(&rec, sd.overlap)
 	return rec
 }
@@ -336,10 +339,28 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 	spread := scoreSD(z)
 	rec.Collapsed, rec.NearConstant = spread < collapsedSD, spread < nearConstantSD
 	rec.SingleClass = singleClass(z)
-	for _, v := range []float64{met.Risk, met.Accuracy, met.ATO, met.DP, met.EO, met.EOpp} {
+	values := []float64{met.Risk, met.Accuracy, met.ATO, met.DP, met.EO, met.EOpp}
+	if n := len(sd.sel.y); n > 0 {
+		zs := make([]float64, n)
+		net.Forward(sd.sel.x, n, zs)
+		sm, err := fairness.EvaluateLogits(zs, sd.sel.y, sd.sel.a, sd.sel.e)
+		if err != nil {
+			return fmt.Errorf("split %d, λ = %g: evaluation on the selection rows: %w", sd.m, rec.Lambda, err)
+		}
+		rec.Selection = &records.Selection{SelRisk: sm.Risk, SelAccuracy: sm.Accuracy, SelATO: sm.ATO,
+			SelDP: sm.DP, SelEO: sm.EO, SelEOpp: sm.EOpp, NSel: n}
+		values = append(values, sm.Risk, sm.Accuracy, sm.ATO, sm.DP, sm.EO, sm.EOpp)
+	}
+	for k, v := range values {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			rec.Status, rec.FailReason = records.StatusFailed, "a test metric is not finite"
+			if k >= 6 {
+				rec.FailReason = "a selection metric is not finite"
+			}
 			rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = 0, 0, 0, 0, 0, 0
+			if rec.Selection != nil {
+				rec.Selection = &records.Selection{NSel: rec.NSel}
+			}
 			rec.Weights = ""
 			return nil
 		}

@@ -21,6 +21,13 @@ type Options struct {
 	// it in both are one distinct point. Zero means DefaultTolerance; a
 	// negative value merges exact duplicates only.
 	Tolerance float64
+	// Decide, when set, holds for each group the points its front is
+	// decided on, one for each of its points (same order): the fronts,
+	// the distinct counts and the shares are then of these points, and the
+	// hypervolume is that of the group's points (those shown) of the
+	// candidates non-dominated in Decide. Nil decides on the points
+	// themselves.
+	Decide map[string][]Point
 }
 
 func (o Options) tolerance() float64 {
@@ -61,11 +68,19 @@ func CompareWith(groups map[string][]Point, opt Options) []Summary {
 			owner = append(owner, g)
 		}
 	}
-	norm := NewNormalizer(all)
-	pooled := Front(all)
+	norm := NewNormalizer(all) // of the shown points: for the hypervolumes
+	dec, decAll := groups, all
+	if opt.Decide != nil {
+		dec, decAll = opt.Decide, nil
+		for _, name := range names {
+			decAll = append(decAll, dec[name]...)
+		}
+	}
+	decNorm := NewNormalizer(decAll) // of the deciding points: for distinct counts
+	pooled := Front(decAll)
 	normed := make([]Point, len(pooled))
 	for k, i := range pooled {
-		normed[k] = norm.Apply(all[i])
+		normed[k] = decNorm.Apply(decAll[i])
 	}
 	ids := Clusters(normed, tol)
 	clusters := 0
@@ -81,8 +96,8 @@ func CompareWith(groups map[string][]Point, opt Options) []Summary {
 	for g, name := range names {
 		pts := groups[name]
 		s := Summary{Group: name, Candidates: len(pts)}
-		front := Front(pts)
-		s.NonDominated = Distinct(pts, front, norm, tol)
+		front := Front(dec[name])
+		s.NonDominated = Distinct(dec[name], front, decNorm, tol)
 		own := make([]Point, len(front))
 		for k, i := range front {
 			own[k] = norm.Apply(pts[i])

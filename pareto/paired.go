@@ -24,6 +24,15 @@ type SplitHypervolume struct {
 // candidates by group; a group without candidates on a split has no row
 // for it.
 func PerSplit(splits map[int]map[string][]Point) []SplitHypervolume {
+	return PerSplitDecided(splits, nil)
+}
+
+// PerSplitDecided is PerSplit with each group's front on each split
+// decided on other points: decide holds, like splits, one point for each of
+// splits' points, and a group's hypervolume is that of its points (from
+// splits, normalised over the split's candidates) of the candidates
+// non-dominated in decide. A nil decide is PerSplit.
+func PerSplitDecided(splits, decide map[int]map[string][]Point) []SplitHypervolume {
 	ms := make([]int, 0, len(splits))
 	for m := range splits {
 		ms = append(ms, m)
@@ -45,8 +54,15 @@ func PerSplit(splits map[int]map[string][]Point) []SplitHypervolume {
 		}
 		norm := NewNormalizer(sets...)
 		for k, name := range names {
-			normed := make([]Point, len(sets[k]))
-			for i, p := range sets[k] {
+			chosen := sets[k] // every point: dominated ones add nothing
+			if decide != nil {
+				chosen = nil
+				for _, i := range Front(decide[m][name]) {
+					chosen = append(chosen, sets[k][i])
+				}
+			}
+			normed := make([]Point, len(chosen))
+			for i, p := range chosen {
 				normed[i] = norm.Apply(p)
 			}
 			out = append(out, SplitHypervolume{Group: name, Split: m, Hypervolume: Hypervolume(normed, Reference)})

@@ -69,6 +69,12 @@ type Record struct {
 	EO       float64 `json:"eo"`
 	EOpp     float64 `json:"eopp"`
 
+	// Selection holds the metrics on the split's selection rows when the
+	// sweep kept some (docs/method.md §1.4); nil otherwise, and then none of
+	// its keys is written. Its fields are promoted: r.SelRisk and so on
+	// (check r.HasSelection first).
+	*Selection
+
 	Weights string `json:"weights"`
 	// BetaScale is the adversarial baseline's β scale (β = λ·scale); 0
 	// for the other methods.

@@ -22,6 +22,19 @@ type Series struct {
 	// Flags, when not nil, marks each point (same index) that is a
 	// degenerate candidate: such points get a marker of their own.
 	Flags []Flag
+	// Decide, when not nil, holds the points (same index) on which the
+	// non-dominated candidates are decided, e.g. their metrics on the
+	// selection rows; they are drawn at Points. Nil decides on Points.
+	Decide []pareto.Point
+}
+
+// front returns the indices of the series' non-dominated points, decided
+// on Decide when set.
+func (s Series) front() []int {
+	if s.Decide != nil {
+		return pareto.Front(s.Decide)
+	}
+	return pareto.Front(s.Points)
 }
 
 // Flag marks a degenerate candidate.
@@ -127,17 +140,21 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 		if s.Flags != nil && len(s.Flags) != len(s.Points) {
 			return nil, fmt.Errorf("front figure: series %q has %d flags for %d points", s.Name, len(s.Flags), len(s.Points))
 		}
+		if s.Decide != nil && len(s.Decide) != len(s.Points) {
+			return nil, fmt.Errorf("front figure: series %q has %d deciding points for %d points", s.Name, len(s.Decide), len(s.Points))
+		}
 	}
-	var sets [][]pareto.Point
+	var sets, shown [][]pareto.Point // deciding points (for distinct counts), points drawn
 	for _, s := range panels {
-		sets = append(sets, s.Points)
+		sets = append(sets, s.distinctBy())
+		shown = append(shown, s.Points)
 	}
 	env := panelEnv{norm: pareto.NewNormalizer(sets...), tol: opt.Tolerance}
 	if env.tol == 0 {
 		env.tol = pareto.DefaultTolerance
 	}
 	if opt.LogY {
-		floor, ok := logFloor(sets)
+		floor, ok := logFloor(shown)
 		if !ok {
 			return nil, errors.New("front figure: a log scale needs some positive unfairness, and every value is 0")
 		}
@@ -170,6 +187,12 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 			fitLinear(&p.Y, 5)
 		}
 	}
+	nd, pf := "non-dominated", "Pareto front"
+	if panels[0].Decide != nil {
+		// Chosen on other rows than those drawn: the staircase joins the
+		// chosen candidates, which need not dominate the rest here.
+		nd, pf = "non-dominated on selection rows", "chosen front"
+	}
 	fig := &Figure{
 		title:  opt.Title,
 		note:   opt.Note,
@@ -177,8 +200,8 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 		dpi:    opt.DPI,
 		legend: []legendEntry{
 			{"candidate", all},
-			{"non-dominated", front},
-			{"Pareto front", stairs},
+			{nd, front},
+			{pf, stairs},
 		},
 	}
 	if m := marks[Collapsed]; m != nil {
@@ -217,14 +240,23 @@ func NonDominated(panels []Series, tol float64) []int {
 	}
 	var sets [][]pareto.Point
 	for _, s := range panels {
-		sets = append(sets, s.Points)
+		sets = append(sets, s.distinctBy())
 	}
 	norm := pareto.NewNormalizer(sets...)
 	out := make([]int, len(panels))
 	for k, s := range panels {
-		out[k] = pareto.Distinct(s.Points, pareto.Front(s.Points), norm, tol)
+		out[k] = pareto.Distinct(s.distinctBy(), s.front(), norm, tol)
 	}
 	return out
+}
+
+// distinctBy are the points whose distinct non-dominated ones are counted:
+// the deciding ones.
+func (s Series) distinctBy() []pareto.Point {
+	if s.Decide != nil {
+		return s.Decide
+	}
+	return s.Points
 }
 
 // panelEnv is what every panel of a figure shares.
@@ -247,9 +279,9 @@ var flagStyles = map[Flag]draw.GlyphStyle{
 // frontPanel draws one series and returns the panel and its layers (for
 // the shared legend).
 func frontPanel(s Series, opt FrontOptions, env panelEnv) (*plot.Plot, *plotter.Scatter, *plotter.Scatter, *plotter.Line, map[Flag]*plotter.Scatter, error) {
-	idx := pareto.Front(s.Points)
+	idx := s.front()
 	fp := distinctSorted(s.Points, idx)
-	title := fmt.Sprintf("%s\nn = %d, non-dominated = %d", s.Name, len(s.Points), pareto.Distinct(s.Points, idx, env.norm, env.tol))
+	title := fmt.Sprintf("%s\nn = %d, non-dominated = %d", s.Name, len(s.Points), pareto.Distinct(s.distinctBy(), idx, env.norm, env.tol))
 	p := newPanel(title, opt.XLabel, opt.YLabel)
 	p.Add(gridLines())
 	show := s.Points

@@ -29,6 +29,10 @@ type RecordsFront struct {
 	Zoom bool
 	// Note is a line under the title (FrontOptions.Note).
 	Note string
+	// Decide says which metrics decide the non-dominated candidates
+	// (records.Decide; the zero value: the test metrics). The points are
+	// drawn at their test metrics whatever decides.
+	Decide records.Decide
 }
 
 // Panel says what one panel of a front figure shows.
@@ -55,11 +59,17 @@ func FrontSeries(recs []records.Record, f RecordsFront) ([]Series, error) {
 		s := Series{Name: name}
 		for i := range groups[name] {
 			r := &groups[name][i]
-			u, _ := r.Metric(f.Metric) // checked above
-			if !finite(r.Risk) || !finite(u) {
-				return nil, fmt.Errorf("candidate %s (config %s): risk %v, %s %v: want finite numbers", r.Key(), r.Config, r.Risk, f.Metric, u)
+			dr, du, sr, su, err := f.Decide.Point(r, f.Metric) // the metric is checked above
+			if err != nil {
+				return nil, err
 			}
-			s.Points = append(s.Points, pareto.Point{X: r.Risk, Y: u})
+			if !finite(sr) || !finite(su) || !finite(dr) || !finite(du) {
+				return nil, fmt.Errorf("candidate %s (config %s): risk %v, %s %v: want finite numbers", r.Key(), r.Config, sr, f.Metric, su)
+			}
+			s.Points = append(s.Points, pareto.Point{X: sr, Y: su})
+			if f.Decide.Selects() {
+				s.Decide = append(s.Decide, pareto.Point{X: dr, Y: du})
+			}
 			var fl Flag
 			if r.Collapsed {
 				fl |= Collapsed
@@ -106,6 +116,9 @@ func SaveRecordsFront(out string, recs []records.Record, f RecordsFront) ([]Pane
 	}
 	if f.Zoom {
 		title += " (constant predictors left out)"
+	}
+	if f.Decide.Selects() {
+		title += "; front " + f.Decide.Note()
 	}
 	opt := FrontOptions{Title: title, Note: f.Note, YLabel: MetricLabel(f.Metric), FreeAxes: f.FreeAxes, Cols: f.Cols, LogY: f.LogY}
 	if err := SaveFront(out, series, opt); err != nil {

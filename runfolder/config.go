@@ -82,6 +82,17 @@ type Config struct {
 	// built-in datasets.
 	ValFraction float64 `json:"val_fraction,omitempty"`
 
+	// SelectFraction sets this share of every split's test rows aside as
+	// selection rows (stratified by label and group, drawn from a generator
+	// of their own, so that it changes no other draw): records carry the
+	// candidates' metrics on them (sel_*), fronts and picks are decided on
+	// those, and the test metrics come from the remaining test rows
+	// (docs/method.md §1.4). 0 keeps none (the paper's protocol);
+	// experiments.SelectFractionAuto (the default) is
+	// experiments.DefaultSelectFraction for a CSV and 0 for the built-in
+	// datasets.
+	SelectFraction float64 `json:"select_fraction,omitempty"`
+
 	// Adversarial baseline (docs/method.md §6).
 	AdvEpochs      int `json:"adv_epochs,omitempty"`
 	AdvPretrainClf int `json:"adv_pretrain_clf,omitempty"`

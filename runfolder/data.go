@@ -1,7 +1,6 @@
 package runfolder
 
 import (
-	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -28,14 +27,12 @@ func LoadDataset(c Config) (*datasets.Dataset, error) {
 
 // SplitOf draws split m of d, as every command that needs it does: the
 // sweep that trains on it and every reader that recomputes predictions
-// from its stored networks.
+// from its stored networks. Its Test rows are those the test metrics are
+// measured on: without the selection rows, when the run keeps some
+// (PartsOf).
 func SplitOf(c Config, d *datasets.Dataset, m int) (datasets.Split, error) {
-	s, err := d.Split(datasets.SplitOptions{TrainFraction: c.TrainFraction, TrainSize: c.TrainSize, TestSize: c.TestSize},
-		NewRand(c.Seed, "split", m, "", 0))
-	if err != nil {
-		return s, fmt.Errorf("split %d: %w", m, err)
-	}
-	return s, nil
+	p, err := PartsOf(c, d, m)
+	return p.Split, err
 }
 
 // NewRand returns a generator seeded from the sweep's seed and the identity

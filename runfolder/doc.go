@@ -14,8 +14,9 @@
 //	cache/                            optional caches of derived results (WriteCache)
 //
 // It also recomputes what a folder implies but does not store: the data
-// its configuration names (LoadDataset), its splits (SplitOf) and the test
-// predictions of its stored networks (LoadPredictions, PredictionSource).
+// its configuration names (LoadDataset), its splits with their selection
+// rows (PartsOf, SplitOf) and the test and selection predictions of its
+// stored networks (LoadPredictions, PredictionSource, LoadTestSplit).
 // Training is package experiments' job; runfolder imports neither it nor
 // an engine, so that the commands that only read run folders (the reports,
 // the figures, the progress display) build without them.

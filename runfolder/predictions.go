@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
 )
@@ -12,6 +13,9 @@ import (
 // split, with the labels and groups of those rows.
 type Predictions struct {
 	P, Y, A []float64
+	// Selection holds the same on the split's selection rows; nil when the
+	// run keeps none.
+	Selection *Predictions
 }
 
 // LoadPredictions recomputes a candidate's test predictions from the folder
@@ -29,10 +33,16 @@ func LoadPredictions(dir string, rec *records.Record) (*Predictions, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := SplitOf(c, data, rec.Split)
+	sp, err := PartsOf(c, data, rec.Split)
 	if err != nil {
 		return nil, err
 	}
+	return predict(dir, data, sp, rec)
+}
+
+// predict scores the rows of sp's test and selection parts with rec's
+// stored network.
+func predict(dir string, data *datasets.Dataset, sp Parts, rec *records.Record) (*Predictions, error) {
 	f, err := model.Load(filepath.Join(dir, rec.Weights))
 	if err != nil {
 		return nil, err
@@ -40,14 +50,22 @@ func LoadPredictions(dir string, rec *records.Record) (*Predictions, error) {
 	if f.Dim != data.Dim {
 		return nil, fmt.Errorf("%s: network takes %d inputs, the data has %d", rec.Weights, f.Dim, data.Dim)
 	}
-	x := make([]float64, 0, len(sp.Test)*data.Dim)
-	for _, i := range sp.Test {
-		x = append(x, data.X[i*data.Dim:(i+1)*data.Dim]...)
+	on := func(rows []int) (*Predictions, error) {
+		x := make([]float64, 0, len(rows)*data.Dim)
+		for _, i := range rows {
+			x = append(x, data.X[i*data.Dim:(i+1)*data.Dim]...)
+		}
+		p, err := f.Predict(x, len(rows))
+		if err != nil {
+			return nil, err
+		}
+		y, a := data.Subset(rows)
+		return &Predictions{P: p, Y: y, A: a}, nil
 	}
-	p, err := f.Predict(x, len(sp.Test))
-	if err != nil {
-		return nil, err
+	out, err := on(sp.Test)
+	if err != nil || len(sp.Selection) == 0 {
+		return out, err
 	}
-	y, a := data.Subset(sp.Test)
-	return &Predictions{P: p, Y: y, A: a}, nil
+	out.Selection, err = on(sp.Selection)
+	return out, err
 }

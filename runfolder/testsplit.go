@@ -8,11 +8,16 @@ import (
 
 // TestSplit is the test part of one split of a run folder, as the run
 // scored its candidates on it: the rows, and the calibrated propensity
-// P(a=1 | x) of each from the split's stored propensity model.
+// P(a=1 | x) of each from the split's stored propensity model; and the
+// selection rows with theirs when the run keeps some.
 type TestSplit struct {
 	Data       *datasets.Dataset
-	Rows       []int     // the test rows, indices into Data
+	Rows       []int     // the test rows (without the selection rows), indices into Data
 	Propensity []float64 // per test row
+	// SelectionRows are the split's selection rows, and SelectionPropensity
+	// their propensity; nil when the run keeps none.
+	SelectionRows       []int
+	SelectionPropensity []float64
 }
 
 // LoadTestSplit rebuilds split m's test part of the run in dir from its
@@ -26,7 +31,7 @@ func LoadTestSplit(dir string, m int) (*TestSplit, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := SplitOf(c, data, m)
+	sp, err := PartsOf(c, data, m)
 	if err != nil {
 		return nil, err
 	}
@@ -38,5 +43,10 @@ func LoadTestSplit(dir string, m int) (*TestSplit, error) {
 		return nil, fmt.Errorf("split %d: %s: no propensity model stored", m, PropensityPath(dir, m))
 	}
 	std := datasets.FitStandardizer(data, sp.Train)
-	return &TestSplit{Data: data, Rows: sp.Test, Propensity: pm.Predict(std.Apply(data, sp.Test), len(sp.Test))}, nil
+	ts := &TestSplit{Data: data, Rows: sp.Test, Propensity: pm.Predict(std.Apply(data, sp.Test), len(sp.Test))}
+	if len(sp.Selection) > 0 {
+		ts.SelectionRows = sp.Selection
+		ts.SelectionPropensity = pm.Predict(std.Apply(data, sp.Selection), len(sp.Selection))
+	}
+	return ts, nil
 }

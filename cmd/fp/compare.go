@@ -40,6 +40,7 @@ func comparisonFlags() []cli.Flag {
 		&cli.StringFlag{Name: "by", Value: records.DefaultGrouping, Usage: "group candidates by a comma-separated list of " +
 			strings.Join(records.GroupFields, ", ") + " (run: one group per sweep configuration)"},
 		&cli.Float64Flag{Name: "tolerance", Value: pareto.DefaultTolerance, Usage: "points closer than this in both normalised axes are one distinct point"},
+		decideFlag(),
 		&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 	}
 }
@@ -58,7 +59,11 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 	if err != nil {
 		return nil, err
 	}
-	res, err := compare.Run(recs, compare.Options{Metrics: metrics, By: by, Tolerance: tol})
+	decide, err := decideOn(c, cmd, recs)
+	if err != nil {
+		return nil, err
+	}
+	res, err := compare.Run(recs, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}

@@ -34,7 +34,10 @@ func pickCommand() *cli.Command {
 			"It prints the candidate, its metrics, its network file and the fp predict command that uses it.\n" +
 			"When no candidate meets the requirement it exits with an error naming the closest one (for --knee,\n" +
 			"when no point stands out, the nearest alternatives).\n" +
-			"The metrics are those of the test rows, which also served to choose: they flatter the choice.\n" +
+			"The front and the pick are decided on the selection rows' metrics when the runs kept selection\n" +
+			"rows (fp train --select-fraction) and the metrics shown are those of the test rows, which the\n" +
+			"choice did not see; decided on the test rows (--decide-on test, or runs without selection rows)\n" +
+			"the shown metrics also served to choose, and flatter the choice.\n" +
 			"Sweeps of different datasets (see data_id in the README) are refused: pick from one dataset's runs.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
@@ -44,6 +47,8 @@ func pickCommand() *cli.Command {
 			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
 			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, near-constant and no-better-than-constant candidates"},
+			decideFlag(),
+			&cli.IntFlag{Name: "split", Usage: "pick among the candidates of split `M` only"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 		},
 		Action: runPick,
@@ -81,18 +86,31 @@ func runPick(c *cli.Context) error {
 		return fmt.Errorf("pick: give exactly one of --max-unfairness, --max-risk, --min-accuracy, --knee (got %d)", len(rules))
 	}
 	// ReadAll checks what fp front checks: readable files, one configuration per folder.
-	if _, err := readCandidates(c, "pick", paths); err != nil {
+	recs, err := readCandidates(c, "pick", paths)
+	if err != nil {
 		return err
 	}
 	cands, err := choose.ReadCandidates(paths)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
+	if c.IsSet("split") {
+		m := c.Int("split")
+		recs = slices.DeleteFunc(recs, func(r records.Record) bool { return r.Split != m })
+		cands = slices.DeleteFunc(cands, func(k choose.Candidate) bool { return k.Record.Split != m })
+		if len(recs) == 0 {
+			return fmt.Errorf("pick: --split %d: no successful candidate of split %d in %s", m, m, strings.Join(paths, ", "))
+		}
+	}
+	decide, err := decideOn(c, "pick", recs)
+	if err != nil {
+		return err
+	}
 	if len(cands) == 0 {
 		return fmt.Errorf("pick: no successful candidate with a stored network in %s", strings.Join(paths, ", "))
 	}
 	allow := c.Bool("allow-degenerate")
-	res, err := choose.Pick(cands, metric, rules[0], choose.Options{AllowDegenerate: allow})
+	res, err := choose.Pick(cands, metric, rules[0], choose.Options{AllowDegenerate: allow, Decide: decide})
 	var all *choose.LeftOutError
 	if errors.As(err, &all) {
 		if !allow && all.LeftOut.Total() > all.LeftOut.Collapsed {

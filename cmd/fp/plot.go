@@ -41,6 +41,7 @@ func plotCommand() *cli.Command {
 			&cli.BoolFlag{Name: "log", Usage: "draw the unfairness axis on a log scale; it starts at the power of ten below the smallest value (no lower than 10⁻⁵ of the largest); values under it, zeros included, are drawn on it, labelled ≤"},
 			&cli.BoolFlag{Name: "zoom", Usage: "leave out the constant predictors (collapsed candidates, typically λ = 1) so that the rest of the front fills the figure"},
 			&cli.IntFlag{Name: "cols", Usage: "panels per row (default: up to three in one row, else a near-square grid)"},
+			decideFlag(),
 			&cli.BoolFlag{Name: "dist", Usage: "draw the distributions of one split's predicted probabilities by label and group"},
 			&cli.IntFlag{Name: "split", Usage: "with --dist: the split `M` (default: the lowest present)"},
 			&cli.StringFlag{Name: "lambdas", Usage: "with --dist: the λ values to show, e.g. 0,0.01,0.1,1 (default: four spread over those present)"},
@@ -59,7 +60,7 @@ func plotCommand() *cli.Command {
 			}
 			var res *runplot.Result
 			if c.Bool("dist") {
-				for _, f := range []string{"metric", "by", "free-axes", "log", "zoom"} {
+				for _, f := range []string{"metric", "by", "free-axes", "log", "zoom", "decide-on"} {
 					if c.IsSet(f) {
 						return fmt.Errorf("plot: --%s does not apply to --dist", f)
 					}
@@ -80,6 +81,7 @@ func plotCommand() *cli.Command {
 				res, err = runplot.DrawFront(paths, runplot.Front{
 					Metric: c.String("metric"), By: c.String("by"), Out: c.String("out"),
 					FreeAxes: c.Bool("free-axes"), Cols: c.Int("cols"), LogY: c.Bool("log"), Zoom: c.Bool("zoom"),
+					Decide: c.String("decide-on"),
 				}, c.App.ErrWriter)
 			}
 			if err != nil {

@@ -28,6 +28,7 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "write the page to `FILE` (default report.html in the first RUN folder)"},
 			&cli.StringFlag{Name: "title", Usage: "the page's title (default: fp report: DATASETS)"},
 			&cli.StringFlag{Name: "by", Usage: "dataset: accept runs of several datasets, each shown in panels, a table section and a comparison of its own (without it they are refused; a front is never pooled across datasets)"},
+			decideFlag(),
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was written as JSON"},
 		},
 		Action: runReport,
@@ -58,7 +59,7 @@ func runReport(c *cli.Context) error {
 		return err
 	}
 	defaults := experiments.DefaultConfig().Config
-	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults}
+	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults, Decide: c.String("decide-on")}
 	switch by := c.String("by"); by {
 	case "":
 	case "dataset":

@@ -50,6 +50,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "train-size", Usage: "rows in each training split (instead of --train-fraction)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "test-size", Usage: "rows in each test split", DefaultText: "the rows not in the training split"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "val-fraction", Value: d.ValFraction, DefaultText: "0.2 for --data, 0 for built-in datasets", Usage: "keep this share `F` of each training split aside and keep each network's epoch with the best validation objective (0: train on all of it for every epoch, the paper's protocol)"}),
+		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "select-fraction", Value: d.SelectFraction, DefaultText: "0.5 for --data, 0 for built-in datasets; an existing --out folder keeps its fraction", Usage: "keep this share `F` of each split's test rows (as --test-size draws them) as selection rows: fronts and picks are decided on their metrics (sel_*), the test metrics come from the remaining test rows (0: none, the paper's protocol); part of the configuration"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "propensity-epochs", Value: d.PropensityEpochs, Usage: "training epochs of the propensity network"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "beta-scale", Value: d.AdvBetaScale, Usage: "adversarial: β = λ × this scale (the paper's β lie in [0, 1]; the code its adversary came from used 30 to 200)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-rounds", Value: d.AdvEpochs, Usage: "adversarial: rounds of (one adversary epoch, one classifier step)"}),
@@ -64,6 +65,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "shards", Usage: "the sweep has `N` shards; this run's index is JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array 0…N−1 or a resubmission of some of its IDs)", DefaultText: "automatic: from a Slurm array, else not sharded"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "out", Usage: "output folder; rerun the same command to resume", DefaultText: "runs/DATASET-METHOD-PENALTY"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric of the front shown at the end: ato, dp, eo or eopp"}),
+		decideFlag(),
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output"},
 		&cli.BoolFlag{Name: "no-plot", Usage: "do not draw the front figure at the end"},
 		&cli.BoolFlag{Name: jsonFlag, Usage: "print the summary and the front at the end as JSON"},
@@ -120,6 +122,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.TrainFraction, cfg.TrainSize, cfg.TestSize = c.Float64("train-fraction"), c.Int("train-size"), c.Int("test-size")
 	cfg.PropensityEpochs = c.Int("propensity-epochs")
 	cfg.ValFraction = c.Float64("val-fraction")
+	cfg.SelectFraction = c.Float64("select-fraction")
 	cfg.AdvBetaScale, cfg.AdvEpochs = c.Float64("beta-scale"), c.Int("adv-rounds")
 	cfg.AdvPretrainClf, cfg.AdvPretrainAdv = c.Int("adv-pretrain-clf"), c.Int("adv-pretrain-adv")
 	cfg.AdvVersion = c.Int("adv-version")
@@ -195,15 +198,22 @@ func runTrain(c *cli.Context) error {
 	if m := c.String("metric"); !slices.Contains(records.Metrics, m) {
 		return fmt.Errorf("--metric %q: want one of %s", m, strings.Join(records.Metrics, ", "))
 	}
+	if _, err := records.ParseDecide(c.String("decide-on")); err != nil {
+		return fmt.Errorf("--decide-on: %w", err)
+	}
 	out := c.String("out")
 	if out == "" {
 		out = experiments.DefaultOut(cfg)
 	}
-	if !c.IsSet("lockstep") {
-		// A folder keeps the mode it was made with: the same command
-		// resumes it, whichever mode was the default then.
-		if old, err := runfolder.ReadConfig(out); err == nil {
+	if old, err := runfolder.ReadConfig(out); err == nil {
+		// A folder keeps the lockstep mode and the selection share it was
+		// made with: the same command resumes it, whatever the default was
+		// then (folders made before selection rows existed have none).
+		if !c.IsSet("lockstep") {
 			cfg.Lockstep = old.Lockstep
+		}
+		if !c.IsSet("select-fraction") {
+			cfg.SelectFraction = old.SelectFraction
 		}
 	}
 	var obs experiments.Observer = progress.Warnings{W: c.App.ErrWriter}

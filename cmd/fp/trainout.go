@@ -23,7 +23,11 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	if err != nil {
 		return err
 	}
-	res, err := experiments.NewOutcome(sum, out, recs, metric)
+	decide, err := decideOn(c, "train", recs)
+	if err != nil {
+		return err
+	}
+	res, err := experiments.NewOutcomeOn(sum, out, recs, metric, decide)
 	if err != nil {
 		return err
 	}
@@ -32,7 +36,7 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	ov := readOverlapReport(c, []string{out})
 	res.Overlap, res.ATOWarning = ov.Overlap, ov.ATOWarning
 	if !c.Bool("no-plot") {
-		if res.Figure, err = runplot.RunFront(out, recs, metric); err != nil {
+		if res.Figure, err = runplot.RunFront(out, recs, metric, decide); err != nil {
 			return err
 		}
 	}

@@ -13,11 +13,16 @@ import (
 // details: the first screen is where the choice is made.
 func banners(p *Page) []Banner {
 	var out []Banner
+	// The test rows' judgement (records' ato_reliable) joins the training
+	// rows' overlap banner when there is one: both say the same thing to
+	// a user about to pick, and the first screen stays for the fronts.
 	if b, ok := overlapBanner(p); ok {
+		if len(p.ATOWarnings) > 0 {
+			b.Note = strings.TrimSpace(b.Note + " The ATO is judged unreliable where it is measured, on the test rows too (Details).")
+		}
 		out = append(out, b)
+		return out
 	}
-	// The test rows' judgement (records' ato_reliable), beside the
-	// training rows' overlap above.
 	for _, w := range p.ATOWarnings {
 		out = append(out, Banner{Kind: "overlap", Title: "Unreliable ATO", Text: w, Link: "#propensity"})
 	}

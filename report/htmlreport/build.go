@@ -38,6 +38,9 @@ type Options struct {
 	// shown in panels, a front and a comparison of its own. Without it
 	// they are refused, as fp compare refuses them.
 	ByDataset bool
+	// Decide is fp report's --decide-on: "selection", "test", or "" for
+	// the default (records.ResolveDecide over every successful record).
+	Decide string
 }
 
 // palette is the Okabe–Ito palette, distinguishable with the common forms
@@ -106,6 +109,19 @@ func Build(paths []string, opt Options) (*Page, error) {
 	}
 	datasetLabel := func(r *records.Record) string { return datasetOf[recordID(r)] }
 	labels := runLabels(data)
+	var succeeded []records.Record
+	for _, all := range read {
+		ok, _ := records.Succeeded(all)
+		succeeded = append(succeeded, ok...)
+	}
+	decide, err := records.ResolveDecide(opt.Decide, succeeded)
+	if err != nil {
+		return nil, fmt.Errorf("report: --decide-on: %w", err)
+	}
+	p.DecidedOn = decide.String()
+	if decide.Selects() {
+		p.Data.DecidedOn = p.DecidedOn
+	}
 	for ri, path := range paths {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -168,9 +184,15 @@ func Build(paths []string, opt Options) (*Page, error) {
 			if r.Method == runfolder.MethodAdversarial {
 				c.Symbol = "β"
 			}
-			for _, m := range records.Metrics {
-				v, _ := r.Metric(m)
-				c.Metrics = append(c.Metrics, Num(v))
+			for _, name := range append([]string{"risk"}, records.Metrics...) {
+				d, v, err := decide.Value(r, name)
+				if err != nil {
+					return nil, fmt.Errorf("report: %w", err)
+				}
+				c.decide = append(c.decide, d)
+				if name != "risk" {
+					c.Metrics = append(c.Metrics, Num(v))
+				}
 			}
 			c.Group = index(groups, labels.of(r))
 			c.Dataset = index(datasets, datasetLabel(r))
@@ -272,7 +294,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		}
 	}
 
-	cmps, err := comparisons(data, opt.Resamples)
+	cmps, err := comparisons(data, opt.Resamples, decide)
 	if err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
 	}
@@ -359,7 +381,8 @@ func ratio(a float64, n int) float64 {
 }
 
 // markFronts sets each candidate's Front: the metrics (indices) for which
-// no candidate of its dataset dominates it in (risk, unfairness).
+// no candidate of its dataset dominates it in (risk, unfairness), as the
+// candidates' deciding values give them.
 func markFronts(cands []Candidate, nDatasets int) {
 	for d := range nDatasets {
 		var idx []int
@@ -371,7 +394,7 @@ func markFronts(cands []Candidate, nDatasets int) {
 		for m := range records.Metrics {
 			pts := make([]pareto.Point, len(idx))
 			for k, i := range idx {
-				pts[k] = pareto.Point{X: float64(cands[i].Risk), Y: float64(cands[i].Metrics[m])}
+				pts[k] = pareto.Point{X: cands[i].decide[0], Y: cands[i].decide[1+m]}
 			}
 			for _, k := range pareto.Front(pts) {
 				cands[idx[k]].Front = append(cands[idx[k]].Front, m)

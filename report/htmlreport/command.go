@@ -65,6 +65,15 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 	num("train-fraction", c.TrainFraction, 0)
 	num("train-size", float64(c.TrainSize), 0)
 	num("test-size", float64(c.TestSize), 0)
+	// fp train keeps half of a CSV's test rows as selection rows and none
+	// of a built-in dataset's (experiments.DefaultSelectFraction).
+	selectDefault := 0.0
+	if c.CSV != "" {
+		selectDefault = 0.5
+	}
+	if c.SelectFraction >= 0 { // a negative share is fp train's default
+		num("select-fraction", c.SelectFraction, selectDefault)
+	}
 	num("propensity-epochs", float64(c.PropensityEpochs), float64(d.PropensityEpochs))
 	if c.Method == runfolder.MethodAdversarial {
 		num("beta-scale", c.AdvBetaScale, d.AdvBetaScale)

@@ -92,7 +92,7 @@ func (l labeller) of(r *records.Record) string {
 }
 
 // comparisons runs fp compare's comparison on each dataset's records.
-func comparisons(data []records.DataGroup, resamples int) ([]Comparison, error) {
+func comparisons(data []records.DataGroup, resamples int, decide records.Decide) ([]Comparison, error) {
 	var out []Comparison
 	var errs []string
 	for _, d := range data {
@@ -100,7 +100,7 @@ func comparisons(data []records.DataGroup, resamples int) ([]Comparison, error) 
 		if len(recs) == 0 {
 			continue
 		}
-		res, err := compare.Run(recs, compare.Options{Resamples: resamples})
+		res, err := compare.Run(recs, compare.Options{Resamples: resamples, Decide: decide})
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/propensity"
+	"github.com/fpareto/fp/records"
 )
 
 // Page is everything the report shows. Pointer and slice fields left nil are
@@ -45,6 +46,20 @@ type Page struct {
 
 	// Data feeds the figures and the table drawn in the browser.
 	Data Data
+
+	// DecidedOn names the rows whose metrics decided the non-dominated
+	// candidates and the comparison's fronts: "test" or "selection"
+	// (records.Decide); the metrics shown are the test ones.
+	DecidedOn string
+}
+
+// SelectionNote says, for a page decided on the selection rows, what
+// decided and what is shown; "" otherwise.
+func (p *Page) SelectionNote() string {
+	if p.DecidedOn != string(records.DecideSelection) {
+		return ""
+	}
+	return "the front is chosen on the metrics of the selection rows (sel_* in the records); every number and point shown is of the test rows, which the choice did not see."
 }
 
 // Summary counts what the report covers.
@@ -139,6 +154,9 @@ type Data struct {
 	Runs        []string          `json:"runs"`
 	Candidates  []Candidate       `json:"candidates"`
 	Bins        int               `json:"bins"` // histogram bins on [0, 1]
+	// DecidedOn is "selection" when the fronts were decided on the
+	// selection rows (the legend says so); "" otherwise.
+	DecidedOn string `json:"decided_on,omitempty"`
 }
 
 // Group is one colour of the figures: a method (and penalty).
@@ -160,6 +178,10 @@ type Candidate struct {
 	Acc     Num    `json:"acc"`
 	Metrics []Num  `json:"m"` // in Data.Metrics order
 	Front   []int  `json:"nd,omitempty"`
+	// decide holds the risk and then the metrics (Data.Metrics order)
+	// that decide the fronts: the shown ones, or those of the selection
+	// rows.
+	decide []float64
 	// Collapsed marks a constant predictor.
 	Collapsed bool `json:"collapsed,omitempty"`
 	// SingleClass marks a candidate predicting one class for every test

@@ -23,6 +23,9 @@ type Result struct {
 	Lambdas []float64 `json:"lambdas,omitempty"`
 	// Failed counts the failed candidates left out.
 	Failed int `json:"failed"`
+	// DecidedOn names the rows whose metrics decided a front figure's
+	// non-dominated candidates: "test" or "selection".
+	DecidedOn string `json:"decided_on,omitempty"`
 }
 
 // Front says what DrawFront draws.
@@ -34,6 +37,9 @@ type Front struct {
 	Cols     int
 	LogY     bool // log-scaled unfairness axis
 	Zoom     bool // leave out collapsed candidates
+	// Decide is --decide-on: "selection", "test" or "" for the default
+	// (records.ResolveDecide).
+	Decide string
 }
 
 // DrawFront draws the front figure of the records at paths (records files
@@ -85,30 +91,34 @@ func DrawFront(paths []string, o Front, warn io.Writer) (*Result, error) {
 	if err := records.NamesApart(data); err != nil {
 		return nil, fmt.Errorf("plot: %w", err)
 	}
+	decide, err := records.ResolveDecide(o.Decide, recs)
+	if err != nil {
+		return nil, fmt.Errorf("plot: --decide-on: %w", err)
+	}
 	out := o.Out
 	if out == "" {
 		out = Beside(paths[0], "front-"+o.Metric+".png")
 	}
 	panels, err := report.SaveRecordsFront(out, recs, report.RecordsFront{
 		Metric: o.Metric, By: by, Order: first, FreeAxes: o.FreeAxes, Cols: o.Cols, LogY: o.LogY, Zoom: o.Zoom,
-		Note: ATONote(recs, o.Metric)})
+		Note: ATONote(recs, o.Metric), Decide: decide})
 	if err != nil {
 		return nil, fmt.Errorf("plot: %w", err)
 	}
-	return &Result{Out: out, Metric: o.Metric, Panels: panels, Failed: failed}, nil
+	return &Result{Out: out, Metric: o.Metric, Panels: panels, Failed: failed, DecidedOn: decide.String()}, nil
 }
 
 // RunFront draws the front figure of a finished run (its folder and its
-// records) into the folder, one panel per method and penalty, and returns
-// the file written.
-func RunFront(dir string, recs []records.Record, metric string) (string, error) {
+// records) into the folder, one panel per method and penalty, the fronts
+// decided on the metrics d names, and returns the file written.
+func RunFront(dir string, recs []records.Record, metric string, d records.Decide) (string, error) {
 	ok, _ := records.Succeeded(recs)
 	if len(ok) == 0 {
 		return "", fmt.Errorf("plot: no trained candidates in %s", dir)
 	}
 	out := filepath.Join(dir, "front-"+metric+".png")
 	if _, err := report.SaveRecordsFront(out, ok, report.RecordsFront{Metric: metric, By: records.Grouping{"method", "penalty"},
-		Note: ATONote(ok, metric)}); err != nil {
+		Note: ATONote(ok, metric), Decide: d}); err != nil {
 		return "", fmt.Errorf("plot: %w", err)
 	}
 	return out, nil

@@ -95,7 +95,7 @@ func TestRunFront(t *testing.T) {
 	failed := rec(1, 0, 0)
 	failed.Status = records.StatusFailed
 	recs := []records.Record{rec(0, 0.3, 0.2), rec(0.5, 0.4, 0.1), failed}
-	path, err := runplot.RunFront(dir, recs, "eo")
+	path, err := runplot.RunFront(dir, recs, "eo", records.DecideTest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,10 +105,10 @@ func TestRunFront(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runplot.RunFront(dir, recs[2:], "eo"); err == nil || !strings.Contains(err.Error(), "no trained candidates in "+dir) {
+	if _, err := runplot.RunFront(dir, recs[2:], "eo", records.DecideTest); err == nil || !strings.Contains(err.Error(), "no trained candidates in "+dir) {
 		t.Errorf("only failed records: err = %v", err)
 	}
-	if _, err := runplot.RunFront(dir, recs, "auc"); err == nil || !strings.Contains(err.Error(), `"auc"`) {
+	if _, err := runplot.RunFront(dir, recs, "auc", records.DecideTest); err == nil || !strings.Contains(err.Error(), `"auc"`) {
 		t.Errorf("unknown metric: err = %v", err)
 	}
 }
@@ -176,7 +176,7 @@ func TestRunFrontNotesUnreliableATO(t *testing.T) {
 			return records.Record{Dataset: "x.csv", Method: "cheb", Penalty: "ato-all", Lambda: lambda, Risk: risk, ATO: ato,
 				Config: "c", Status: records.StatusOK, ATOReliable: &reliable}
 		}
-		path, err := runplot.RunFront(dir, []records.Record{rec(0, 0.3, 0.2), rec(1, 0.4, 0.1)}, "ato")
+		path, err := runplot.RunFront(dir, []records.Record{rec(0, 0.3, 0.2), rec(1, 0.4, 0.1)}, "ato", records.DecideTest)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -225,7 +225,9 @@
       h += '<button type="button" class="lg' + (state.hidden[i] ? " off" : "") + '" data-g="' + i + '" title="show or hide this method">' +
         '<span class="key" style="background:' + esc(g.color) + '"></span>' + esc(g.label) + "</button>";
     });
-    h += '<span><span class="front-key"></span>non-dominated staircase (outlined points)</span>';
+    h += '<span><span class="front-key"></span>' + (D.decided_on === "selection" ?
+      "non-dominated on the selection rows (outlined points), drawn at their test metrics" :
+      "non-dominated staircase (outlined points)") + "</span>";
     if (D.candidates.some(function (c) { return c.single_class; })) h += '<span><svg width="12" height="12" class="ring-key"><circle cx="6" cy="6" r="4.2"></circle></svg>rings: predict one class for every test row</span>';
     if (D.candidates.some(function (c) { return c.no_better; })) h += '<span><svg width="12" height="12" class="dash-key"><circle cx="6" cy="6" r="4.2"></circle></svg>dashed outline: no better than the constant predictor</span>';
     if (nCollapsed) h += '<span class="muted">faint points: collapsed to a constant predictor</span>';

@@ -9,9 +9,11 @@ import (
 )
 
 // Predictions are a stored candidate's predicted probabilities on its test
-// split, with the labels and groups of those rows.
+// split, with the labels and groups of those rows. Z holds the logits
+// (P = sigmoid(Z)), from which the risk is recomputed as the run computed it.
 type Predictions struct {
 	P, Y, A []float64
+	Z       []float64
 }
 
 // LoadPredictions recomputes a candidate's test predictions from the folder
@@ -44,10 +46,19 @@ func LoadPredictions(dir string, rec *records.Record) (*Predictions, error) {
 	for _, i := range sp.Test {
 		x = append(x, data.X[i*data.Dim:(i+1)*data.Dim]...)
 	}
-	p, err := f.Predict(x, len(sp.Test))
+	z, err := f.Logits(x, len(sp.Test))
 	if err != nil {
 		return nil, err
 	}
 	y, a := data.Subset(sp.Test)
-	return &Predictions{P: p, Y: y, A: a}, nil
+	return &Predictions{P: sigmoids(z), Y: y, A: a, Z: z}, nil
+}
+
+// sigmoids are the probabilities of logits z.
+func sigmoids(z []float64) []float64 {
+	p := make([]float64, len(z))
+	for i, v := range z {
+		p[i] = model.Sigmoid(v)
+	}
+	return p
 }

@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/propensity"
 	"github.com/fpareto/fp/records"
@@ -34,6 +36,11 @@ type Options struct {
 	// Resamples is the number of bootstrap resamples of the paired
 	// comparisons; default 10,000, as fp compare.
 	Resamples int
+	// CIResamples, when positive, gives every non-dominated candidate 95%
+	// intervals from that many bootstrap resamples of its test rows
+	// (package intervals), drawn as error bars; 0 draws none. Only the
+	// non-dominated candidates get them, which keeps the build fast.
+	CIResamples int
 	// ByDataset accepts runs of several datasets (records.ByData), each
 	// shown in panels, a front and a comparison of its own. Without it
 	// they are refused, as fp compare refuses them.
@@ -62,13 +69,6 @@ func Build(paths []string, opt Options) (*Page, error) {
 	p := &Page{Title: opt.Title, Data: Data{Metrics: records.Metrics, MetricNames: metricNames, Bins: opt.Bins,
 		Candidates: []Candidate{}}}
 	groups, datasets, configs := map[string]int{}, map[string]int{}, map[string]bool{}
-	type source struct {
-		dir  string
-		recs []records.Record // succeeded ones, aligned with ids
-		ids  []int
-		pred *runfolder.PredictionSource
-		perr error
-	}
 	var sources []*source
 	var noConfig, noNetworks []string
 	var read [][]records.Record
@@ -232,7 +232,8 @@ func Build(paths []string, opt Options) (*Page, error) {
 	}
 
 	// Per candidate: the predict command and, on a front, the score
-	// distributions.
+	// distributions and the intervals.
+	var ciNotes []string
 	for si, src := range sources {
 		var cfg *runfolder.Config
 		if c, err := runfolder.ReadConfig(src.dir); err == nil {
@@ -243,6 +244,11 @@ func Build(paths []string, opt Options) (*Page, error) {
 			if opt.Predict != nil && c.Network != "" {
 				c.Predict = opt.Predict(c.Network, cfg)
 			}
+			if opt.CIResamples > 0 && len(c.Front) > 0 {
+				if note := src.intervals(c, &src.recs[k], opt.CIResamples); note != "" && !slices.Contains(ciNotes, note) {
+					ciNotes = append(ciNotes, note)
+				}
+			}
 			switch {
 			case len(c.Front) == 0:
 				c.DistNote = "Score distributions are kept for non-dominated candidates only."
@@ -251,14 +257,12 @@ func Build(paths []string, opt Options) (*Page, error) {
 			case !p.Runs[si].Networks && !exists(c.Network):
 				c.DistNote = "The network file " + c.Network + " is absent, so the score distributions cannot be recomputed."
 			default:
-				if src.pred == nil && src.perr == nil {
-					src.pred, src.perr = runfolder.NewPredictionSource(src.dir)
-				}
-				if src.perr != nil {
-					c.DistNote = "Score distributions not available: " + src.perr.Error()
+				pred, err := src.predictions()
+				if err != nil {
+					c.DistNote = "Score distributions not available: " + err.Error()
 					continue
 				}
-				pr, err := src.pred.Predictions(&src.recs[k])
+				pr, err := pred.Predictions(&src.recs[k])
 				if err != nil {
 					c.DistNote = "Score distributions not available: " + err.Error()
 					continue
@@ -268,6 +272,14 @@ func Build(paths []string, opt Options) (*Page, error) {
 		}
 	}
 
+	for _, src := range sources {
+		if src.ci != nil {
+			src.ci.Save()
+		}
+	}
+	p.Warnings = append(p.Warnings, ciNotes...)
+	p.Intervals = slices.ContainsFunc(p.Data.Candidates, func(c Candidate) bool { return c.CI != nil })
+
 	cmps, err := comparisons(data, opt.Resamples)
 	if err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
@@ -275,6 +287,55 @@ func Build(paths []string, opt Options) (*Page, error) {
 	p.Comparisons = cmps
 	p.Banners = banners(p)
 	return p, nil
+}
+
+// source is one run folder of the page: its successful records and what
+// recomputes their predictions, made when first needed.
+type source struct {
+	dir  string
+	recs []records.Record // succeeded ones, aligned with ids
+	ids  []int
+	pred *runfolder.PredictionSource
+	perr error
+	ci   *intervals.Folder
+}
+
+// predictions returns the folder's prediction source, loading its data
+// on the first call.
+func (s *source) predictions() (*runfolder.PredictionSource, error) {
+	if s.pred == nil && s.perr == nil {
+		s.pred, s.perr = runfolder.NewPredictionSource(s.dir)
+	}
+	return s.pred, s.perr
+}
+
+// intervals gives c, the candidate of rec, its intervals from resamples
+// bootstrap resamples, or the note that says why it has none.
+func (s *source) intervals(c *Candidate, rec *records.Record, resamples int) string {
+	if s.ci == nil {
+		pred, _ := s.predictions() // a failure to load is Open's to report
+		var err error
+		if s.ci, err = intervals.Open(s.dir, pred, resamples); err != nil {
+			return err.Error()
+		}
+	}
+	ci := s.ci.For(rec)
+	if ci.Given() {
+		c.CI = &CandidateCI{Risk: span(ci.Risk), Acc: span(ci.Accuracy)}
+		for _, m := range records.Metrics {
+			c.CI.Metrics = append(c.CI.Metrics, span(ci.Metric(m)))
+		}
+	}
+	return ci.Note
+}
+
+// span is an interval as the script reads it; nil (null) when there is
+// none.
+func span(iv *intervals.Interval) []Num {
+	if iv == nil {
+		return nil
+	}
+	return []Num{Num(iv[0]), Num(iv[1])}
 }
 
 // recordOverlap is the overlap summary a record carries.

@@ -1,0 +1,278 @@
+package intervals
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/fairness/bootstrap"
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
+)
+
+// Level is the coverage of every interval.
+const Level = 0.95
+
+// DefaultResamples is the number of bootstrap resamples of an interval
+// unless the user asks for another (--ci-resamples).
+const DefaultResamples = 1000
+
+// Tolerance is how far a re-scored test metric may lie from the recorded
+// one before the rows are taken to be other rows than the run's: the two
+// are computed by the same code from the same numbers, so only rounding
+// separates them.
+const Tolerance = 1e-9
+
+// Interval is a percentile interval [lo, hi].
+type Interval [2]float64
+
+// CI is one candidate's intervals. An interval that cannot be given is nil
+// (JSON null) and Note says why; every key is present in the JSON form, so
+// that a reader can tell "no interval" from "not asked".
+type CI struct {
+	Risk     *Interval `json:"risk_ci"`
+	Accuracy *Interval `json:"accuracy_ci"`
+	ATO      *Interval `json:"ato_ci"`
+	DP       *Interval `json:"dp_ci"`
+	EO       *Interval `json:"eo_ci"`
+	EOpp     *Interval `json:"eopp_ci"`
+	// Resamples is the number of bootstrap resamples; Rows the number of
+	// test rows resampled (0 when no interval was computed).
+	Resamples int `json:"ci_resamples"`
+	Rows      int `json:"ci_rows"`
+	// Note says why an interval is missing ("" when none is).
+	Note string `json:"ci_note,omitempty"`
+}
+
+// Given reports whether the intervals were computed (the fairness ones may
+// still be missing; see Note).
+func (c *CI) Given() bool { return c != nil && c.Risk != nil }
+
+// Metric returns the interval of metric name: "risk", "accuracy" or one of
+// records.Metrics; nil when there is none.
+func (c *CI) Metric(name string) *Interval {
+	if c == nil {
+		return nil
+	}
+	switch name {
+	case "risk":
+		return c.Risk
+	case "accuracy":
+		return c.Accuracy
+	case "ato":
+		return c.ATO
+	case "dp":
+		return c.DP
+	case "eo":
+		return c.EO
+	case "eopp":
+		return c.EOpp
+	}
+	return nil
+}
+
+// Folder computes the intervals of the candidates of one run folder. It
+// reloads the folder's data once; Save stores what it computed in the
+// folder's cache. A Folder is not safe for concurrent use.
+type Folder struct {
+	dir       string
+	resamples int
+	src       *runfolder.PredictionSource
+	problem   string // why no candidate of the folder gets an interval
+	cache     map[string]CI
+	added     bool
+}
+
+// Open prepares the intervals of run folder dir with resamples bootstrap
+// resamples each (≥ 2). src, when not nil, is the folder's prediction
+// source, loaded already; otherwise Open loads the data. A folder whose
+// data cannot be loaded gives every candidate a note instead of intervals.
+func Open(dir string, src *runfolder.PredictionSource, resamples int) (*Folder, error) {
+	if resamples < 2 {
+		return nil, fmt.Errorf("intervals: %d resamples, want at least 2", resamples)
+	}
+	f := &Folder{dir: dir, resamples: resamples, src: src, cache: map[string]CI{}}
+	if f.src == nil {
+		var err error
+		if f.src, err = runfolder.NewPredictionSource(dir); err != nil {
+			f.problem = fmt.Sprintf("no intervals for %s: its data cannot be reloaded to re-score its networks: %v", dir, err)
+		}
+	}
+	if b, ok := runfolder.ReadCache(dir, CacheFile); ok {
+		var c cacheFile
+		// A cache that does not parse, or of another format, is absent.
+		if json.Unmarshal(b, &c) == nil && c.Format == cacheFormat {
+			for k, v := range c.Entries {
+				f.cache[k] = v
+			}
+		}
+	}
+	return f, nil
+}
+
+// Problem is the one-line reason why no candidate of the folder gets an
+// interval; "" when they can.
+func (f *Folder) Problem() string { return f.problem }
+
+// For returns rec's intervals. rec must be a successful record of the
+// folder. When they cannot be given, the CI holds no interval and its Note
+// says why.
+func (f *Folder) For(rec *records.Record) CI {
+	if f.problem != "" {
+		return CI{Note: f.problem}
+	}
+	who := fmt.Sprintf("%s split %d λ = %g in %s", rec.Method, rec.Split, rec.Lambda, f.dir)
+	// The rows must be the ones the records were computed on: a data file
+	// edited since training gives other rows.
+	if id := f.src.DataID(); rec.DataID != "" && id != rec.DataID {
+		return CI{Note: fmt.Sprintf("no intervals for %s: its data now holds other rows than it was trained on "+
+			"(data_id %s, the records say %s): the data, or its target or sensitive column, changed since training", f.dir, id, rec.DataID)}
+	}
+	if rec.Weights == "" {
+		return CI{Note: fmt.Sprintf("no interval for %s: the record names no network file", who)}
+	}
+	net := filepath.Join(f.dir, rec.Weights)
+	if _, err := os.Stat(net); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return CI{Note: fmt.Sprintf("no interval for %s: its network file %s is missing", who, net)}
+		}
+		return CI{Note: fmt.Sprintf("no interval for %s: %v", who, err)}
+	}
+	key := f.key(rec)
+	if c, ok := f.cache[key]; ok {
+		return c
+	}
+	c, cacheable := f.compute(rec, who)
+	if cacheable {
+		f.cache[key] = c
+		f.added = true
+	}
+	return c
+}
+
+// compute re-scores rec's test rows, checks them against the record and
+// bootstraps them. cacheable is false when the outcome depends on files
+// that may yet appear (a refusal).
+func (f *Folder) compute(rec *records.Record, who string) (c CI, cacheable bool) {
+	pr, err := f.src.Predictions(rec)
+	if err != nil {
+		return CI{Note: fmt.Sprintf("no interval for %s: its test rows cannot be re-scored: %v", who, err)}, false
+	}
+	var note string
+	e, err := f.src.Propensity(rec.Split)
+	if err != nil {
+		// Without the propensity the ATO cannot be recomputed; the other
+		// metrics can.
+		e, note = nil, fmt.Sprintf("no ATO interval for %s: %v", who, err)
+	}
+	if e != nil && len(e) != len(pr.Z) {
+		return CI{Note: fmt.Sprintf("no interval for %s: %d propensities for %d test rows", who, len(e), len(pr.Z))}, false
+	}
+	met, err := fairness.EvaluateLogits(pr.Z, pr.Y, pr.A, e)
+	if err != nil {
+		return CI{Note: fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)}, false
+	}
+	if why := mismatch(rec, met); why != "" {
+		return CI{Note: fmt.Sprintf("no interval for %s: %s: the data or the network changed since training", who, why)}, false
+	}
+	s, err := bootstrap.NewLogits(pr.Z, pr.Y, pr.A, e)
+	if err != nil {
+		return CI{Note: fmt.Sprintf("no interval for %s: %v", who, err)}, false
+	}
+	rng := runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
+	iv, berr := s.Intervals(f.resamples, Level, rng)
+	c = CI{Resamples: f.resamples, Rows: s.Len(), Risk: of(iv.Risk), Accuracy: of(iv.Accuracy)}
+	if berr != nil {
+		// A group too small for fairness intervals: risk and accuracy
+		// only.
+		c.Note = fmt.Sprintf("no fairness intervals for %s: %v", who, berr)
+		return c, true
+	}
+	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
+	if iv.HasATO {
+		c.ATO = of(iv.ATO)
+	}
+	c.Note = note
+	return c, note == ""
+}
+
+// mismatch names the first recorded test metric that the re-scored rows do
+// not reproduce; "" when they all agree.
+func mismatch(rec *records.Record, met fairness.Metrics) string {
+	if rec.NTest > 0 && rec.NTest != met.N {
+		return fmt.Sprintf("%d test rows re-scored, the record has %d", met.N, rec.NTest)
+	}
+	for _, m := range []struct {
+		name      string
+		got, want float64
+		skip      bool
+	}{
+		{"risk", met.Risk, rec.Risk, false}, {"accuracy", met.Accuracy, rec.Accuracy, false},
+		{"ato", met.ATO, rec.ATO, !met.HasATO}, {"dp", met.DP, rec.DP, false},
+		{"eo", met.EO, rec.EO, false}, {"eopp", met.EOpp, rec.EOpp, false},
+	} {
+		if !m.skip && !(math.Abs(m.got-m.want) <= Tolerance*max(1, math.Abs(m.want))) {
+			return fmt.Sprintf("the re-scored test %s is %.10g, the record has %.10g", m.name, m.got, m.want)
+		}
+	}
+	return ""
+}
+
+func of(iv bootstrap.Interval) *Interval {
+	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
+		return nil
+	}
+	return &Interval{iv.Lo, iv.Hi}
+}
+
+// CacheFile is the name of the intervals' cache in a run folder's cache
+// folder.
+const CacheFile = "intervals.json"
+
+// cacheFormat changes whenever what a cached CI means does.
+const cacheFormat = 1
+
+type cacheFile struct {
+	Format  int           `json:"format"`
+	Entries map[string]CI `json:"entries"`
+}
+
+// key identifies rec's intervals: the candidate, its configuration, the
+// rows, the recorded risk (a retrained candidate has another) and the
+// bootstrap's size.
+func (f *Folder) key(rec *records.Record) string {
+	return fmt.Sprintf("%s|%s|%s|%s|seed=%d|risk=%s|resamples=%d|level=%g", rec.Config, rec.DataID, rec.Key(), rec.Weights,
+		rec.Seed, strconv.FormatUint(math.Float64bits(rec.Risk), 16), f.resamples, Level)
+}
+
+// Save stores the intervals computed since Open in the folder's cache,
+// with those another process stored meanwhile. The cache is optional: a
+// folder that cannot be written keeps none, and Save reports false.
+func (f *Folder) Save() bool {
+	if !f.added {
+		return true
+	}
+	c := cacheFile{Format: cacheFormat, Entries: map[string]CI{}}
+	if b, ok := runfolder.ReadCache(f.dir, CacheFile); ok {
+		var old cacheFile
+		if json.Unmarshal(b, &old) == nil && old.Format == cacheFormat {
+			c.Entries = old.Entries
+		}
+	}
+	for k, v := range f.cache {
+		c.Entries[k] = v
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return false
+	}
+	ok := runfolder.WriteCache(f.dir, CacheFile, b)
+	f.added = !ok
+	return ok
+}

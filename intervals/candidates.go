@@ -18,25 +18,35 @@ import (
 // be given, one line each.
 func Compute(cands []choose.Candidate, resamples int) ([]CI, []string, error) {
 	out := make([]CI, len(cands))
-	folders := map[string]*Folder{}
-	var notes []string
+	var dirs []string
+	byDir := map[string][]int{}
 	for i := range cands {
-		k := &cands[i]
-		f := folders[k.Dir]
-		if f == nil {
-			var err error
-			if f, err = Open(k.Dir, nil, resamples); err != nil {
-				return nil, nil, err
-			}
-			folders[k.Dir] = f
+		d := cands[i].Dir
+		if _, ok := byDir[d]; !ok {
+			dirs = append(dirs, d)
 		}
-		out[i] = f.For(&k.Record)
-		if n := out[i].Note; n != "" && !slices.Contains(notes, n) {
-			notes = append(notes, n)
-		}
+		byDir[d] = append(byDir[d], i)
 	}
-	for _, f := range folders {
+	for _, d := range dirs {
+		f, err := Open(d, nil, resamples)
+		if err != nil {
+			return nil, nil, err
+		}
+		idx := byDir[d]
+		recs := make([]*records.Record, len(idx))
+		for k, i := range idx {
+			recs[k] = &cands[i].Record
+		}
+		for k, c := range f.ForAll(recs) {
+			out[idx[k]] = c
+		}
 		f.Save()
+	}
+	var notes []string
+	for _, c := range out {
+		if c.Note != "" && !slices.Contains(notes, c.Note) {
+			notes = append(notes, c.Note)
+		}
 	}
 	return out, notes, nil
 }

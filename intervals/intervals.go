@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/fairness/bootstrap"
@@ -124,45 +127,91 @@ func (f *Folder) Problem() string { return f.problem }
 // folder. When they cannot be given, the CI holds no interval and its Note
 // says why.
 func (f *Folder) For(rec *records.Record) CI {
+	return f.ForAll([]*records.Record{rec})[0]
+}
+
+// ForAll returns the intervals of each of recs (see For), bootstrapping
+// several candidates at once on as many cores as Go may use.
+func (f *Folder) ForAll(recs []*records.Record) []CI {
+	out := make([]CI, len(recs))
+	type job struct {
+		i    int
+		s    *bootstrap.Sample
+		rng  *rand.Rand
+		note string // on the ATO, when the propensity is missing
+		key  string
+	}
+	var jobs []job
+	for i, rec := range recs {
+		s, rng, c, ok := f.prepare(rec)
+		if !ok {
+			out[i] = c
+			continue
+		}
+		jobs = append(jobs, job{i: i, s: s, rng: rng, note: c.Note, key: f.key(rec)})
+	}
+	// Each bootstrap has its own generator, so the order in which workers
+	// take them changes nothing.
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				j := &jobs[k]
+				out[j.i] = f.bootstrap(recs[j.i], j.s, j.rng, j.note)
+			}
+		}()
+	}
+	for k := range jobs {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, j := range jobs {
+		if c := out[j.i]; j.note == "" && c.Given() {
+			f.cache[j.key] = c
+			f.added = true
+		}
+	}
+	return out
+}
+
+// prepare checks that rec's intervals can be given and returns its sample
+// of re-scored test rows with the generator of its bootstrap; ok is false
+// when there is nothing to bootstrap, and c is then the answer (from the
+// cache, or a refusal). Otherwise c.Note notes a missing ATO.
+func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Rand, c CI, ok bool) {
 	if f.problem != "" {
-		return CI{Note: f.problem}
+		return nil, nil, CI{Note: f.problem}, false
 	}
 	who := fmt.Sprintf("%s split %d λ = %g in %s", rec.Method, rec.Split, rec.Lambda, f.dir)
+	refuse := func(format string, a ...any) (*bootstrap.Sample, *rand.Rand, CI, bool) {
+		return nil, nil, CI{Note: fmt.Sprintf(format, a...)}, false
+	}
 	// The rows must be the ones the records were computed on: a data file
 	// edited since training gives other rows.
 	if id := f.src.DataID(); rec.DataID != "" && id != rec.DataID {
-		return CI{Note: fmt.Sprintf("no intervals for %s: its data now holds other rows than it was trained on "+
-			"(data_id %s, the records say %s): the data, or its target or sensitive column, changed since training", f.dir, id, rec.DataID)}
+		return refuse("no intervals for %s: its data now holds other rows than it was trained on "+
+			"(data_id %s, the records say %s): the data, or its target or sensitive column, changed since training", f.dir, id, rec.DataID)
 	}
 	if rec.Weights == "" {
-		return CI{Note: fmt.Sprintf("no interval for %s: the record names no network file", who)}
+		return refuse("no interval for %s: the record names no network file", who)
 	}
 	net := filepath.Join(f.dir, rec.Weights)
 	if _, err := os.Stat(net); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return CI{Note: fmt.Sprintf("no interval for %s: its network file %s is missing", who, net)}
+			return refuse("no interval for %s: its network file %s is missing", who, net)
 		}
-		return CI{Note: fmt.Sprintf("no interval for %s: %v", who, err)}
+		return refuse("no interval for %s: %v", who, err)
 	}
-	key := f.key(rec)
-	if c, ok := f.cache[key]; ok {
-		return c
+	if c, ok := f.cache[f.key(rec)]; ok {
+		return nil, nil, c, false
 	}
-	c, cacheable := f.compute(rec, who)
-	if cacheable {
-		f.cache[key] = c
-		f.added = true
-	}
-	return c
-}
-
-// compute re-scores rec's test rows, checks them against the record and
-// bootstraps them. cacheable is false when the outcome depends on files
-// that may yet appear (a refusal).
-func (f *Folder) compute(rec *records.Record, who string) (c CI, cacheable bool) {
 	pr, err := f.src.Predictions(rec)
 	if err != nil {
-		return CI{Note: fmt.Sprintf("no interval for %s: its test rows cannot be re-scored: %v", who, err)}, false
+		return refuse("no interval for %s: its test rows cannot be re-scored: %v", who, err)
 	}
 	var note string
 	e, err := f.src.Propensity(rec.Split)
@@ -172,34 +221,37 @@ func (f *Folder) compute(rec *records.Record, who string) (c CI, cacheable bool)
 		e, note = nil, fmt.Sprintf("no ATO interval for %s: %v", who, err)
 	}
 	if e != nil && len(e) != len(pr.Z) {
-		return CI{Note: fmt.Sprintf("no interval for %s: %d propensities for %d test rows", who, len(e), len(pr.Z))}, false
+		return refuse("no interval for %s: %d propensities for %d test rows", who, len(e), len(pr.Z))
 	}
 	met, err := fairness.EvaluateLogits(pr.Z, pr.Y, pr.A, e)
 	if err != nil {
-		return CI{Note: fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)}, false
+		return refuse("no interval for %s: its test rows cannot be scored: %v", who, err)
 	}
 	if why := mismatch(rec, met); why != "" {
-		return CI{Note: fmt.Sprintf("no interval for %s: %s: the data or the network changed since training", who, why)}, false
+		return refuse("no interval for %s: %s: the data or the network changed since training", who, why)
 	}
-	s, err := bootstrap.NewLogits(pr.Z, pr.Y, pr.A, e)
+	if s, err = bootstrap.NewLogits(pr.Z, pr.Y, pr.A, e); err != nil {
+		return refuse("no interval for %s: %v", who, err)
+	}
+	rng = runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
+	return s, rng, CI{Note: note}, true
+}
+
+// bootstrap computes the intervals of sample s; note is prepare's.
+func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.Rand, note string) CI {
+	iv, err := s.Intervals(f.resamples, Level, rng)
+	c := CI{Resamples: f.resamples, Rows: s.Len(), Risk: of(iv.Risk), Accuracy: of(iv.Accuracy), Note: note}
 	if err != nil {
-		return CI{Note: fmt.Sprintf("no interval for %s: %v", who, err)}, false
-	}
-	rng := runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
-	iv, berr := s.Intervals(f.resamples, Level, rng)
-	c = CI{Resamples: f.resamples, Rows: s.Len(), Risk: of(iv.Risk), Accuracy: of(iv.Accuracy)}
-	if berr != nil {
 		// A group too small for fairness intervals: risk and accuracy
 		// only.
-		c.Note = fmt.Sprintf("no fairness intervals for %s: %v", who, berr)
-		return c, true
+		c.Note = fmt.Sprintf("no fairness intervals for %s split %d λ = %g in %s: %v", rec.Method, rec.Split, rec.Lambda, f.dir, err)
+		return c
 	}
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
 	if iv.HasATO {
 		c.ATO = of(iv.ATO)
 	}
-	c.Note = note
-	return c, note == ""
+	return c
 }
 
 // mismatch names the first recorded test metric that the re-scored rows do

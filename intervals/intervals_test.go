@@ -117,6 +117,12 @@ func TestIntervals(t *testing.T) {
 			t.Errorf("%s: intervals %s, then %s", r.Key(), text(t, first[i]), text(t, c))
 		}
 	}
+	// Computed together, on several cores: the same numbers.
+	for i, c := range open(t, dir, 500).ForAll([]*records.Record{&recs[0], &recs[1]}) {
+		if text(t, c) != text(t, first[i]) {
+			t.Errorf("%s: intervals %s alone, %s together", recs[i].Key(), text(t, first[i]), text(t, c))
+		}
+	}
 	// Cached, then read back.
 	f := open(t, dir, 500)
 	for _, r := range recs {

@@ -244,11 +244,6 @@ func Build(paths []string, opt Options) (*Page, error) {
 			if opt.Predict != nil && c.Network != "" {
 				c.Predict = opt.Predict(c.Network, cfg)
 			}
-			if opt.CIResamples > 0 && len(c.Front) > 0 {
-				if note := src.intervals(c, &src.recs[k], opt.CIResamples); note != "" && !slices.Contains(ciNotes, note) {
-					ciNotes = append(ciNotes, note)
-				}
-			}
 			switch {
 			case len(c.Front) == 0:
 				c.DistNote = "Score distributions are kept for non-dominated candidates only."
@@ -272,9 +267,13 @@ func Build(paths []string, opt Options) (*Page, error) {
 		}
 	}
 
-	for _, src := range sources {
-		if src.ci != nil {
-			src.ci.Save()
+	if opt.CIResamples > 0 {
+		for _, src := range sources {
+			for _, note := range src.intervals(p.Data.Candidates, opt.CIResamples) {
+				if !slices.Contains(ciNotes, note) {
+					ciNotes = append(ciNotes, note)
+				}
+			}
 		}
 	}
 	p.Warnings = append(p.Warnings, ciNotes...)
@@ -297,7 +296,6 @@ type source struct {
 	ids  []int
 	pred *runfolder.PredictionSource
 	perr error
-	ci   *intervals.Folder
 }
 
 // predictions returns the folder's prediction source, loading its data
@@ -309,24 +307,42 @@ func (s *source) predictions() (*runfolder.PredictionSource, error) {
 	return s.pred, s.perr
 }
 
-// intervals gives c, the candidate of rec, its intervals from resamples
-// bootstrap resamples, or the note that says why it has none.
-func (s *source) intervals(c *Candidate, rec *records.Record, resamples int) string {
-	if s.ci == nil {
-		pred, _ := s.predictions() // a failure to load is Open's to report
-		var err error
-		if s.ci, err = intervals.Open(s.dir, pred, resamples); err != nil {
-			return err.Error()
+// intervals gives the folder's candidates on a front their intervals from
+// resamples bootstrap resamples (only those: the others would cost the
+// build time for intervals nobody sees) and returns the notes of those it
+// could not give.
+func (s *source) intervals(cands []Candidate, resamples int) []string {
+	var recs []*records.Record
+	var ids []int
+	for k, id := range s.ids {
+		if len(cands[id].Front) > 0 {
+			recs, ids = append(recs, &s.recs[k]), append(ids, id)
 		}
 	}
-	ci := s.ci.For(rec)
-	if ci.Given() {
+	if len(recs) == 0 {
+		return nil
+	}
+	pred, _ := s.predictions() // a failure to load is Open's to report
+	f, err := intervals.Open(s.dir, pred, resamples)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var notes []string
+	for k, ci := range f.ForAll(recs) {
+		if ci.Note != "" {
+			notes = append(notes, ci.Note)
+		}
+		if !ci.Given() {
+			continue
+		}
+		c := &cands[ids[k]]
 		c.CI = &CandidateCI{Risk: span(ci.Risk), Acc: span(ci.Accuracy)}
 		for _, m := range records.Metrics {
 			c.CI.Metrics = append(c.CI.Metrics, span(ci.Metric(m)))
 		}
 	}
-	return ci.Note
+	f.Save()
+	return notes
 }
 
 // span is an interval as the script reads it; nil (null) when there is

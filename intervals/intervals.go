@@ -107,6 +107,13 @@ func Open(dir string, src *runfolder.PredictionSource, resamples int) (*Folder, 
 			f.problem = fmt.Sprintf("no intervals for %s: its data cannot be reloaded to re-score its networks: %v", dir, err)
 		}
 	}
+	// A folder copied without its networks (records kept, networks not)
+	// is said once, not once per candidate.
+	if nets := filepath.Join(dir, "networks"); f.problem == "" {
+		if _, err := os.Stat(nets); errors.Is(err, fs.ErrNotExist) {
+			f.problem = fmt.Sprintf("no intervals for %s: its networks are not there (no folder %s)", dir, nets)
+		}
+	}
 	if b, ok := runfolder.ReadCache(dir, CacheFile); ok {
 		var c cacheFile
 		// A cache that does not parse, or of another format, is absent.

@@ -237,6 +237,13 @@ func TestIntervalsRefused(t *testing.T) {
 			}
 			return func() { os.WriteFile(net, b, 0o644) }
 		}, "is missing"},
+		{"every network missing", func(*records.Record) func() {
+			nets := filepath.Join(dir, "networks")
+			if err := os.Rename(nets, nets+".away"); err != nil {
+				t.Fatal(err)
+			}
+			return func() { os.Rename(nets+".away", nets) }
+		}, "its networks are not there"},
 		{"a recorded metric differs", func(r *records.Record) func() {
 			r.Risk += 1e-6
 			return func() {}

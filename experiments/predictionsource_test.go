@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -43,9 +45,39 @@ func TestPredictionSourceMatchesLoadPredictions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(got.P, want.P) || !slices.Equal(got.Y, want.Y) || !slices.Equal(got.A, want.A) {
+		if !slices.Equal(got.P, want.P) || !slices.Equal(got.Y, want.Y) || !slices.Equal(got.A, want.A) || !slices.Equal(got.Z, want.Z) {
 			t.Errorf("%s: predictions differ from LoadPredictions", recs[i].Key())
 		}
+		// The logits and the propensities rebuild the recorded metrics:
+		// what the intervals of the test metrics stand on.
+		e, err := src.Propensity(recs[i].Split)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := runfolder.LoadTestSplit(dir, recs[i].Split)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(e, ts.Propensity) {
+			t.Errorf("split %d: the source's propensities are not LoadTestSplit's", recs[i].Split)
+		}
+		met, err := fairness.EvaluateLogits(got.Z, got.Y, got.A, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := recs[i]
+		if met.Risk != r.Risk || met.Accuracy != r.Accuracy || met.ATO != r.ATO || met.DP != r.DP || met.EO != r.EO || met.EOpp != r.EOpp {
+			t.Errorf("%s: re-scored metrics %+v, recorded risk %g accuracy %g ato %g dp %g eo %g eopp %g",
+				r.Key(), met, r.Risk, r.Accuracy, r.ATO, r.DP, r.EO, r.EOpp)
+		}
+		for k, z := range got.Z {
+			if got.P[k] != model.Sigmoid(z) {
+				t.Fatalf("%s: row %d: p = %g, sigmoid(z) = %g", r.Key(), k, got.P[k], model.Sigmoid(z))
+			}
+		}
+	}
+	if cfg, err := runfolder.ReadConfig(dir); err != nil || src.DataID() != cfg.DataID || src.DataID() == "" || src.Config().Seed != cfg.Seed {
+		t.Errorf("the source's data_id %q and config do not match config.json's (%v)", src.DataID(), err)
 	}
 
 	noNet := recs[0]

@@ -87,6 +87,19 @@ func (f *File) Params() (*Params, error) {
 // Predict returns the predicted probabilities of n unstandardized rows x
 // (row-major n×Dim, already one-hot encoded as Features lists).
 func (f *File) Predict(x []float64, n int) ([]float64, error) {
+	out, err := f.Logits(x, n)
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range out {
+		out[i] = Sigmoid(v)
+	}
+	return out, nil
+}
+
+// Logits is Predict before the sigmoid: the logits of n unstandardized rows
+// x, from which the risk is computed exactly (see Softplus).
+func (f *File) Logits(x []float64, n int) ([]float64, error) {
 	p, err := f.Params()
 	if err != nil {
 		return nil, err
@@ -110,9 +123,6 @@ func (f *File) Predict(x []float64, n int) ([]float64, error) {
 	}
 	out := make([]float64, n)
 	p.Forward(z, n, out)
-	for i, v := range out {
-		out[i] = Sigmoid(v)
-	}
 	return out, nil
 }
 

@@ -130,6 +130,15 @@ func TestFileRoundTripAndPredict(t *testing.T) {
 			t.Errorf("row %d: %g, want %g", i, got[i], model.Sigmoid(z[i]))
 		}
 	}
+	logits, err := f.Logits(x, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range z {
+		if logits[i] != z[i] || got[i] != model.Sigmoid(logits[i]) {
+			t.Errorf("row %d: logit %g, want %g; probability %g, want its sigmoid", i, logits[i], z[i], got[i])
+		}
+	}
 	if _, err := f.Predict(x[:5], 2); err == nil {
 		t.Error("predict with a wrong number of values: no error")
 	}

@@ -10,9 +10,13 @@ import (
 )
 
 // Predictions are a stored candidate's predicted probabilities on its test
-// split, with the labels and groups of those rows.
+// split, with the labels and groups of those rows. Z holds the logits
+// (P = sigmoid(Z)), from which the risk is recomputed as the run computed it.
 type Predictions struct {
 	P, Y, A []float64
+	// Z are the logits of P (the risk is computed from them exactly as
+	// training computed it).
+	Z []float64
 	// Selection holds the same on the split's selection rows; nil when the
 	// run keeps none.
 	Selection *Predictions
@@ -55,12 +59,12 @@ func predict(dir string, data *datasets.Dataset, sp Parts, rec *records.Record) 
 		for _, i := range rows {
 			x = append(x, data.X[i*data.Dim:(i+1)*data.Dim]...)
 		}
-		p, err := f.Predict(x, len(rows))
+		z, err := f.Logits(x, len(rows))
 		if err != nil {
 			return nil, err
 		}
 		y, a := data.Subset(rows)
-		return &Predictions{P: p, Y: y, A: a}, nil
+		return &Predictions{P: sigmoids(z), Y: y, A: a, Z: z}, nil
 	}
 	out, err := on(sp.Test)
 	if err != nil || len(sp.Selection) == 0 {
@@ -68,4 +72,13 @@ func predict(dir string, data *datasets.Dataset, sp Parts, rec *records.Record) 
 	}
 	out.Selection, err = on(sp.Selection)
 	return out, err
+}
+
+// sigmoids are the probabilities of logits z.
+func sigmoids(z []float64) []float64 {
+	p := make([]float64, len(z))
+	for i, v := range z {
+		p[i] = model.Sigmoid(v)
+	}
+	return p
 }

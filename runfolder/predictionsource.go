@@ -16,6 +16,7 @@ type PredictionSource struct {
 	cfg    Config
 	data   *datasets.Dataset
 	splits map[int]Parts
+	props  map[int][]float64 // the test rows' propensities by split
 }
 
 // NewPredictionSource reads dir's config.json and loads its data.
@@ -28,7 +29,7 @@ func NewPredictionSource(dir string) (*PredictionSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PredictionSource{dir: dir, cfg: c, data: data, splits: map[int]Parts{}}, nil
+	return &PredictionSource{dir: dir, cfg: c, data: data, splits: map[int]Parts{}, props: map[int][]float64{}}, nil
 }
 
 // Predictions returns rec's predicted probabilities on its test split, with
@@ -38,13 +39,53 @@ func (s *PredictionSource) Predictions(rec *records.Record) (*Predictions, error
 	if rec.Weights == "" {
 		return nil, fmt.Errorf("candidate %s has no stored network", rec.Key())
 	}
-	sp, ok := s.splits[rec.Split]
-	if !ok {
-		var err error
-		if sp, err = PartsOf(s.cfg, s.data, rec.Split); err != nil {
-			return nil, err
-		}
-		s.splits[rec.Split] = sp
+	sp, err := s.split(rec.Split)
+	if err != nil {
+		return nil, err
 	}
 	return predict(s.dir, s.data, sp, rec)
 }
+
+// split draws split m once.
+func (s *PredictionSource) split(m int) (Parts, error) {
+	sp, ok := s.splits[m]
+	if !ok {
+		var err error
+		if sp, err = PartsOf(s.cfg, s.data, m); err != nil {
+			return sp, err
+		}
+		s.splits[m] = sp
+	}
+	return sp, nil
+}
+
+// Propensity returns the calibrated propensity ê of split m's test rows,
+// in the order of Predictions' rows, from the split's stored propensity
+// model (as LoadTestSplit computes it).
+func (s *PredictionSource) Propensity(m int) ([]float64, error) {
+	if e, ok := s.props[m]; ok {
+		return e, nil
+	}
+	sp, err := s.split(m)
+	if err != nil {
+		return nil, err
+	}
+	pm, err := ReadPropensity(s.dir, m)
+	if err != nil {
+		return nil, fmt.Errorf("split %d: %w", m, err)
+	}
+	if pm == nil {
+		return nil, fmt.Errorf("split %d: %s: no propensity model stored", m, PropensityPath(s.dir, m))
+	}
+	std := datasets.FitStandardizer(s.data, sp.Train)
+	e := pm.Predict(std.Apply(s.data, sp.Test), len(sp.Test))
+	s.props[m] = e
+	return e, nil
+}
+
+// Config is the folder's stored configuration.
+func (s *PredictionSource) Config() Config { return s.cfg }
+
+// DataID is the identity of the rows the data loads now
+// (datasets.Dataset.ID), to be checked against the records' data_id.
+func (s *PredictionSource) DataID() string { return s.data.ID }

@@ -8,7 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/compare"
+	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
 )
 
@@ -27,9 +29,13 @@ func frontCommand() *cli.Command {
 			"pooled front's points that the group reached, and how many of its non-dominated candidates are\n" +
 			"constant predictors or predict one class; then the split-by-split comparison of every pair of\n" +
 			"groups (as fp compare). Failed candidates are left out. Records of different datasets are refused\n" +
-			"unless grouped by dataset.",
+			"unless grouped by dataset.\n" +
+			"With --ci it then prints the non-dominated candidates of the pooled front, each with 95% intervals of\n" +
+			"its risk, accuracy and every metric from a bootstrap of its test rows (--ci-resamples).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
+			&cli.BoolFlag{Name: "ci", Usage: "print the non-dominated candidates with their 95% intervals"},
+			ciResamplesFlag(),
 		}, comparisonFlags()...),
 		Action: runFront,
 	}
@@ -47,6 +53,13 @@ func runFront(c *cli.Context) error {
 	if !slices.Contains(records.Metrics, metric) {
 		return fmt.Errorf("front: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
+	nres, err := ciResamples(c, "front")
+	if err != nil {
+		return err
+	}
+	if c.IsSet("ci-resamples") && !c.Bool("ci") {
+		return fmt.Errorf("front: --ci-resamples sets the intervals of --ci: give --ci too")
+	}
 	res, err := comparison(c, "front", paths, []string{metric})
 	if err != nil {
 		return err
@@ -55,7 +68,20 @@ func runFront(c *cli.Context) error {
 	if metric == "ato" {
 		ov.warn(c.App.ErrWriter)
 	}
+	var rows []intervals.Row
+	if c.Bool("ci") {
+		if rows, err = frontIntervals(c, paths, metric, records.Decide(res.DecidedOn), nres); err != nil {
+			return err
+		}
+	}
 	if c.Bool(jsonFlag) {
+		if c.Bool("ci") {
+			return writeJSON(c.App.Writer, struct {
+				*compare.Result
+				overlapReport
+				Front []intervals.Row `json:"front"`
+			}{res, ov, rows})
+		}
 		return writeJSON(c.App.Writer, struct {
 			*compare.Result
 			overlapReport
@@ -64,12 +90,42 @@ func runFront(c *cli.Context) error {
 	if err := compare.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
+	if c.Bool("ci") {
+		if err := intervals.WriteFront(c.App.Writer, rows, metric); err != nil {
+			return err
+		}
+	}
 	// The overlap of the splits behind the fronts, in one line (records
 	// written before the overlap was recorded give none).
 	if line := overlapLine(paths); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
 	}
 	return nil
+}
+
+// frontIntervals returns the non-dominated candidates of paths in (risk,
+// metric) with their intervals, and notes on stderr what could not be
+// given.
+func frontIntervals(c *cli.Context, paths []string, metric string, d records.Decide, resamples int) ([]intervals.Row, error) {
+	cands, err := choose.ReadCandidates(paths)
+	if err != nil {
+		return nil, fmt.Errorf("front: %w", err)
+	}
+	front, err := intervals.Front(cands, metric, d)
+	if err != nil {
+		return nil, fmt.Errorf("front: %w", err)
+	}
+	cis := make([]intervals.CI, len(front))
+	if resamples > 0 {
+		var notes []string
+		if cis, notes, err = intervals.Compute(front, resamples); err != nil {
+			return nil, fmt.Errorf("front: %w", err)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
+		}
+	}
+	return intervals.Rows(front, cis), nil
 }
 
 // readCandidates reads the records of paths (files or sweep folders),

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -31,7 +32,8 @@ func pickCommand() *cli.Command {
 			"  --min-accuracy A    the lowest metric among those with accuracy ≥ A\n" +
 			"  --knee              the point of highest trade-off (pymoo's HighTradeoff, both axes\n" +
 			"                      min–max normalised over the front)\n" +
-			"It prints the candidate, its metrics, its network file and the fp predict command that uses it.\n" +
+			"It prints the candidate, its metrics with their 95% intervals (a bootstrap of its test rows, re-scored\n" +
+			"by its network; --ci-resamples 0 leaves them out), its network file and the fp predict command that uses it.\n" +
 			"When no candidate meets the requirement it exits with an error naming the closest one (for --knee,\n" +
 			"when no point stands out, the nearest alternatives).\n" +
 			"The front and the pick are decided on the selection rows' metrics when the runs kept selection\n" +
@@ -49,6 +51,7 @@ func pickCommand() *cli.Command {
 			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, near-constant and no-better-than-constant candidates"},
 			decideFlag(),
 			&cli.IntFlag{Name: "split", Usage: "pick among the candidates of split `M` only"},
+			ciResamplesFlag(),
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 		},
 		Action: runPick,
@@ -84,6 +87,10 @@ func runPick(c *cli.Context) error {
 	}
 	if len(rules) != 1 {
 		return fmt.Errorf("pick: give exactly one of --max-unfairness, --max-risk, --min-accuracy, --knee (got %d)", len(rules))
+	}
+	nres, err := ciResamples(c, "pick")
+	if err != nil {
+		return err
 	}
 	// ReadAll checks what fp front checks: readable files, one configuration per folder.
 	recs, err := readCandidates(c, "pick", paths)
@@ -137,17 +144,30 @@ func runPick(c *cli.Context) error {
 	if metric == "ato" {
 		ov.warn(c.App.ErrWriter)
 	}
+	var ci *intervals.CI
+	if nres > 0 && !c.Bool("print-path") {
+		var notes []string
+		if ci, notes, err = intervals.ForPicked(cands, res, nres); err != nil {
+			return fmt.Errorf("pick: %w", err)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
+		}
+	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
-			*choose.Picked
+			intervals.Picked
 			overlapReport
-		}{res, ov})
+		}{intervals.Picked{Picked: res, CI: ci}, ov})
 	}
 	if c.Bool("print-path") {
 		_, err := fmt.Fprintln(c.App.Writer, res.Weights)
 		return err
 	}
 	if err := choose.WriteText(c.App.Writer, res); err != nil {
+		return err
+	}
+	if err := intervals.WriteText(c.App.Writer, ci); err != nil {
 		return err
 	}
 	return writePredictHint(c.App.Writer, res.Weights, res.Run)
@@ -196,4 +216,20 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ciResamplesFlag is the flag that sets the bootstrap resamples of the
+// intervals; 0 leaves them out.
+func ciResamplesFlag() cli.Flag {
+	return &cli.IntFlag{Name: "ci-resamples", Value: intervals.DefaultResamples,
+		Usage: "bootstrap resamples of the test rows behind each shown candidate's 95% intervals (0: no intervals)"}
+}
+
+// ciResamples is the value of --ci-resamples, checked.
+func ciResamples(c *cli.Context, cmd string) (int, error) {
+	n := c.Int("ci-resamples")
+	if n < 0 || n == 1 {
+		return 0, fmt.Errorf("%s: --ci-resamples %d: want 0 (no intervals) or at least 2", cmd, n)
+	}
+	return n, nil
 }

@@ -23,12 +23,15 @@ func reportCommand() *cli.Command {
 			"summary with the command that reproduces each run, the front of every unfairness metric (hover a\n" +
 			"point for its values, click it for its network, the command that applies it and, when the run's\n" +
 			"networks are present, its score distributions), the table of non-dominated candidates, the method\n" +
-			"comparison and the standardization constants of every split. Prints the path of the page.",
+			"comparison and the standardization constants of every split. Every non-dominated candidate gets 95%\n" +
+			"intervals of its risk, accuracy and metrics from a bootstrap of its test rows (--ci-resamples; 0 leaves\n" +
+			"them out), drawn as error bars. Prints the path of the page.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the page to `FILE` (default report.html in the first RUN folder)"},
 			&cli.StringFlag{Name: "title", Usage: "the page's title (default: fp report: DATASETS)"},
 			&cli.StringFlag{Name: "by", Usage: "dataset: accept runs of several datasets, each shown in panels, a table section and a comparison of its own (without it they are refused; a front is never pooled across datasets)"},
 			decideFlag(),
+			ciResamplesFlag(),
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was written as JSON"},
 		},
 		Action: runReport,
@@ -58,8 +61,12 @@ func runReport(c *cli.Context) error {
 	if err := checkOut("report", "--out", out, inputs(paths)...); err != nil {
 		return err
 	}
+	nres, err := ciResamples(c, "report")
+	if err != nil {
+		return err
+	}
 	defaults := experiments.DefaultConfig().Config
-	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults, Decide: c.String("decide-on")}
+	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults, Decide: c.String("decide-on"), CIResamples: nres}
 	switch by := c.String("by"); by {
 	case "":
 	case "dataset":

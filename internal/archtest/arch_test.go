@@ -66,7 +66,7 @@ func TestNoGorgoniaWhereTheMapForbidsIt(t *testing.T) {
 	noDeps := []string{"datasets", "fairness", "fairness/audit", "pareto", "records", "report",
 		"compare", "choose", "predict", "onnxexport", "internal/gemm", "internal/vec", "model",
 		"train", "backprop", "propensity", "optim", "scalarize", "runfolder", "progress", "report/htmlreport",
-		"report/runplot"}
+		"report/runplot", "intervals"}
 	for _, name := range noDeps {
 		p, ok := pkgs[name]
 		if !ok {
@@ -117,6 +117,7 @@ func TestNoImportRunsBackUp(t *testing.T) {
 		"report/htmlreport": {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
 		"report/runplot":    {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
 		"progress":          {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
+		"intervals":         {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
 	}
 	for name, banned := range rules {
 		p, ok := pkgs[name]

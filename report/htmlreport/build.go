@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/propensity"
 	"github.com/fpareto/fp/records"
@@ -34,6 +36,11 @@ type Options struct {
 	// Resamples is the number of bootstrap resamples of the paired
 	// comparisons; default 10,000, as fp compare.
 	Resamples int
+	// CIResamples, when positive, gives every non-dominated candidate 95%
+	// intervals from that many bootstrap resamples of its test rows
+	// (package intervals), drawn as error bars; 0 draws none. Only the
+	// non-dominated candidates get them, which keeps the build fast.
+	CIResamples int
 	// ByDataset accepts runs of several datasets (records.ByData), each
 	// shown in panels, a front and a comparison of its own. Without it
 	// they are refused, as fp compare refuses them.
@@ -65,13 +72,6 @@ func Build(paths []string, opt Options) (*Page, error) {
 	p := &Page{Title: opt.Title, Data: Data{Metrics: records.Metrics, MetricNames: metricNames, Bins: opt.Bins,
 		Candidates: []Candidate{}}}
 	groups, datasets, configs := map[string]int{}, map[string]int{}, map[string]bool{}
-	type source struct {
-		dir  string
-		recs []records.Record // succeeded ones, aligned with ids
-		ids  []int
-		pred *runfolder.PredictionSource
-		perr error
-	}
 	var sources []*source
 	var noConfig, noNetworks []string
 	var read [][]records.Record
@@ -258,7 +258,8 @@ func Build(paths []string, opt Options) (*Page, error) {
 	}
 
 	// Per candidate: the predict command and, on a front, the score
-	// distributions.
+	// distributions and the intervals.
+	var ciNotes []string
 	for si, src := range sources {
 		var cfg *runfolder.Config
 		if c, err := runfolder.ReadConfig(src.dir); err == nil {
@@ -277,14 +278,12 @@ func Build(paths []string, opt Options) (*Page, error) {
 			case !p.Runs[si].Networks && !exists(c.Network):
 				c.DistNote = "The network file " + c.Network + " is absent, so the score distributions cannot be recomputed."
 			default:
-				if src.pred == nil && src.perr == nil {
-					src.pred, src.perr = runfolder.NewPredictionSource(src.dir)
-				}
-				if src.perr != nil {
-					c.DistNote = "Score distributions not available: " + src.perr.Error()
+				pred, err := src.predictions()
+				if err != nil {
+					c.DistNote = "Score distributions not available: " + err.Error()
 					continue
 				}
-				pr, err := src.pred.Predictions(&src.recs[k])
+				pr, err := pred.Predictions(&src.recs[k])
 				if err != nil {
 					c.DistNote = "Score distributions not available: " + err.Error()
 					continue
@@ -294,6 +293,18 @@ func Build(paths []string, opt Options) (*Page, error) {
 		}
 	}
 
+	if opt.CIResamples > 0 {
+		for _, src := range sources {
+			for _, note := range src.intervals(p.Data.Candidates, opt.CIResamples) {
+				if !slices.Contains(ciNotes, note) {
+					ciNotes = append(ciNotes, note)
+				}
+			}
+		}
+	}
+	p.Warnings = append(p.Warnings, ciNotes...)
+	p.Intervals = slices.ContainsFunc(p.Data.Candidates, func(c Candidate) bool { return c.CI != nil })
+
 	cmps, err := comparisons(data, opt.Resamples, decide)
 	if err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
@@ -301,6 +312,72 @@ func Build(paths []string, opt Options) (*Page, error) {
 	p.Comparisons = cmps
 	p.Banners = banners(p)
 	return p, nil
+}
+
+// source is one run folder of the page: its successful records and what
+// recomputes their predictions, made when first needed.
+type source struct {
+	dir  string
+	recs []records.Record // succeeded ones, aligned with ids
+	ids  []int
+	pred *runfolder.PredictionSource
+	perr error
+}
+
+// predictions returns the folder's prediction source, loading its data
+// on the first call.
+func (s *source) predictions() (*runfolder.PredictionSource, error) {
+	if s.pred == nil && s.perr == nil {
+		s.pred, s.perr = runfolder.NewPredictionSource(s.dir)
+	}
+	return s.pred, s.perr
+}
+
+// intervals gives the folder's candidates on a front their intervals from
+// resamples bootstrap resamples (only those: the others would cost the
+// build time for intervals nobody sees) and returns the notes of those it
+// could not give.
+func (s *source) intervals(cands []Candidate, resamples int) []string {
+	var recs []*records.Record
+	var ids []int
+	for k, id := range s.ids {
+		if len(cands[id].Front) > 0 {
+			recs, ids = append(recs, &s.recs[k]), append(ids, id)
+		}
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	pred, _ := s.predictions() // a failure to load is Open's to report
+	f, err := intervals.Open(s.dir, pred, resamples)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var notes []string
+	for k, ci := range f.ForAll(recs) {
+		if ci.Note != "" {
+			notes = append(notes, ci.Note)
+		}
+		if !ci.Given() {
+			continue
+		}
+		c := &cands[ids[k]]
+		c.CI = &CandidateCI{Risk: span(ci.Risk), Acc: span(ci.Accuracy)}
+		for _, m := range records.Metrics {
+			c.CI.Metrics = append(c.CI.Metrics, span(ci.Metric(m)))
+		}
+	}
+	f.Save()
+	return notes
+}
+
+// span is an interval as the script reads it; nil (null) when there is
+// none.
+func span(iv *intervals.Interval) []Num {
+	if iv == nil {
+		return nil
+	}
+	return []Num{Num(iv[0]), Num(iv[1])}
 }
 
 // recordOverlap is the overlap summary a record carries.

@@ -199,10 +199,22 @@ type Candidate struct {
 	// command that applies it to new data ("" when unavailable).
 	Network string `json:"net,omitempty"`
 	Predict string `json:"predict,omitempty"`
+	// CI holds the candidate's 95% intervals; nil when it has none (off
+	// the fronts, or not computed).
+	CI *CandidateCI `json:"ci,omitempty"`
 	// Dist holds the score histograms by (y, a); DistNote says why there
 	// are none.
 	Dist     []Hist `json:"dist,omitempty"`
 	DistNote string `json:"dist_note,omitempty"`
+}
+
+// CandidateCI is a candidate's 95% intervals as [lo, hi]: of the risk,
+// the accuracy and each metric (in Data.Metrics order; null when there is
+// none, e.g. a group too small for fairness intervals).
+type CandidateCI struct {
+	Risk    []Num   `json:"risk"`
+	Acc     []Num   `json:"acc"`
+	Metrics [][]Num `json:"m"`
 }
 
 // Hist is the histogram of predicted probabilities of one (y, a) cell on

@@ -170,6 +170,28 @@
       el("path", { d: sd, "class": "stair" }, plot);
     }
 
+    // The 95% intervals of the front's candidates as error bars in both
+    // axes, under the points; an interval crossing 0 on the log scale is
+    // drawn down to the floor.
+    f.forEach(function (c) {
+      if (!c.ci) return;
+      var cx = px(c.risk), cy = py(c.m[mi]), col = D.groups[c.g].color, cap = 2.5;
+      var g = el("g", { "class": "ci", stroke: col, "data-id": c.id }, plot);
+      if (c.ci.risk) {
+        var x0 = px(c.ci.risk[0]), x1 = px(c.ci.risk[1]);
+        el("line", { x1: x0, x2: x1, y1: cy, y2: cy, "class": "ci-x" }, g);
+        el("line", { x1: x0, x2: x0, y1: cy - cap, y2: cy + cap }, g);
+        el("line", { x1: x1, x2: x1, y1: cy - cap, y2: cy + cap }, g);
+      }
+      var iv = c.ci.m[mi];
+      if (iv) {
+        var y0 = py(iv[0]), y1 = py(iv[1]);
+        el("line", { x1: cx, x2: cx, y1: y0, y2: y1, "class": "ci-y" }, g);
+        el("line", { x1: cx - cap, x2: cx + cap, y1: y0, y2: y0 }, g);
+        el("line", { x1: cx - cap, x2: cx + cap, y1: y1, y2: y1 }, g);
+      }
+    });
+
     // Every candidate; those on the front last, so they sit on top.
     var order = cs.slice().sort(function (a, b) {
       return (a.nd && a.nd.indexOf(mi) >= 0 ? 1 : 0) - (b.nd && b.nd.indexOf(mi) >= 0 ? 1 : 0);
@@ -241,9 +263,19 @@
     if (!t || !t.classList || !t.classList.contains("pt")) return null;
     return D.candidates[+t.getAttribute("data-id")];
   }
+  // ciOf is c's interval of "risk", "acc" or metric index k; null when
+  // there is none.
+  function ciOf(c, k) {
+    if (!c.ci) return null;
+    return (k === "risk" ? c.ci.risk : k === "acc" ? c.ci.acc : c.ci.m[k]) || null;
+  }
+  function ciText(c, k) {
+    var iv = ciOf(c, k);
+    return iv ? ' <span class="ci">[' + fmt(iv[0], 3) + ", " + fmt(iv[1], 3) + "]</span>" : "";
+  }
   function tipText(c) {
-    var s = "<b>" + esc(D.groups[c.g].label) + "</b> · split " + c.split + " · " + esc(lambdaText(c)) + "<br>risk " + fmt(c.risk) + " · accuracy " + fmt(c.acc, 3);
-    D.metrics.forEach(function (m, i) { s += (i % 2 === 0 ? "<br>" : " · ") + D.metric_names[m] + " " + fmt(c.m[i]); });
+    var s = "<b>" + esc(D.groups[c.g].label) + "</b> · split " + c.split + " · " + esc(lambdaText(c)) + "<br>risk " + fmt(c.risk) + ciText(c, "risk") + " · accuracy " + fmt(c.acc, 3) + ciText(c, "acc");
+    D.metrics.forEach(function (m, i) { s += (i % 2 === 0 ? "<br>" : " · ") + D.metric_names[m] + " " + fmt(c.m[i]) + ciText(c, i); });
     if (c.collapsed) s += "<br><i>collapsed (constant predictor)</i>";
     else if (c.single_class) s += "<br><i>single class (predicts one class for every test row)</i>";
     if (c.no_better && !c.collapsed) s += "<br><i>no better than the constant predictor at the training base rate</i>";
@@ -305,10 +337,10 @@
     var h = '<h3 id="detail-title">' + esc(D.groups[c.g].label) + " · split " + c.split + ' · <span class="nw">' + esc(lambdaText(c)) + "</span></h3>";
     if (D.runs.length > 1) h += '<div class="muted">run <code>' + esc(D.runs[c.run]) + "</code></div>";
     h += '<table id="detail-metrics"><tbody>';
-    h += '<tr><th>risk</th><td class="n" data-k="risk">' + fmt(c.risk, 5) + '</td><th>accuracy</th><td class="n" data-k="acc">' + fmt(c.acc, 4) + "</td></tr>";
+    h += '<tr><th>risk</th><td class="n" data-k="risk">' + fmt(c.risk, 5) + ciText(c, "risk") + '</td><th>accuracy</th><td class="n" data-k="acc">' + fmt(c.acc, 4) + ciText(c, "acc") + "</td></tr>";
     for (var i = 0; i < D.metrics.length; i += 2) {
       h += "<tr>";
-      for (var j = i; j < i + 2 && j < D.metrics.length; j++) h += "<th>" + D.metric_names[D.metrics[j]] + '</th><td class="n" data-k="' + D.metrics[j] + '">' + fmt(c.m[j], 5) + "</td>";
+      for (var j = i; j < i + 2 && j < D.metrics.length; j++) h += "<th>" + D.metric_names[D.metrics[j]] + '</th><td class="n" data-k="' + D.metrics[j] + '">' + fmt(c.m[j], 5) + ciText(c, j) + "</td>";
       h += "</tr>";
     }
     h += "</tbody></table>";
@@ -342,10 +374,10 @@
     { k: "method", t: "method", v: function (c) { return D.groups[c.g].label; } },
     { k: "split", t: "split", n: true, v: function (c) { return c.split; } },
     { k: "lambda", t: "λ / β", n: true, v: function (c) { return c.lambda; } },
-    { k: "risk", t: "risk", n: true, v: function (c) { return c.risk; } },
-    { k: "acc", t: "accuracy", n: true, v: function (c) { return c.acc; } }
+    { k: "risk", t: "risk", n: true, ci: "risk", v: function (c) { return c.risk; } },
+    { k: "acc", t: "accuracy", n: true, ci: "acc", v: function (c) { return c.acc; } }
   ];
-  D.metrics.forEach(function (m, i) { cols.push({ k: m, t: D.metric_names[m], n: true, v: function (c) { return c.m[i]; } }); });
+  D.metrics.forEach(function (m, i) { cols.push({ k: m, t: D.metric_names[m], n: true, ci: i, v: function (c) { return c.m[i]; } }); });
   // Marks are joined by "; " so that each becomes its own tag.
   cols.push({ k: "flags", t: "marks", v: function (c) {
     return [c.collapsed && "collapsed", c.single_class && "single class", c.no_better && "no better than constant", c.poor_overlap && "poor overlap"].filter(Boolean).join("; ");
@@ -376,7 +408,7 @@
         if (c.k === "flags") v = v ? v.split("; ").map(function (m) { return '<span class="tag bad">' + esc(m) + "</span>"; }).join(" ") : "";
         else if (c.k === "net" || c.k === "run") v = v ? "<code>" + esc(v) + "</code>" : "";
         else if (c.k === "lambda") v = fmt(v, 6);
-        else if (c.n && c.k !== "split") v = fmt(v, 4);
+        else if (c.n && c.k !== "split") v = fmt(v, 4) + (c.ci !== undefined ? ciText(r, c.ci) : "");
         else v = esc(v);
         h += '<td class="' + (c.n ? "n" : "") + '">' + v + "</td>";
       });

@@ -1,0 +1,203 @@
+package intervals
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/pareto"
+	"github.com/fpareto/fp/records"
+)
+
+// Compute returns the intervals of each candidate (resamples bootstrap
+// resamples each), loading each run folder's data once and storing what it
+// computed in the folders' caches, and the distinct notes of what could not
+// be given, one line each.
+func Compute(cands []choose.Candidate, resamples int) ([]CI, []string, error) {
+	out := make([]CI, len(cands))
+	var dirs []string
+	byDir := map[string][]int{}
+	for i := range cands {
+		d := cands[i].Dir
+		if _, ok := byDir[d]; !ok {
+			dirs = append(dirs, d)
+		}
+		byDir[d] = append(byDir[d], i)
+	}
+	for _, d := range dirs {
+		f, err := Open(d, nil, resamples)
+		if err != nil {
+			return nil, nil, err
+		}
+		idx := byDir[d]
+		recs := make([]*records.Record, len(idx))
+		for k, i := range idx {
+			recs[k] = &cands[i].Record
+		}
+		for k, c := range f.ForAll(recs) {
+			out[idx[k]] = c
+		}
+		f.Save()
+	}
+	var notes []string
+	for _, c := range out {
+		if c.Note != "" && !slices.Contains(notes, c.Note) {
+			notes = append(notes, c.Note)
+		}
+	}
+	return out, notes, nil
+}
+
+// Picked is fp pick's outcome with the chosen candidate's intervals; its
+// JSON form carries the keys of both (CI's keys are absent when CI is nil:
+// intervals not asked for).
+type Picked struct {
+	*choose.Picked
+	*CI
+}
+
+// ForPicked computes the intervals of the candidate p names, one of cands.
+func ForPicked(cands []choose.Candidate, p *choose.Picked, resamples int) (*CI, []string, error) {
+	for i := range cands {
+		if cands[i].Weights == p.Weights && cands[i].Dir == p.Run {
+			cis, notes, err := Compute(cands[i:i+1], resamples)
+			if err != nil {
+				return nil, nil, err
+			}
+			return &cis[0], notes, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("intervals: the picked candidate %s is not among the candidates", p.Weights)
+}
+
+// Row is a candidate as fp front --ci shows it: its facts and intervals.
+type Row struct {
+	choose.Shown
+	CI
+}
+
+// Front returns the candidates not dominated in (risk, metric) within
+// their dataset (records.SameData), decided on the metrics d names
+// (records.Decide: the test or the selection rows'), by dataset and then
+// by increasing risk; degenerate candidates are kept and marked, as fp
+// train's closing table keeps them.
+func Front(cands []choose.Candidate, metric string, d records.Decide) ([]choose.Candidate, error) {
+	if !slices.Contains(records.Metrics, metric) {
+		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
+	}
+	var groups [][]int // candidate indices by dataset, in order of appearance
+	for i := range cands {
+		g := slices.IndexFunc(groups, func(g []int) bool { return records.SameData(&cands[g[0]].Record, &cands[i].Record) })
+		if g < 0 {
+			groups = append(groups, []int{i})
+		} else {
+			groups[g] = append(groups[g], i)
+		}
+	}
+	var out []choose.Candidate
+	for _, g := range groups {
+		pts := make([]pareto.Point, len(g))
+		for k, i := range g {
+			risk, _, err := d.Value(&cands[i].Record, "risk")
+			if err != nil {
+				return nil, err
+			}
+			v, _, _ := d.Value(&cands[i].Record, metric)
+			pts[k] = pareto.Point{X: risk, Y: v}
+		}
+		for _, k := range pareto.Front(pts) {
+			out = append(out, cands[g[k]])
+		}
+	}
+	return out, nil
+}
+
+// Rows pairs the candidates with their intervals.
+func Rows(cands []choose.Candidate, cis []CI) []Row {
+	out := make([]Row, len(cands))
+	for i := range cands {
+		out[i] = Row{Shown: cands[i].Show(), CI: cis[i]}
+	}
+	return out
+}
+
+// columns are the metrics of a row, as tables print them.
+var columns = []string{"risk", "accuracy", "ato", "dp", "eo", "eopp"}
+
+// value is the point estimate of metric name of s.
+func value(s *choose.Shown, name string) float64 {
+	switch name {
+	case "risk":
+		return s.Risk
+	case "accuracy":
+		return s.Accuracy
+	case "ato":
+		return s.ATO
+	case "dp":
+		return s.DP
+	case "eo":
+		return s.EO
+	}
+	return s.EOpp
+}
+
+// span writes an interval as "[lo, hi]"; "–" when there is none.
+func span(iv *Interval) string {
+	if iv == nil {
+		return "–"
+	}
+	return fmt.Sprintf("[%.4f, %.4f]", iv[0], iv[1])
+}
+
+// WriteFront prints rows (the non-dominated candidates in risk against
+// metric) as fp train's closing table, each with a second line holding
+// its 95% intervals.
+func WriteFront(w io.Writer, rows []Row, metric string) error {
+	fmt.Fprintf(w, "\nthe front: %d non-dominated networks in (risk, %s), by test risk, with 95%% intervals "+
+		"(bootstrap of each network's test rows; the network and the propensity held fixed)\n", len(rows), metric)
+	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(t, "split\tλ\t"+strings.Join(columns, "\t")+"\tnetwork\tnote")
+	for _, r := range rows {
+		vals := make([]string, len(columns))
+		ivs := make([]string, len(columns))
+		for i, m := range columns {
+			vals[i] = fmt.Sprintf("%.4f", value(&r.Shown, m))
+			ivs[i] = span(r.CI.Metric(m))
+		}
+		note := ""
+		switch {
+		case r.Collapsed:
+			note = "constant predictor"
+		case r.SingleClass:
+			note = "predicts one class"
+		case r.NearConstant:
+			note = "near-constant"
+		case r.NoBetterThanConstant:
+			note = "no better than constant"
+		}
+		fmt.Fprintf(t, "%d\t%.4g\t%s\t%s\t%s\n", r.Split, r.Lambda, strings.Join(vals, "\t"), r.Weights, note)
+		fmt.Fprintf(t, "\t95%%\t%s\t\t\n", strings.Join(ivs, "\t"))
+	}
+	return t.Flush()
+}
+
+// WriteText prints one candidate's intervals under the table fp pick
+// prints (choose.WriteText).
+func WriteText(w io.Writer, c *CI) error {
+	if !c.Given() {
+		return nil
+	}
+	fmt.Fprintf(w, "95%% intervals from %d bootstrap resamples of its %d test rows (the network and the propensity held fixed):\n",
+		c.Resamples, c.Rows)
+	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(t, strings.Join(columns, "\t"))
+	ivs := make([]string, len(columns))
+	for i, m := range columns {
+		ivs[i] = span(c.Metric(m))
+	}
+	fmt.Fprintln(t, strings.Join(ivs, "\t"))
+	return t.Flush()
+}

@@ -1,0 +1,337 @@
+package intervals
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/fairness/bootstrap"
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
+)
+
+// Level is the coverage of every interval.
+const Level = 0.95
+
+// DefaultResamples is the number of bootstrap resamples of an interval
+// unless the user asks for another (--ci-resamples).
+const DefaultResamples = 1000
+
+// Tolerance is how far a re-scored test metric may lie from the recorded
+// one before the rows are taken to be other rows than the run's: the two
+// are computed by the same code from the same numbers, so only rounding
+// separates them.
+const Tolerance = 1e-9
+
+// Interval is a percentile interval [lo, hi].
+type Interval [2]float64
+
+// CI is one candidate's intervals. An interval that cannot be given is nil
+// (JSON null) and Note says why; every key is present in the JSON form, so
+// that a reader can tell "no interval" from "not asked".
+type CI struct {
+	Risk     *Interval `json:"risk_ci"`
+	Accuracy *Interval `json:"accuracy_ci"`
+	ATO      *Interval `json:"ato_ci"`
+	DP       *Interval `json:"dp_ci"`
+	EO       *Interval `json:"eo_ci"`
+	EOpp     *Interval `json:"eopp_ci"`
+	// Resamples is the number of bootstrap resamples; Rows the number of
+	// test rows resampled (0 when no interval was computed).
+	Resamples int `json:"ci_resamples"`
+	Rows      int `json:"ci_rows"`
+	// Note says why an interval is missing ("" when none is).
+	Note string `json:"ci_note,omitempty"`
+}
+
+// Given reports whether the intervals were computed (the fairness ones may
+// still be missing; see Note).
+func (c *CI) Given() bool { return c != nil && c.Risk != nil }
+
+// Metric returns the interval of metric name: "risk", "accuracy" or one of
+// records.Metrics; nil when there is none.
+func (c *CI) Metric(name string) *Interval {
+	if c == nil {
+		return nil
+	}
+	switch name {
+	case "risk":
+		return c.Risk
+	case "accuracy":
+		return c.Accuracy
+	case "ato":
+		return c.ATO
+	case "dp":
+		return c.DP
+	case "eo":
+		return c.EO
+	case "eopp":
+		return c.EOpp
+	}
+	return nil
+}
+
+// Folder computes the intervals of the candidates of one run folder. It
+// reloads the folder's data once; Save stores what it computed in the
+// folder's cache. A Folder is not safe for concurrent use.
+type Folder struct {
+	dir       string
+	resamples int
+	src       *runfolder.PredictionSource
+	problem   string // why no candidate of the folder gets an interval
+	cache     map[string]CI
+	added     bool
+}
+
+// Open prepares the intervals of run folder dir with resamples bootstrap
+// resamples each (≥ 2). src, when not nil, is the folder's prediction
+// source, loaded already; otherwise Open loads the data. A folder whose
+// data cannot be loaded gives every candidate a note instead of intervals.
+func Open(dir string, src *runfolder.PredictionSource, resamples int) (*Folder, error) {
+	if resamples < 2 {
+		return nil, fmt.Errorf("intervals: %d resamples, want at least 2", resamples)
+	}
+	f := &Folder{dir: dir, resamples: resamples, src: src, cache: map[string]CI{}}
+	if f.src == nil {
+		var err error
+		if f.src, err = runfolder.NewPredictionSource(dir); err != nil {
+			f.problem = fmt.Sprintf("no intervals for %s: its data cannot be reloaded to re-score its networks: %v", dir, err)
+		}
+	}
+	// A folder copied without its networks (records kept, networks not)
+	// is said once, not once per candidate.
+	if nets := filepath.Join(dir, "networks"); f.problem == "" {
+		if _, err := os.Stat(nets); errors.Is(err, fs.ErrNotExist) {
+			f.problem = fmt.Sprintf("no intervals for %s: its networks are not there (no folder %s)", dir, nets)
+		}
+	}
+	if b, ok := runfolder.ReadCache(dir, CacheFile); ok {
+		var c cacheFile
+		// A cache that does not parse, or of another format, is absent.
+		if json.Unmarshal(b, &c) == nil && c.Format == cacheFormat {
+			for k, v := range c.Entries {
+				f.cache[k] = v
+			}
+		}
+	}
+	return f, nil
+}
+
+// Problem is the one-line reason why no candidate of the folder gets an
+// interval; "" when they can.
+func (f *Folder) Problem() string { return f.problem }
+
+// For returns rec's intervals. rec must be a successful record of the
+// folder. When they cannot be given, the CI holds no interval and its Note
+// says why.
+func (f *Folder) For(rec *records.Record) CI {
+	return f.ForAll([]*records.Record{rec})[0]
+}
+
+// ForAll returns the intervals of each of recs (see For), bootstrapping
+// several candidates at once on as many cores as Go may use.
+func (f *Folder) ForAll(recs []*records.Record) []CI {
+	out := make([]CI, len(recs))
+	type job struct {
+		i    int
+		s    *bootstrap.Sample
+		rng  *rand.Rand
+		note string // on the ATO, when the propensity is missing
+		key  string
+	}
+	var jobs []job
+	for i, rec := range recs {
+		s, rng, c, ok := f.prepare(rec)
+		if !ok {
+			out[i] = c
+			continue
+		}
+		jobs = append(jobs, job{i: i, s: s, rng: rng, note: c.Note, key: f.key(rec)})
+	}
+	// Each bootstrap has its own generator, so the order in which workers
+	// take them changes nothing.
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				j := &jobs[k]
+				out[j.i] = f.bootstrap(recs[j.i], j.s, j.rng, j.note)
+			}
+		}()
+	}
+	for k := range jobs {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, j := range jobs {
+		if c := out[j.i]; j.note == "" && c.Given() {
+			f.cache[j.key] = c
+			f.added = true
+		}
+	}
+	return out
+}
+
+// prepare checks that rec's intervals can be given and returns its sample
+// of re-scored test rows with the generator of its bootstrap; ok is false
+// when there is nothing to bootstrap, and c is then the answer (from the
+// cache, or a refusal). Otherwise c.Note notes a missing ATO.
+func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Rand, c CI, ok bool) {
+	if f.problem != "" {
+		return nil, nil, CI{Note: f.problem}, false
+	}
+	who := fmt.Sprintf("%s split %d λ = %g in %s", rec.Method, rec.Split, rec.Lambda, f.dir)
+	refuse := func(format string, a ...any) (*bootstrap.Sample, *rand.Rand, CI, bool) {
+		return nil, nil, CI{Note: fmt.Sprintf(format, a...)}, false
+	}
+	// The rows must be the ones the records were computed on: a data file
+	// edited since training gives other rows.
+	if id := f.src.DataID(); rec.DataID != "" && id != rec.DataID {
+		return refuse("no intervals for %s: its data now holds other rows than it was trained on "+
+			"(data_id %s, the records say %s): the data, or its target or sensitive column, changed since training", f.dir, id, rec.DataID)
+	}
+	if rec.Weights == "" {
+		return refuse("no interval for %s: the record names no network file", who)
+	}
+	net := filepath.Join(f.dir, rec.Weights)
+	if _, err := os.Stat(net); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return refuse("no interval for %s: its network file %s is missing", who, net)
+		}
+		return refuse("no interval for %s: %v", who, err)
+	}
+	if c, ok := f.cache[f.key(rec)]; ok {
+		return nil, nil, c, false
+	}
+	pr, err := f.src.Predictions(rec)
+	if err != nil {
+		return refuse("no interval for %s: its test rows cannot be re-scored: %v", who, err)
+	}
+	var note string
+	e, err := f.src.Propensity(rec.Split)
+	if err != nil {
+		// Without the propensity the ATO cannot be recomputed; the other
+		// metrics can.
+		e, note = nil, fmt.Sprintf("no ATO interval for %s: %v", who, err)
+	}
+	if e != nil && len(e) != len(pr.Z) {
+		return refuse("no interval for %s: %d propensities for %d test rows", who, len(e), len(pr.Z))
+	}
+	met, err := fairness.EvaluateLogits(pr.Z, pr.Y, pr.A, e)
+	if err != nil {
+		return refuse("no interval for %s: its test rows cannot be scored: %v", who, err)
+	}
+	if why := mismatch(rec, met); why != "" {
+		return refuse("no interval for %s: %s: the data or the network changed since training", who, why)
+	}
+	if s, err = bootstrap.NewLogits(pr.Z, pr.Y, pr.A, e); err != nil {
+		return refuse("no interval for %s: %v", who, err)
+	}
+	rng = runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
+	return s, rng, CI{Note: note}, true
+}
+
+// bootstrap computes the intervals of sample s; note is prepare's.
+func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.Rand, note string) CI {
+	iv, err := s.Intervals(f.resamples, Level, rng)
+	c := CI{Resamples: f.resamples, Rows: s.Len(), Risk: of(iv.Risk), Accuracy: of(iv.Accuracy), Note: note}
+	if err != nil {
+		// A group too small for fairness intervals: risk and accuracy
+		// only.
+		c.Note = fmt.Sprintf("no fairness intervals for %s split %d λ = %g in %s: %v", rec.Method, rec.Split, rec.Lambda, f.dir, err)
+		return c
+	}
+	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
+	if iv.HasATO {
+		c.ATO = of(iv.ATO)
+	}
+	return c
+}
+
+// mismatch names the first recorded test metric that the re-scored rows do
+// not reproduce; "" when they all agree.
+func mismatch(rec *records.Record, met fairness.Metrics) string {
+	if rec.NTest > 0 && rec.NTest != met.N {
+		return fmt.Sprintf("%d test rows re-scored, the record has %d", met.N, rec.NTest)
+	}
+	for _, m := range []struct {
+		name      string
+		got, want float64
+		skip      bool
+	}{
+		{"risk", met.Risk, rec.Risk, false}, {"accuracy", met.Accuracy, rec.Accuracy, false},
+		{"ato", met.ATO, rec.ATO, !met.HasATO}, {"dp", met.DP, rec.DP, false},
+		{"eo", met.EO, rec.EO, false}, {"eopp", met.EOpp, rec.EOpp, false},
+	} {
+		if !m.skip && !(math.Abs(m.got-m.want) <= Tolerance*max(1, math.Abs(m.want))) {
+			return fmt.Sprintf("the re-scored test %s is %.10g, the record has %.10g", m.name, m.got, m.want)
+		}
+	}
+	return ""
+}
+
+func of(iv bootstrap.Interval) *Interval {
+	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
+		return nil
+	}
+	return &Interval{iv.Lo, iv.Hi}
+}
+
+// CacheFile is the name of the intervals' cache in a run folder's cache
+// folder.
+const CacheFile = "intervals.json"
+
+// cacheFormat changes whenever what a cached CI means does.
+const cacheFormat = 1
+
+type cacheFile struct {
+	Format  int           `json:"format"`
+	Entries map[string]CI `json:"entries"`
+}
+
+// key identifies rec's intervals: the candidate, its configuration, the
+// rows, the recorded risk (a retrained candidate has another) and the
+// bootstrap's size.
+func (f *Folder) key(rec *records.Record) string {
+	return fmt.Sprintf("%s|%s|%s|%s|seed=%d|risk=%s|resamples=%d|level=%g", rec.Config, rec.DataID, rec.Key(), rec.Weights,
+		rec.Seed, strconv.FormatUint(math.Float64bits(rec.Risk), 16), f.resamples, Level)
+}
+
+// Save stores the intervals computed since Open in the folder's cache,
+// with those another process stored meanwhile. The cache is optional: a
+// folder that cannot be written keeps none, and Save reports false.
+func (f *Folder) Save() bool {
+	if !f.added {
+		return true
+	}
+	c := cacheFile{Format: cacheFormat, Entries: map[string]CI{}}
+	if b, ok := runfolder.ReadCache(f.dir, CacheFile); ok {
+		var old cacheFile
+		if json.Unmarshal(b, &old) == nil && old.Format == cacheFormat {
+			c.Entries = old.Entries
+		}
+	}
+	for k, v := range f.cache {
+		c.Entries[k] = v
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return false
+	}
+	ok := runfolder.WriteCache(f.dir, CacheFile, b)
+	f.added = !ok
+	return ok
+}

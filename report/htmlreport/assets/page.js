@@ -366,6 +366,10 @@
     document.querySelectorAll("#nd-table tbody tr").forEach(function (tr) {
       tr.classList.toggle("selected", +tr.getAttribute("data-id") === id);
     });
+    // The selected network's error bars stand out of the others'.
+    document.querySelectorAll("svg g.ci").forEach(function (g) {
+      g.classList.toggle("sel", +g.getAttribute("data-id") === id);
+    });
     renderDetail(D.candidates[id]);
   }
 

@@ -2,8 +2,8 @@ package datasets
 
 import (
 	"fmt"
+	"github.com/fpareto/fp/internal/shellword"
 	"math"
-	"strings"
 )
 
 // suspectMinRows is the fewest rows on which a column is judged to identify
@@ -27,7 +27,7 @@ func suspectColumns(t *table, rows []int, feats []feature) []string {
 	for _, ft := range feats {
 		c := ft.col
 		used := usedCodes(c, rows)
-		exclude := "leave it out with --exclude " + shellWord(c.name)
+		exclude := "leave it out with --exclude " + shellword.Quote(c.name)
 		if ft.enc != numeric {
 			levels := map[string]bool{}
 			for _, k := range used {
@@ -74,14 +74,3 @@ func suspectColumns(t *table, rows []int, feats []feature) []string {
 }
 
 func formatInt(v float64) string { return fmt.Sprintf("%.0f", v) }
-
-// shellWord quotes a column name for a shell when it needs it.
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '.' || r == '-' || r == '_' || r == '+' || r == '=' || r == ':' || r == '/' ||
-			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}

@@ -112,17 +112,7 @@ func (o *Outcome) WriteText(w io.Writer) error {
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\tnote\n")
 	for _, r := range o.Front {
-		note := ""
-		switch {
-		case r.Collapsed:
-			note = "constant predictor"
-		case r.SingleClass:
-			note = "predicts one class"
-		case r.NearConstant:
-			note = "near-constant"
-		case r.NoBetterThanConstant():
-			note = "no better than constant"
-		}
+		note := r.Mark()
 		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
 			r.ATO, r.DP, r.EO, r.EOpp, r.Weights, note)
 	}

@@ -167,17 +167,7 @@ func WriteFront(w io.Writer, rows []Row, metric string) error {
 			vals[i] = fmt.Sprintf("%.4f", value(&r.Shown, m))
 			ivs[i] = span(r.CI.Metric(m))
 		}
-		note := ""
-		switch {
-		case r.Collapsed:
-			note = "constant predictor"
-		case r.SingleClass:
-			note = "predicts one class"
-		case r.NearConstant:
-			note = "near-constant"
-		case r.NoBetterThanConstant:
-			note = "no better than constant"
-		}
+		note := records.DegenerateMark(r.Collapsed, r.SingleClass, r.NearConstant, r.NoBetterThanConstant)
 		fmt.Fprintf(t, "%d\t%.4g\t%s\t%s\t%s\n", r.Split, r.Lambda, strings.Join(vals, "\t"), r.Weights, note)
 		fmt.Fprintf(t, "\t95%%\t%s\t\t\n", strings.Join(ivs, "\t"))
 	}

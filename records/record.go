@@ -167,6 +167,29 @@ func (r *Record) Degenerate() bool {
 	return r.Collapsed || r.SingleClass || r.NearConstant || r.NoBetterThanConstant()
 }
 
+// Mark is the short note tables print beside a degenerate candidate: the
+// first of "constant predictor", "predicts one class", "near-constant"
+// and "no better than constant" that holds; "" for none.
+func (r *Record) Mark() string {
+	return DegenerateMark(r.Collapsed, r.SingleClass, r.NearConstant, r.NoBetterThanConstant())
+}
+
+// DegenerateMark is Record.Mark from the four flags, for views of a record
+// that carry them.
+func DegenerateMark(collapsed, singleClass, nearConstant, noBetter bool) string {
+	switch {
+	case collapsed:
+		return "constant predictor"
+	case singleClass:
+		return "predicts one class"
+	case nearConstant:
+		return "near-constant"
+	case noBetter:
+		return "no better than constant"
+	}
+	return ""
+}
+
 // NoBetterThanConstant reports whether the candidate's test risk is not
 // below that of the constant predictor at the training base rate; false
 // when the record does not carry that risk.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/fpareto/fp/internal/shellword"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -68,13 +69,13 @@ func excludeAdvice(preds []propensity.Predictor, run string) string {
 	if len(preds) == 0 {
 		where := "fp status on the run folder"
 		if run != "" {
-			where = "fp status " + shellWord(run)
+			where = "fp status " + shellword.Quote(run)
 		}
 		return where + " names the columns that predict the sensitive attribute; leave out one that stands in for it with --exclude COL"
 	}
 	p := preds[0]
 	return fmt.Sprintf("leave out a column that stands in for the sensitive attribute with --exclude (e.g. --exclude %s: |r| = %.2f with it)",
-		shellWord(p.Column), p.Corr)
+		shellword.Quote(p.Column), p.Corr)
 }
 
 // Advice is the poor-overlap warning in words a user can act on ("" when
@@ -90,7 +91,7 @@ func (o SplitOverlap) Advice() string {
 			cols = append(cols, fmt.Sprintf("%s (|r| = %.2f)", printable.String(p.Column), p.Corr))
 		}
 		s += "; the columns that predict the sensitive attribute best are " + strings.Join(cols, ", ") +
-			": leave out a column that stands in for it with --exclude (e.g. --exclude " + shellWord(o.Predictors[0].Column) + ")"
+			": leave out a column that stands in for it with --exclude (e.g. --exclude " + shellword.Quote(o.Predictors[0].Column) + ")"
 	}
 	return s
 }
@@ -133,16 +134,4 @@ func ReadOverlaps(dir string) ([]SplitOverlap, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Split < out[j].Split })
 	return out, nil
-}
-
-// shellWord quotes a column name for a shell when it needs it, so that the
-// advice can be pasted as written.
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '.' || r == '-' || r == '_' || r == '+' || r == '=' || r == ':' || r == '/' ||
-			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

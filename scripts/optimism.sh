@@ -16,7 +16,7 @@ RUN=${RUN:-runs/compas-optimism}
 mkdir -p "$OUT"
 "$FP" train --dataset compas --splits 20 --select-fraction 0.5 --engine backprop --out "$RUN" --quiet --no-plot >/dev/null
 cp "$RUN/records.jsonl" "$RUN/config.json" "$OUT/"
-picks="$OUT/picks.jsonl"
+picks="$OUT/picks.ndjson"  # not .jsonl: fp reads every .jsonl of a folder as records
 : >"$picks"
 for spec in ato:0.005 ato:0.01 ato:0.02 dp:0.008 dp:0.01 dp:0.012; do
   metric=${spec%%:*} bound=${spec#*:}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/fpareto/fp/internal/shellword"
 	"io"
 	"slices"
 	"strings"
@@ -177,12 +178,12 @@ func runPick(c *cli.Context) error {
 // network file net of the run in dir and audit them: NEW.csv stands for
 // the new rows, and a note says how to score the data it was trained on.
 func writePredictHint(w io.Writer, net, dir string) error {
-	model := shellQuote(net)
+	model := shellword.Quote(net)
 	fmt.Fprintf(w, "score new rows (NEW.csv: the columns it was trained on) with:\n  fp predict --model %s --data NEW.csv --out scores.csv\n", model)
 	if cfg, err := runfolder.ReadConfig(dir); err == nil {
 		switch {
 		case cfg.CSV != "":
-			fmt.Fprintf(w, "  (to score the data it was trained on: --data %s)\n", shellQuote(cfg.CSV))
+			fmt.Fprintf(w, "  (to score the data it was trained on: --data %s)\n", shellword.Quote(cfg.CSV))
 		case cfg.Dataset != "":
 			fmt.Fprintf(w, "  (to score the data it was trained on: fp datasets export %s --out %s.csv, then --data %s.csv)\n",
 				cfg.Dataset, cfg.Dataset, cfg.Dataset)
@@ -205,17 +206,6 @@ func noteLeftOut(c *cli.Context, l choose.LeftOut, n int, allow bool) {
 		note += " (--allow-degenerate keeps all but the constant predictors)"
 	}
 	fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", note)
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == '=' || r == ':' ||
-			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // ciResamplesFlag is the flag that sets the bootstrap resamples of the

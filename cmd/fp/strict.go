@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/fpareto/fp/internal/shellword"
+
 	"errors"
 	"fmt"
 	"regexp"
@@ -119,7 +121,7 @@ func noArgs(c *cli.Context, path string) error {
 		msg += " (flags after it were not read)"
 	}
 	if hint, ok := argHints[path]; ok && !c.IsSet(hint.flag) {
-		msg += fmt.Sprintf("; %s is --%s %s", hint.what, hint.flag, shellQuote(args[0]))
+		msg += fmt.Sprintf("; %s is --%s %s", hint.what, hint.flag, shellword.Quote(args[0]))
 	} else {
 		msg += "; " + path + " takes flags only (" + path + " --help lists them)"
 	}

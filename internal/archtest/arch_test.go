@@ -66,7 +66,7 @@ func TestNoGorgoniaWhereTheMapForbidsIt(t *testing.T) {
 	noDeps := []string{"datasets", "fairness", "fairness/audit", "pareto", "records", "report",
 		"compare", "choose", "predict", "onnxexport", "internal/gemm", "internal/vec", "model",
 		"train", "backprop", "propensity", "optim", "scalarize", "runfolder", "progress", "report/htmlreport",
-		"report/runplot", "intervals"}
+		"report/runplot", "intervals", "fairness/bootstrap", "internal/printable", "internal/shellword"}
 	for _, name := range noDeps {
 		p, ok := pkgs[name]
 		if !ok {
@@ -130,6 +130,26 @@ func TestNoImportRunsBackUp(t *testing.T) {
 				if d == module+"/"+b {
 					t.Errorf("%s depends on %s", name, b)
 				}
+			}
+		}
+	}
+}
+
+// The kernels and the text helpers are leaves: they import no fp package
+// (the vector kernels only the matrix products), so that any package may
+// use them without a cycle.
+func TestLeavesImportNoFpPackage(t *testing.T) {
+	pkgs := listPackages(t)
+	allowed := map[string]string{"internal/vec": module + "/internal/gemm"}
+	for _, name := range []string{"internal/gemm", "internal/vec", "internal/printable", "internal/shellword"} {
+		p, ok := pkgs[name]
+		if !ok {
+			t.Errorf("package %s is missing", name)
+			continue
+		}
+		for _, d := range p.Imports {
+			if strings.HasPrefix(d, module+"/") && d != allowed[name] {
+				t.Errorf("%s imports %s; it must import no fp package", name, d)
 			}
 		}
 	}

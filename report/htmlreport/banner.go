@@ -1,6 +1,8 @@
 package htmlreport
 
 import (
+	"github.com/fpareto/fp/internal/shellword"
+
 	"fmt"
 	"sort"
 	"strings"
@@ -92,7 +94,7 @@ func overlapBanner(p *Page) (Banner, bool) {
 		}
 		b.Text += " The columns that predict the sensitive attribute best: " + strings.Join(named, ", ") +
 			". If one stands in for it, train again without it:"
-		exclude = shellQuote(cols[0])
+		exclude = shellword.Quote(cols[0])
 	} else {
 		b.Text += " If a column stands in for the sensitive attribute, train again without it:"
 	}

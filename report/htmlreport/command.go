@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"github.com/fpareto/fp/internal/shellword"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,7 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 	args := []string{"fp", "train"}
 	str := func(flag, v, def string) {
 		if v != def {
-			args = append(args, "--"+flag, shellQuote(v))
+			args = append(args, "--"+flag, shellword.Quote(v))
 		}
 	}
 	num := func(flag string, v, def float64) {
@@ -85,7 +86,7 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 		args = append(args, "--seed", strconv.FormatUint(c.Seed, 10))
 	}
 	str("engine", c.Engine, d.Engine)
-	args = append(args, "--out", shellQuote(out))
+	args = append(args, "--out", shellword.Quote(out))
 	return strings.Join(args, " ")
 }
 
@@ -94,14 +95,5 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 // whatever the run trained on (the training data would only give back its
 // own, optimistic figures). It suits Options.Predict.
 func PredictCommand(network string, _ *runfolder.Config) string {
-	return "fp predict --model " + shellQuote(network) + " --data NEW.csv --out scores.csv"
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but plain
-// characters.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,=+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return "fp predict --model " + shellword.Quote(network) + " --data NEW.csv --out scores.csv"
 }

@@ -1,6 +1,8 @@
 package htmlreport
 
 import (
+	"github.com/fpareto/fp/internal/shellword"
+
 	"fmt"
 	"math"
 	"slices"
@@ -165,7 +167,7 @@ func typedCommands(invs []runfolder.Invocation) []TypedCommand {
 		}
 		q := make([]string, len(inv.Args))
 		for i, a := range inv.Args {
-			q[i] = shellQuote(a)
+			q[i] = shellword.Quote(a)
 		}
 		tc := TypedCommand{Command: strings.Join(q, " "), Dir: inv.Dir}
 		k := slices.IndexFunc(out, func(o TypedCommand) bool { return o.Command == tc.Command && o.Dir == tc.Dir })

@@ -229,7 +229,7 @@ func uniform(recs []records.Record, f func(*records.Record) string) bool {
 }
 
 // methodOrder is the paper's order of methods in its tables.
-var methodOrder = map[string]int{"cheb": 0, "linear": 1, "adversarial": 2}
+var methodOrder = map[string]int{"cheb": 0, "cheb-aug": 1, "linear": 2, "adversarial": 3}
 
 // rowOrder orders groups as the paper's tables do when each group is one
 // method: Chebyshev, linear, adversarial; penultimate-layer ATO before ATO

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/scalarizations"
+	"github.com/fpareto/fp/scalarize"
 	G "gorgonia.org/gorgonia"
 )
 

@@ -255,7 +255,7 @@ func (c Config) Validate() error {
 }
 
 // LockstepPossible reports whether c, set to train in lockstep, is valid:
-// an engine that can (the backprop engine), the cheb or linear method, a
+// an engine that can (the backprop engine), the cheb, linear or cheb-aug method, a
 // fixed grid and terms that engine trains. fp train trains in lockstep by
 // default wherever it is: its fronts are those of one network after
 // another within the per-split noise, and it is faster

@@ -1,18 +1,20 @@
 // Package backprop is fp's handwritten training engine: the built-in model of
 // docs/method.md §2 (a ReLU MLP with dropout masks and a logit output), the stable
-// binary cross-entropy risk and the built-in ATO penalties (ato-penultimate,
-// ato-all, ato-penultimate-normalized, ato-output), differentiated by hand
-// over flat row-major float64 buffers.
+// binary cross-entropy risk, the built-in ATO penalties (ato-penultimate,
+// ato-all, ato-penultimate-normalized, ato-output) and the built-in
+// scalarizations (cheb, linear, cheb-aug), differentiated by hand over flat
+// row-major float64 buffers.
 //
 // It computes what the Gorgonia graph engine computes — the same
 // pre-activations, ReLU′(0) = 1, |x|′(0) = 0 for the penalty, the Chebyshev
 // tie going to the risk side, masks applied only when the spec has dropout —
 // so the two engines agree to rounding (losses and gradients to about 1e-13
 // relative), but it allocates its buffers once per trainer and nothing per
-// step. It does not support custom penalties or risks: those are graph code
-// and need the graph engine. Engine.Check says so before any data is read;
-// it recognises the built-ins by the ATOPenalty, NormalizedATOPenalty,
-// OutputATOPenalty and BCERisk interfaces, so
+// step. It does not support custom penalties, risks or scalarizations:
+// those are graph code and need the graph engine. Engine.Check says so
+// before any data is read; it recognises the built-ins by the ATOPenalty,
+// NormalizedATOPenalty, OutputATOPenalty, BCERisk, ChebyshevScalarization,
+// LinearScalarization and AugmentedChebyshevScalarization interfaces, so
 // this package needs neither Gorgonia nor the packages of graph code.
 //
 // Matrix products on wide layers go through a register-tiled AVX2/FMA

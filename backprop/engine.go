@@ -3,6 +3,7 @@ package backprop
 import (
 	"fmt"
 
+	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
 
@@ -45,6 +46,28 @@ type OutputATOPenalty interface {
 // normEps is ε of NormalizedATOPenalty (penalties.NormalizedEps).
 const normEps = 1e-8
 
+// ChebyshevScalarization is the built-in Chebyshev scalarization
+// max{(1−λ)R̃, λŨ} (scalarize.Cheb, scalarizations.Chebyshev).
+type ChebyshevScalarization interface {
+	scalarize.Scalarization
+	Chebyshev()
+}
+
+// LinearScalarization is the built-in linear scalarization (1−λ)R̃ + λŨ
+// (scalarize.Lin, scalarizations.Linear).
+type LinearScalarization interface {
+	scalarize.Scalarization
+	Linear()
+}
+
+// AugmentedChebyshevScalarization is the built-in augmented Chebyshev
+// scalarization max{(1−λ)R̃, λŨ} + ρ((1−λ)R̃ + λŨ) with the ρ it returns
+// (scalarize.ChebAug, scalarizations.AugmentedChebyshev).
+type AugmentedChebyshevScalarization interface {
+	scalarize.Scalarization
+	AugmentedChebyshevRho() float64
+}
+
 // BCERisk is the built-in binary cross-entropy (losses.BCE).
 type BCERisk interface {
 	train.Term
@@ -60,19 +83,39 @@ var _ train.Engine = Engine{}
 func (Engine) Name() string { return Name }
 
 // hint is what a user of a term the engine cannot train should do.
-const hint = "it trains only the built-in risk (bce) and penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output); use the graph engine"
+const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output) and scalarizations (cheb, linear, cheb-aug); use the graph engine"
 
-// Check accepts the built-in BCE risk (or none) and the built-in ATO
-// penalties (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty) or none;
-// any other term is graph code, which only the graph
-// engine can differentiate.
+// Check accepts the built-in BCE risk (or none), the built-in ATO
+// penalties (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty) or none,
+// and the built-in scalarizations (ChebyshevScalarization,
+// LinearScalarization, AugmentedChebyshevScalarization) or none; any other
+// term is graph code, which only the graph engine can differentiate.
 func (Engine) Check(req train.Requirements) error {
 	_, err := check(req)
 	return err
 }
 
+// builtinScalarization is the engine's own numeric form of a built-in
+// scalarization, or an *train.UnsupportedError.
+func builtinScalarization(s scalarize.Scalarization) (scalarize.Scalarization, error) {
+	switch v := s.(type) {
+	case ChebyshevScalarization:
+		return scalarize.Cheb{}, nil
+	case LinearScalarization:
+		return scalarize.Lin{}, nil
+	case AugmentedChebyshevScalarization:
+		return scalarize.ChebAug{Rho: v.AugmentedChebyshevRho()}, nil
+	}
+	return nil, &train.UnsupportedError{Engine: Name, Kind: "scalarization", Term: s.Name(), Hint: hint}
+}
+
 // check returns the penalty layers of req, or an *train.UnsupportedError.
 func check(req train.Requirements) (penalty, error) {
+	if req.Scalarization != nil {
+		if _, err := builtinScalarization(req.Scalarization); err != nil {
+			return penNone, err
+		}
+	}
 	if req.Risk != nil {
 		if _, ok := req.Risk.(BCERisk); !ok {
 			return penNone, &train.UnsupportedError{Engine: Name, Kind: "risk", Term: req.Risk.Name(), Hint: hint}
@@ -122,6 +165,13 @@ func New(spec train.Spec) (*Trainer, error) {
 		// A risk-only objective never reads U: the graph engine builds no
 		// penalty for it either, and reports U = 0.
 		pen = penNone
+	}
+	if s := spec.Objective.Scalar(); s != nil {
+		// The engine computes a built-in scalarization with its own
+		// arithmetic (scalarize's), whatever type carried it.
+		if spec.Objective.Scalarization, err = builtinScalarization(s); err != nil {
+			return nil, err
+		}
 	}
 	t := newTrainer(spec, pen)
 	if pen != penNone {

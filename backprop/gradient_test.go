@@ -51,6 +51,8 @@ func problems() []problem {
 		{"penalty-output", a3, 3, 12, 9, 0.2, objective(scalarize.Penalty, 1), out},
 		{"linear-output-no-dropout", a2, 4, 13, 13, 0, objective(scalarize.Linear, 0.5), out},
 		{"cheb-output", model.Arch{Layers: 4, Hidden: 4}, 12, 20, 17, 0.2, objective(scalarize.Chebyshev, 0.9), out},
+		{"cheb-aug-risk-side", a2, 4, 13, 10, 0.2, augmented(0.05, 0.01), pen},
+		{"cheb-aug-penalty-side-output", model.Arch{Layers: 4, Hidden: 4}, 12, 20, 17, 0.2, augmented(0.9, 0.01), out},
 	}
 }
 

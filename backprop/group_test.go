@@ -48,6 +48,11 @@ func groupCases() []groupCase {
 			[]scalarize.Objective{{Method: scalarize.Risk}, cheb(0.5), {Method: scalarize.Penalty, Lambda: 1}}, true},
 		{"quad 3x4 no dropout", model.Arch{Layers: 3, Hidden: 4}, 10, 250, 60, 0,
 			[]scalarize.Objective{lin(0.3), cheb(0.6), cheb(0.8), lin(0.9)}, false},
+		// The augmented Chebyshev scalarization in a quad and in a wide group.
+		{"cheb-aug quad 4x4 block masks", model.Arch{Layers: 4, Hidden: 4}, 11, 300, 150, 0.2,
+			[]scalarize.Objective{augmented(0.05, 0.01), augmented(0.3, 0.01), augmented(0.7, 0.1), augmented(0.95, 0.01)}, true},
+		{"cheb-aug wide 3x9", model.Arch{Layers: 3, Hidden: 9}, 7, 230, 64, 0.2,
+			[]scalarize.Objective{augmented(0.2, 0.01), cheb(0.6), augmented(0.8, 0.01)}, false},
 	}
 }
 

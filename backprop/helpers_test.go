@@ -29,6 +29,11 @@ func objective(m scalarize.Method, lambda float64) scalarize.Objective {
 	return scalarize.Objective{Method: m, Lambda: lambda, Std: std}
 }
 
+// augmented is the augmented Chebyshev objective at λ with ρ.
+func augmented(lambda, rho float64) scalarize.Objective {
+	return scalarize.Objective{Method: scalarize.ChebyshevAugmented, Lambda: lambda, Std: std, Scalarization: scalarize.ChebAug{Rho: rho}}
+}
+
 // randomData draws n rows: standard normal features, balanced labels and
 // groups, overlap weights in (0.05, 0.95).
 func randomData(rng *rand.Rand, n, dim int) train.Data {

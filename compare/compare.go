@@ -64,6 +64,10 @@ type Pooled struct {
 	FrontCollapsed   int `json:"front_collapsed"`
 	FrontSingleClass int `json:"front_single_class"`
 	FrontNoBetter    int `json:"front_no_better_than_constant"`
+	// FrontWeak counts the candidates on the group's own front that are
+	// weakly dominated within the tolerance (pareto.WeaklyDominated, on the
+	// axes normalised as for the distinct points).
+	FrontWeak int `json:"front_weakly_dominated"`
 	// Configs counts the sweep configurations pooled in the group: more
 	// than one when a grouping without "run" merges sweeps.
 	Configs int `json:"configs"`
@@ -173,6 +177,11 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 	} else {
 		popt.Decide = decide
 	}
+	var decAll []pareto.Point
+	for _, name := range names {
+		decAll = append(decAll, decide[name]...)
+	}
+	decNorm := pareto.NewNormalizer(decAll) // as CompareWith's for distinct points
 	sums := map[string]pareto.Summary{}
 	for _, s := range pareto.CompareWith(points, popt) {
 		sums[s.Group] = s
@@ -189,7 +198,9 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 			configs[groups[name][i].Config] = true
 		}
 		row.Configs = len(configs)
-		for _, i := range pareto.Front(decide[name]) {
+		front := pareto.Front(decide[name])
+		row.FrontWeak = pareto.WeaklyDominated(decide[name], front, decNorm, tol)
+		for _, i := range front {
 			if groups[name][i].Collapsed {
 				row.FrontCollapsed++
 			}
@@ -229,7 +240,7 @@ func uniform(recs []records.Record, f func(*records.Record) string) bool {
 }
 
 // methodOrder is the paper's order of methods in its tables.
-var methodOrder = map[string]int{"cheb": 0, "linear": 1, "adversarial": 2}
+var methodOrder = map[string]int{"cheb": 0, "cheb-aug": 1, "linear": 2, "adversarial": 3}
 
 // rowOrder orders groups as the paper's tables do when each group is one
 // method: Chebyshev, linear, adversarial; penultimate-layer ATO before ATO

@@ -168,3 +168,35 @@ func TestMixedSweeps(t *testing.T) {
 		}
 	}
 }
+
+// A group's front point that another candidate equals within the tolerance
+// in ATO and beats in risk is counted in FrontWeak (pareto.WeaklyDominated);
+// the other group's clean front counts none.
+func TestRunFrontWeak(t *testing.T) {
+	recs := []records.Record{
+		// cheb: (10, 0.3), (20, 0.1) and a constant predictor of another
+		// split whose ATO is 0.1 up to rounding but whose risk is worse.
+		rec("cheb", "c1", 0, 10, 0.3), rec("cheb", "c1", 0, 20, 0.1), rec("cheb", "c1", 1, 25, 0.1-1e-9),
+		rec("linear", "c2", 0, 15, 0.2), rec("linear", "c2", 1, 12, 0.25),
+	}
+	res, err := Run(recs, Options{Metrics: []string{"ato"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Pooled {
+		want := 0
+		if r.Group == "cheb/ato-penultimate" {
+			want = 1
+		}
+		if r.FrontWeak != want {
+			t.Errorf("%s: front weak %d, want %d", r.Group, r.FrontWeak, want)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "front weak") {
+		t.Errorf("no front weak column:\n%s", b.String())
+	}
+}

@@ -26,7 +26,9 @@ func WriteText(w io.Writer, res *Result) error {
 	fmt.Fprintf(w, "nondominated: distinct points (closer than %g in both normalised axes count once). hypervolume: both axes\n"+
 		"min–max normalised over the candidates of every group, reference (%g, %g). front collapsed / single-class /\n"+
 		"no better: non-dominated candidates that are constant predictors / predict one class for every test row /\n"+
-		"have a test risk no better than the constant predictor's at the training base rate.\n",
+		"have a test risk no better than the constant predictor's at the training base rate. front weak: non-dominated\n"+
+		"candidates that another candidate of the group equals (within the tolerance) in one axis and beats by at least\n"+
+		"the tolerance in the other.\n",
 		res.Tolerance, res.Reference[0], res.Reference[1])
 	if res.DecidedOn == string(records.DecideSelection) {
 		fmt.Fprint(w, "fronts chosen on the selection rows (sel_* metrics): nondominated and share count those; the hypervolumes\n"+
@@ -44,11 +46,11 @@ func WriteText(w io.Writer, res *Result) error {
 		}
 		fmt.Fprintf(w, "%s, pooled over all splits\n", head)
 		t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(t, "group\tcandidates\tnondominated\thypervolume\tshare\tfront collapsed\tfront single-class\tfront no better")
+		fmt.Fprintln(t, "group\tcandidates\tnondominated\thypervolume\tshare\tfront collapsed\tfront single-class\tfront no better\tfront weak")
 		for _, r := range res.Pooled {
 			if r.Metric == s.metric && r.Dataset == s.dataset {
-				fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.3f\t%d\t%d\t%d\n", r.Group, r.Candidates, r.NonDominated,
-					r.Hypervolume, r.Share, r.FrontCollapsed, r.FrontSingleClass, r.FrontNoBetter)
+				fmt.Fprintf(t, "%s\t%d\t%d\t%.4f\t%.3f\t%d\t%d\t%d\t%d\n", r.Group, r.Candidates, r.NonDominated,
+					r.Hypervolume, r.Share, r.FrontCollapsed, r.FrontSingleClass, r.FrontNoBetter, r.FrontWeak)
 			}
 		}
 		if err := t.Flush(); err != nil {

@@ -91,7 +91,7 @@ func (r *Runner) runAdaptive(ctx context.Context, sd *splitData, std scalarize.S
 		if !acquire(ctx, workers) {
 			return ctx.Err()
 		}
-		obj := scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: std}
+		obj := r.objective(l, std)
 		rec, _, err := r.trainCandidate(ctx, sd, obj)
 		<-workers
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 const (
 	MethodCheb        = runfolder.MethodCheb
 	MethodLinear      = runfolder.MethodLinear
+	MethodChebAug     = runfolder.MethodChebAug
 	MethodAdversarial = runfolder.MethodAdversarial
 )
 
@@ -44,6 +45,12 @@ type Config struct {
 	// version enter the digest. Library use only; for the graph engine it is
 	// a losses.Risk (losses.NewRisk).
 	CustomRisk train.Term `json:"-"`
+	// CustomScalarization, when set, combines R̃ and Ũ instead of a
+	// built-in scalarization; Method must be its Name, and its Version
+	// enters the digest. Library use only; for the graph engine it is a
+	// scalarizations.Scalarization (scalarizations.New), and the
+	// handwritten engine refuses it.
+	CustomScalarization scalarize.Scalarization `json:"-"`
 	// Args are the command-line arguments that started the run, as typed;
 	// each run appends them with its start and end times to the folder's
 	// runs.log (see runfolder.Invocation). They change no result.
@@ -144,8 +151,29 @@ func (c Config) Validate() error {
 	if err != nil {
 		return &FieldError{Field: "engine", Err: err}
 	}
-	switch c.Method {
-	case MethodCheb, MethodLinear:
+	if c.CustomScalarization != nil {
+		name := c.CustomScalarization.Name()
+		switch {
+		case scalarize.IsBuiltinName(name) || name == MethodAdversarial || name == "":
+			return fieldErr("method", "a custom scalarization needs a name of its own, not %q", name)
+		case c.Method != name:
+			return fieldErr("method", "%q: with a custom scalarization the method is its name, %q", c.Method, name)
+		}
+	}
+	if c.Method != MethodChebAug && c.Rho != 0 {
+		return fieldErr("rho", "ρ = %g applies to the method cheb-aug only, not %q", c.Rho, c.Method)
+	}
+	if c.Method == MethodChebAug {
+		if err := scalarize.ValidateRho(c.Rho); err != nil {
+			return &FieldError{Field: "rho", Err: err}
+		}
+	}
+	method := c.Method
+	if c.CustomScalarization != nil {
+		method = MethodCheb // checked above: the method is its name
+	}
+	switch method {
+	case MethodCheb, MethodLinear, MethodChebAug:
 		if c.CustomPenalty == nil {
 			if _, err := penalties.Builtin(c.Penalty); err != nil {
 				return &FieldError{Field: "penalty", Err: err}
@@ -169,7 +197,7 @@ func (c Config) Validate() error {
 			return fieldErr("risk", "the adversarial baseline trains on the built-in risk, not %q", c.CustomRisk.Name())
 		}
 	default:
-		return fieldErr("method", "%q: want cheb, linear or adversarial", c.Method)
+		return fieldErr("method", "%q: want cheb, linear, cheb-aug or adversarial", c.Method)
 	}
 	if err := c.checkBounds(); err != nil {
 		return err
@@ -227,7 +255,7 @@ func (c Config) Validate() error {
 }
 
 // LockstepPossible reports whether c, set to train in lockstep, is valid:
-// an engine that can (the backprop engine), the cheb or linear method, a
+// an engine that can (the backprop engine), the cheb, linear or cheb-aug method, a
 // fixed grid and terms that engine trains. fp train trains in lockstep by
 // default wherever it is: its fronts are those of one network after
 // another within the per-split noise, and it is faster
@@ -239,6 +267,23 @@ func (c Config) LockstepPossible() bool {
 	// choice must not change with it (a resumed run keeps its mode), so a
 	// sweep too large for memory is refused in lockstep, not moved off it.
 	return err == nil || tooBigForMemory(err)
+}
+
+// scalarization is the sweep's scalarization: the custom one or the
+// built-in of Method (with ρ for cheb-aug); nil for the adversarial
+// baseline.
+func (c Config) scalarization() (scalarize.Scalarization, error) {
+	if c.Method == MethodAdversarial {
+		return nil, nil
+	}
+	if c.CustomScalarization != nil {
+		return c.CustomScalarization, nil
+	}
+	s, err := scalarize.Builtin(scalarize.Method(c.Method), c.Rho)
+	if err != nil {
+		return nil, &FieldError{Field: "method", Err: err}
+	}
+	return s, nil
 }
 
 // checkLockstep refuses what cannot train in lockstep, one reason each.
@@ -264,7 +309,11 @@ func (c Config) requirements() (train.Requirements, error) {
 	if err != nil {
 		return train.Requirements{}, err
 	}
-	return train.Requirements{Penalty: pen, Risk: c.CustomRisk}, nil
+	s, err := c.scalarization()
+	if err != nil {
+		return train.Requirements{}, err
+	}
+	return train.Requirements{Penalty: pen, Risk: c.CustomRisk, Scalarization: s}, nil
 }
 
 // penalty is the sweep's penalty: the custom one or the built-in named by
@@ -324,6 +373,9 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 	}
 	if c.CustomRisk != nil {
 		c.Risk, c.RiskVersion = c.CustomRisk.Name(), c.CustomRisk.Version()
+	}
+	if c.CustomScalarization != nil {
+		c.ScalarizationVersion = c.CustomScalarization.Version()
 	}
 	if c.Workers == 0 {
 		c.Workers = runtime.NumCPU()

@@ -82,7 +82,7 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 		if r.cfg.Lockstep && reason == "" {
 			// The whole group, its recorded members included: a member's
 			// result depends on the group's shape (lockstep.go).
-			group = append(group, scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: constants})
+			group = append(group, r.objective(l, constants))
 			groupDone = append(groupDone, done)
 			continue
 		}
@@ -98,7 +98,7 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 			}
 			continue
 		}
-		obj := scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: constants}
+		obj := r.objective(l, constants)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -206,7 +206,7 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 	}
 	rec := records.Record{
 		Dataset: name, Preset: preset, Sensitive: r.data.Sensitive,
-		Method: c.Method, Penalty: c.Penalty, Lambdas: c.Lambdas, Split: sd.m, Lambda: lambda, Seed: c.Seed,
+		Method: c.Method, Penalty: c.Penalty, Rho: c.Rho, Lambdas: c.Lambdas, Split: sd.m, Lambda: lambda, Seed: c.Seed,
 		Engine: r.engine.Name(), EngineVersion: r.engine.Version(), EngineMode: r.mode(),
 		Arch: c.Arch, Batch: c.Batch, Epochs: c.Epochs,
 		Dim: sd.train.Dim, NTrain: sd.train.N, NTest: len(sd.testY), NVal: sd.val.N,
@@ -221,6 +221,13 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 }
 
 func (r *Runner) penalty() (train.Term, error) { return r.cfg.penalty() }
+
+// objective is the sweep's scalarized objective at λ = l with the split's
+// constants. The configuration was validated, so its scalarization exists.
+func (r *Runner) objective(l float64, std scalarize.Standardizer) scalarize.Objective {
+	s, _ := r.cfg.scalarization()
+	return scalarize.Objective{Method: scalarize.Method(r.cfg.Method), Lambda: l, Std: std, Scalarization: s}
+}
 
 // candidate is one network of a split, ready to train: its record so far,
 // its trainer's spec, its generator and its training options.

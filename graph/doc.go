@@ -1,10 +1,12 @@
 // Package graph is fp's Gorgonia engine: it assembles a network (layers), a
-// risk (losses), a penalty (penalties) and a scalarization (scalarize, as
-// ObjectiveNode) into one graph, differentiates it, and trains it through the
-// train.Trainer contract that train.Fit drives. Custom risks and penalties
-// written as graph code (losses.NewRisk, penalties.NewPenalty) work here and
-// only here: Engine.Check accepts any losses.Risk and penalties.Penalty, and
-// the batch's input columns a penalty declares become vectors of the graph.
+// risk (losses), a penalty (penalties) and a scalarization (scalarizations,
+// after the standardization, as ObjectiveNode) into one graph, differentiates
+// it, and trains it through the train.Trainer contract that train.Fit drives.
+// Custom risks, penalties and scalarizations written as graph code
+// (losses.NewRisk, penalties.NewPenalty, scalarizations.New) work here and
+// only here: Engine.Check accepts any losses.Risk, penalties.Penalty and
+// scalarizations.Scalarization, and the batch's input columns a penalty
+// declares become vectors of the graph.
 //
 // # Built once, compiled once
 //

@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 
+	"github.com/fpareto/fp/scalarizations"
 	"github.com/fpareto/fp/scalarize"
 	G "gorgonia.org/gorgonia"
 )
@@ -12,13 +13,12 @@ import (
 // R + λ·U. λ and the standardization constants become constants of the
 // graph, so a graph is built per objective.
 //
-// The arithmetic is scalarize.Objective.Value's, operation for operation (R̃ = (R−RMin)·d with
-// d = 1/(RMax−RMin), then a = (1−λ)·R̃), so the graph and Value agree to the
-// last bit on which side of a Chebyshev tie they are. The maximum is
-// 0.5·(a + b + |a−b|) on scalar nodes: Gorgonia's Max over a vector counts a
-// tie twice, MaxBetween rejects scalars, and reshaping scalars into a vector
-// breaks the backward pass. Gorgonia's scalar |x|′(0) = +1, so at a tie the
-// whole gradient goes to the risk side, as in Value.
+// The standardization is scalarize.Standardizer's, operation for operation
+// (R̃ = (R−RMin)·d with d = 1/(RMax−RMin)); the scalarization's graph form
+// (scalarizations.Of) then combines R̃, Ũ and λ. The built-ins compute
+// what scalarize's numeric forms compute, in the same order, so the graph
+// and Objective.Value agree to the last bit on which side of a Chebyshev
+// tie they are.
 func ObjectiveNode(o scalarize.Objective, r, u *G.Node) (*G.Node, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -51,25 +51,26 @@ func ObjectiveNode(o scalarize.Objective, r, u *G.Node) (*G.Node, error) {
 		}
 		return out, nil
 	}
+	s, err := scalarizations.Of(o.Scalar())
+	if err != nil {
+		return nil, err
+	}
 	_, dr := o.Std.R(0)
 	_, du := o.Std.U(0)
 	rt := e.mul(e.sub(r, o.Std.RMin), dr)
 	ut := e.mul(e.sub(u, o.Std.UMin), du)
-	a := e.mulL(1-o.Lambda, rt)
-	b := e.mulL(o.Lambda, ut)
-	var out *G.Node
-	switch o.Method {
-	case scalarize.Linear:
-		out = e.add(a, b)
-	case scalarize.Chebyshev:
-		sum := e.add(a, b)
-		diff := e.abs(e.subN(a, b))
-		out = e.mulL(0.5, e.add(sum, diff))
-	default:
-		return nil, fmt.Errorf("objective method %q has no graph form", o.Method)
-	}
 	if e.err != nil {
 		return nil, fmt.Errorf("objective %s: %w", o.Method, e.err)
+	}
+	// λ is a constant of rt's graph, so that graph code may compute with it
+	// alone (1 − λ); a constant outside any graph could not.
+	lambda := rt.Graph().Constant(G.NewF64(o.Lambda))
+	out, err := s.Node(rt, ut, lambda)
+	if err != nil {
+		return nil, fmt.Errorf("scalarization %s: %w", s.Name(), err)
+	}
+	if err := wantScalar(out, "scalarization "+s.Name()); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -99,10 +100,4 @@ func (e *scalarOps) mulL(c float64, a *G.Node) *G.Node {
 }
 func (e *scalarOps) add(a, b *G.Node) *G.Node {
 	return e.do(func() (*G.Node, error) { return G.Add(a, b) })
-}
-func (e *scalarOps) subN(a, b *G.Node) *G.Node {
-	return e.do(func() (*G.Node, error) { return G.Sub(a, b) })
-}
-func (e *scalarOps) abs(a *G.Node) *G.Node {
-	return e.do(func() (*G.Node, error) { return G.Abs(a) })
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/fpareto/fp/layers"
 	"github.com/fpareto/fp/losses"
 	"github.com/fpareto/fp/penalties"
+	"github.com/fpareto/fp/scalarizations"
 	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -271,6 +272,12 @@ func graphTerms(req train.Requirements) (losses.Risk, penalties.Penalty, error) 
 				Hint: "a penalty for the graph engine is graph code (penalties.Penalty, e.g. from penalties.NewPenalty)"}
 		}
 		pen = p
+	}
+	if req.Scalarization != nil {
+		if _, err := scalarizations.Of(req.Scalarization); err != nil {
+			return nil, nil, &train.UnsupportedError{Engine: Name, Kind: "scalarization", Term: req.Scalarization.Name(),
+				Hint: "a scalarization for the graph engine is graph code (scalarizations.Scalarization, e.g. from scalarizations.New)"}
+		}
 	}
 	return risk, pen, nil
 }

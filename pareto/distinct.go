@@ -82,3 +82,28 @@ func Distinct(pts []Point, idx []int, norm Normalizer, tol float64) int {
 	}
 	return n
 }
+
+// WeaklyDominated returns how many points of the front pts[front] are
+// weakly dominated within tol after normalising with norm: points p for
+// which another candidate q of pts is the same in one normalised axis
+// (|q − p| < tol there) and better by at least tol in the other. Such a p
+// is on the front only by a difference the distinct-points rule treats as
+// none (docs/method.md §8.3): the minimisers that a Chebyshev
+// scalarization can return and an augmented one cannot (§3.5).
+func WeaklyDominated(pts []Point, front []int, norm Normalizer, tol float64) int {
+	n := 0
+	for _, i := range front {
+		p := norm.Apply(pts[i])
+		for j, q := range pts {
+			if j == i || math.IsNaN(q.X) || math.IsNaN(q.Y) {
+				continue
+			}
+			q = norm.Apply(q)
+			if (math.Abs(q.X-p.X) < tol && p.Y-q.Y >= tol) || (math.Abs(q.Y-p.Y) < tol && p.X-q.X >= tol) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}

@@ -78,3 +78,33 @@ func TestDistinct(t *testing.T) {
 		t.Errorf("Distinct with tol 1e-5 = %d, want 2", got)
 	}
 }
+
+// A front point counts when another candidate is within tol in one axis
+// and better by at least tol in the other; nearer pairs are one distinct
+// point and do not count.
+func TestWeaklyDominated(t *testing.T) {
+	norm := NewNormalizer([]Point{{0, 0}, {1, 1}})
+	const tol = 1e-4
+	cases := []struct {
+		name string
+		pts  []Point
+		want int
+	}{
+		{"clean front", []Point{{0, 1}, {0.5, 0.5}, {1, 0}}, 0},
+		// (0.5, 0.5) beats (0.49995, 0.9) in Y by 0.4 and loses in X by 5e-5 < tol.
+		{"same risk, worse unfairness", []Point{{0.49995, 0.9}, {0.5, 0.5}, {1, 0}}, 1},
+		{"same unfairness, worse risk", []Point{{0.9, 0.29997}, {0.5, 0.3}, {1, 0}}, 1},
+		// Within tol in both axes: one distinct point, not weak dominance.
+		{"one distinct point", []Point{{0.5, 0.50005}, {0.50005, 0.5}}, 0},
+		// More than tol apart in both axes: an ordinary trade-off.
+		{"tol apart", []Point{{0.5, 0.9}, {0.5002, 0.5}}, 0},
+		{"nan ignored", []Point{{0.5, 0.9}, {0.50001, math.NaN()}}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := WeaklyDominated(c.pts, Front(c.pts), norm, tol); got != c.want {
+				t.Errorf("got %d, want %d (front %v)", got, c.want, Front(c.pts))
+			}
+		})
+	}
+}

@@ -79,6 +79,9 @@ type Record struct {
 	// BetaScale is the adversarial baseline's β scale (β = λ·scale); 0
 	// for the other methods.
 	BetaScale float64 `json:"beta_scale,omitempty"`
+	// Rho is ρ of the augmented Chebyshev scalarization (method cheb-aug);
+	// 0, and not written, for the other methods.
+	Rho float64 `json:"rho,omitempty"`
 	// Lambdas is the sweep's λ grid as given (log:N, linear:N, adaptive:N or a list);
 	// "" in records written before it was recorded.
 	Lambdas string `json:"lambdas,omitempty"`

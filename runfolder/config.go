@@ -19,6 +19,7 @@ import (
 const (
 	MethodCheb        = "cheb"
 	MethodLinear      = "linear"
+	MethodChebAug     = "cheb-aug"
 	MethodAdversarial = "adversarial"
 )
 
@@ -50,7 +51,7 @@ type Config struct {
 	// embedded copies (same data, so not part of the digest).
 	DataDir string `json:"data_dir,omitempty"`
 
-	Method  string `json:"method"`  // cheb, linear or adversarial
+	Method  string `json:"method"`  // cheb, linear, cheb-aug, adversarial or a custom scalarization's name
 	Penalty string `json:"penalty"` // a built-in (penalties.BuiltinNames) or a custom penalty's name; "" for adversarial
 	// PenaltyVersion is a custom penalty's Version ("" for the built-ins):
 	// a changed penalty changes the digest, so its records are not resumed.
@@ -58,7 +59,14 @@ type Config struct {
 	// Risk and RiskVersion name a custom risk ("" for the built-in BCE).
 	Risk        string `json:"risk,omitempty"`
 	RiskVersion string `json:"risk_version,omitempty"`
-	Lambdas     string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N, adaptive:N or a list
+	// Rho is ρ of the augmented Chebyshev scalarization (cheb-aug); 0 for
+	// the other methods, so that their digests are those of folders
+	// written before it existed.
+	Rho float64 `json:"rho,omitempty"`
+	// ScalarizationVersion is a custom scalarization's Version ("" for the
+	// built-ins); its name is Method.
+	ScalarizationVersion string `json:"scalarization_version,omitempty"`
+	Lambdas              string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N, adaptive:N or a list
 
 	Splits        int     `json:"splits"`
 	TrainFraction float64 `json:"train_fraction,omitempty"`

@@ -63,6 +63,27 @@ type Objective struct {
 	Method Method
 	Lambda float64
 	Std    Standardizer
+	// Scalarization combines R̃ and Ũ for every method but Risk, Penalty
+	// and Sum; its Name is the Method. Nil means the built-in of Method
+	// (Cheb or Lin; ChebyshevAugmented needs it set, for its ρ).
+	Scalarization Scalarization
+}
+
+// Scalar returns the objective's scalarization: Scalarization, or the
+// built-in of Method; nil for Risk, Penalty and Sum, and for a method with
+// neither.
+func (o Objective) Scalar() Scalarization {
+	switch {
+	case o.Method == Risk || o.Method == Penalty || o.Method == Sum:
+		return nil
+	case o.Scalarization != nil:
+		return o.Scalarization
+	case o.Method == Chebyshev:
+		return Cheb{}
+	case o.Method == Linear:
+		return Lin{}
+	}
+	return nil
 }
 
 // Validate checks the method, λ ∈ [0, 1] and, for the scalarized methods, the constants.
@@ -75,9 +96,20 @@ func (o Objective) Validate() error {
 			return fmt.Errorf("objective: λ = %g, want a finite value ≥ 0", o.Lambda)
 		}
 		return nil
-	case Chebyshev, Linear:
-	default:
-		return fmt.Errorf("objective method %q: want risk, penalty, sum, cheb or linear", o.Method)
+	}
+	s := o.Scalar()
+	switch {
+	case s == nil && o.Method == ChebyshevAugmented:
+		return fmt.Errorf("objective %s: give its Scalarization (ChebAug with ρ)", o.Method)
+	case s == nil:
+		return fmt.Errorf("objective method %q: want risk, penalty, sum, cheb, linear or cheb-aug, or give a Scalarization of that name", o.Method)
+	case Method(s.Name()) != o.Method:
+		return fmt.Errorf("objective method %q: its scalarization is called %q", o.Method, s.Name())
+	}
+	if v, ok := s.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return fmt.Errorf("objective %s: %w", o.Method, err)
+		}
 	}
 	if !(o.Lambda >= 0 && o.Lambda <= 1) {
 		return fmt.Errorf("objective: λ = %g is outside [0, 1]", o.Lambda)
@@ -91,10 +123,11 @@ func (o Objective) UsesPenalty() bool {
 	return o.Method != Risk
 }
 
-// Value returns the objective at (R, U) and its partial derivatives dR, dU.
-// At a Chebyshev tie (1−λ)R̃ = λŨ the derivative is taken from the risk side
-// alone, a valid subgradient; it matches the graph engine's 0.5(a+b+|a−b|)
-// whose scalar |·|′(0) = +1.
+// Value returns the objective at (R, U) and its partial derivatives dR, dU:
+// for a scalarization s, s(R̃, Ũ; λ) with dR = ∂s/∂R̃ · dR̃/dR and likewise
+// for U. At a Chebyshev tie (1−λ)R̃ = λŨ the derivative is taken from the
+// risk side alone, a valid subgradient; it matches the graph engine's
+// 0.5(a+b+|a−b|) whose scalar |·|′(0) = +1.
 func (o Objective) Value(r, u float64) (v, dR, dU float64) {
 	switch o.Method {
 	case Risk:
@@ -106,14 +139,6 @@ func (o Objective) Value(r, u float64) (v, dR, dU float64) {
 	}
 	rt, drt := o.Std.R(r)
 	ut, dut := o.Std.U(u)
-	a, b := (1-o.Lambda)*rt, o.Lambda*ut
-	switch o.Method {
-	case Linear:
-		return a + b, (1 - o.Lambda) * drt, o.Lambda * dut
-	default: // Chebyshev
-		if a >= b {
-			return a, (1 - o.Lambda) * drt, 0
-		}
-		return b, 0, o.Lambda * dut
-	}
+	v, dRt, dUt := o.Scalar().Value(rt, ut, o.Lambda)
+	return v, dRt * drt, dUt * dut
 }

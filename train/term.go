@@ -3,6 +3,8 @@ package train
 import (
 	"errors"
 	"fmt"
+
+	"github.com/fpareto/fp/scalarize"
 )
 
 // Input is a per-row column of a mini-batch that a term reads besides the
@@ -36,12 +38,16 @@ type Term interface {
 }
 
 // Requirements are what a training job asks of an engine, known before any
-// data is read: the penalty and the risk its networks are trained on.
+// data is read: the penalty and the risk its networks are trained on, and
+// the scalarization that combines them.
 type Requirements struct {
 	// Penalty is U; nil when no network of the job uses a penalty.
 	Penalty Term
 	// Risk is R; nil means the built-in binary cross-entropy.
 	Risk Term
+	// Scalarization combines R̃ and Ũ; nil when no network of the job is
+	// trained on a scalarized objective.
+	Scalarization scalarize.Scalarization
 }
 
 // ErrUnsupported is wrapped by the errors of Engine.Check (and of
@@ -51,7 +57,7 @@ var ErrUnsupported = errors.New("not supported by this engine")
 // UnsupportedError says that an engine cannot train a term.
 type UnsupportedError struct {
 	Engine string // the engine's name
-	Kind   string // "penalty" or "risk"
+	Kind   string // "penalty", "risk" or "scalarization"
 	Term   string // the term's name
 	Hint   string // what would work instead; may be empty
 }
@@ -94,5 +100,5 @@ func (s Spec) Inputs() []Input {
 // penalty even when the objective does not use it: an engine refuses a
 // spec with a penalty it cannot train).
 func (s Spec) Requirements() Requirements {
-	return Requirements{Penalty: s.Penalty, Risk: s.Risk}
+	return Requirements{Penalty: s.Penalty, Risk: s.Risk, Scalarization: s.Objective.Scalar()}
 }

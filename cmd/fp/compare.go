@@ -21,7 +21,8 @@ func compareCommand() *cli.Command {
 		Description: "Reads the records of several sweeps (say Chebyshev, linear and adversarial) and prints, for each\n" +
 			"unfairness metric (ato, dp, eo, eopp), one row per group (default: one per run configuration):\n" +
 			"candidates, distinct non-dominated points, hypervolume, share of the pooled front, and how many\n" +
-			"of the group's non-dominated candidates are constant predictors (collapsed) or predict one class.\n" +
+			"of the group's non-dominated candidates are constant predictors (collapsed), predict one class, or\n" +
+			"are weakly dominated (another candidate within --tolerance in one axis, better in the other).\n" +
 			"For each metric both axes are min–max normalised over the candidates of all rows together and\n" +
 			"every row uses the reference point (1.1, 1.1). Points closer than --tolerance in both normalised\n" +
 			"axes count as one. Then, split by split, each group's hypervolume (normalised over that split's\n" +

@@ -43,6 +43,9 @@ var derivedKeys = map[string]string{
 	"penalty_version": "it empty (a custom penalty is library code; fp train trains the built-in penalties)",
 	"risk":            "it empty (a custom risk is library code; fp train trains the built-in risk)",
 	"risk_version":    "it empty (a custom risk is library code; fp train trains the built-in risk)",
+	// A custom scalarization's name is the method, which fp train refuses
+	// unless it is a built-in.
+	"scalarization_version": "it empty (a custom scalarization is library code; fp train trains the built-in scalarizations)",
 }
 
 // codingKeys are the keys of a config file's coding table.

@@ -18,6 +18,7 @@ import (
 	"github.com/fpareto/fp/progress"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
+	"github.com/fpareto/fp/scalarize"
 )
 
 func init() { register(trainCommand()) }
@@ -37,7 +38,8 @@ func trainCommand() *cli.Command {
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "drop-missing", Usage: "CSV: drop rows with an empty cell in a column in use (target, sensitive, the features kept) instead of failing"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "features", Usage: "use only these source `COLUMNS` as features, comma-separated (names as in the file's header, not encoded ones such as col=level; default: every column but the target and the sensitive one)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "exclude", Usage: "leave these source `COLUMNS` out of the features, comma-separated (an identifier, a name, a column that stands in for the sensitive attribute); not with --features"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "method", Value: d.Method, Usage: "cheb (Chebyshev), linear, or adversarial (the baseline of Louppe et al.)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "method", Value: d.Method, Usage: "cheb (Chebyshev), linear, cheb-aug (augmented Chebyshev, with --rho) or adversarial (the baseline of Louppe et al.)"}),
+		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "rho", Value: scalarize.DefaultRho, Usage: "cheb-aug: ρ of max{(1−λ)R̃, λŨ} + ρ((1−λ)R̃ + λŨ), > 0; refused with the other methods"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "penalty", Value: d.Penalty, Usage: "unfairness penalty: ato-penultimate, ato-all, ato-penultimate-normalized or ato-output"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "splits", Value: d.Splits, Usage: "number of train/test splits M"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambdas", Value: d.Lambdas, Usage: "λ grid: log:N, linear:N, a list such as 0,0.01,0.1,1 (0 and 1 are always added), or adaptive:N (N per split: log:⌈N/3⌉ first, then each λ where the split's front on training data has its widest gap)"}),
@@ -59,7 +61,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-pretrain-adv", Value: d.AdvPretrainAdv, Usage: "adversarial: adversary pre-training epochs"}),
 		altsrc.NewUint64Flag(&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "the sweep's seed: splits, weights, dropout masks and batch order derive from it"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "engine", Value: d.Engine, Usage: "graph (Gorgonia, extensible) or backprop (handwritten, fast, built-in objectives only)"}),
-		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "lockstep", Usage: "train a split's candidates together on one shared batch order, each with its own weights, dropout masks and optimizer (about 4× faster on COMPAS): on wherever the configuration allows it (the backprop engine, cheb or linear, a fixed grid, built-in terms; an existing --out folder keeps its mode); --lockstep=false trains one network after another; part of the configuration", DefaultText: "where possible"}),
+		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "lockstep", Usage: "train a split's candidates together on one shared batch order, each with its own weights, dropout masks and optimizer (about 4× faster on COMPAS): on wherever the configuration allows it (the backprop engine, cheb, linear or cheb-aug, a fixed grid, built-in terms; an existing --out folder keeps its mode); --lockstep=false trains one network after another; part of the configuration", DefaultText: "where possible"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "workers", Usage: "candidates trained at once; does not change results", DefaultText: "automatic: the number of CPUs"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "shard", Usage: "run shard `i/n` only: the splits m with m mod n = i (default: from a Slurm array task, SLURM_ARRAY_TASK_*)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "shards", Usage: "the sweep has `N` shards; this run's index is JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array 0…N−1 or a resubmission of some of its IDs)", DefaultText: "automatic: from a Slurm array, else not sharded"}),
@@ -116,6 +118,9 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 		return cfg, fmt.Errorf("give --features or --exclude, not both")
 	}
 	cfg.Method, cfg.Penalty = c.String("method"), c.String("penalty")
+	if cfg.Method == experiments.MethodChebAug || c.IsSet("rho") {
+		cfg.Rho = c.Float64("rho") // given with another method, Validate refuses it
+	}
 	cfg.Splits, cfg.Lambdas, cfg.Epochs = c.Int("splits"), c.String("lambdas"), c.Int("epochs")
 	cfg.Batch, cfg.Arch = c.Int("batch"), c.String("arch")
 	cfg.Dropout, cfg.LR = c.Float64("dropout"), c.Float64("lr")

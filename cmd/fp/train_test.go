@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // readRecords reads a run's records, sorted by candidate, with timings cleared.
@@ -314,5 +315,42 @@ func TestTrainLockstepByDefault(t *testing.T) {
 		if r.EngineMode != "" {
 			t.Errorf("%s: engine mode %q in a folder made one network after another", r.Key(), r.EngineMode)
 		}
+	}
+}
+
+// --rho belongs to --method cheb-aug: refused in one line naming the flag
+// with another method or a ρ ≤ 0, before anything is written; cheb-aug
+// takes the default ρ and stores it.
+func TestTrainRho(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rho", "0.1"}, `--rho: ρ = 0.1 applies to the method cheb-aug only, not "cheb"`},
+		{[]string{"--method", "linear", "--rho", "0.01"}, `not "linear"`},
+		{[]string{"--method", "cheb-aug", "--rho", "0"}, "--rho: ρ = 0, want a finite value > 0"},
+	} {
+		out := filepath.Join(dir, "refused")
+		args := append([]string{"train", "--splits", "1", "--epochs", "2", "--quiet", "--no-plot", "--out", out}, c.args...)
+		_, _, err := runFP(t, args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: err = %v, want one line with %q", c.args, err, c.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%v: the refused run made its folder (%v)", c.args, err)
+		}
+	}
+	out := filepath.Join(dir, "aug")
+	if _, _, err := runFP(t, "train", "--method", "cheb-aug", "--engine", "backprop", "--splits", "1", "--lambdas", "0.5",
+		"--epochs", "2", "--propensity-epochs", "2", "--quiet", "--no-plot", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := runfolder.ReadConfig(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Method != "cheb-aug" || cfg.Rho != 0.01 || !cfg.Lockstep {
+		t.Errorf("stored method %q, ρ %g, lockstep %v; want cheb-aug, 0.01, true", cfg.Method, cfg.Rho, cfg.Lockstep)
 	}
 }

@@ -98,10 +98,11 @@ func TestNoImportRunsBackUp(t *testing.T) {
 		"datasets":       {"model", "train", "experiments"},
 		"model":          {"train", "optim", "experiments"},
 		"optim":          {"model", "train"},
-		"train":          {"graph", "backprop", "penalties", "losses", "layers", "experiments"},
-		"backprop":       {"graph", "penalties", "losses", "layers", "experiments"},
+		"train":          {"graph", "backprop", "penalties", "scalarizations", "losses", "layers", "experiments"},
+		"backprop":       {"graph", "penalties", "scalarizations", "losses", "layers", "experiments"},
 		"graph":          {"backprop", "experiments"},
 		"penalties":      {"graph", "backprop", "experiments"},
+		"scalarizations": {"graph", "backprop", "experiments", "train", "penalties", "losses", "layers"},
 		"propensity":     {"experiments", "graph"},
 		"records":        {"experiments", "fairness", "train"},
 		"pareto":         {"fairness", "experiments", "records"},
@@ -113,11 +114,11 @@ func TestNoImportRunsBackUp(t *testing.T) {
 		"fairness/audit": {"experiments", "train"},
 		// A run folder is read without the trainer: the reports, the
 		// figures and the progress display go through runfolder.
-		"runfolder":         {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
-		"report/htmlreport": {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
-		"report/runplot":    {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
-		"progress":          {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
-		"intervals":         {"experiments", "graph", "backprop", "penalties", "losses", "layers", "adversarial"},
+		"runfolder":         {"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers", "adversarial"},
+		"report/htmlreport": {"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers", "adversarial"},
+		"report/runplot":    {"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers", "adversarial"},
+		"progress":          {"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers", "adversarial"},
+		"intervals":         {"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers", "adversarial"},
 	}
 	for name, banned := range rules {
 		p, ok := pkgs[name]

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fpareto/fp/runfolder"
+	"github.com/fpareto/fp/scalarize"
 )
 
 // TrainCommand returns the fp train command that reproduces (or resumes)
@@ -40,6 +41,9 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 	str("features", strings.Join(c.Features, ","), "")
 	str("exclude", strings.Join(c.Exclude, ","), "")
 	str("method", c.Method, d.Method)
+	if c.Method == runfolder.MethodChebAug {
+		num("rho", c.Rho, scalarize.DefaultRho)
+	}
 	if c.Method != runfolder.MethodAdversarial {
 		str("penalty", c.Penalty, d.Penalty)
 	}

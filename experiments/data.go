@@ -112,6 +112,16 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	}
 	sd.overlap = runfolder.SplitOverlap{Split: m, Overlap: ov}
 	sd.overlap.SetTest(tov)
+	if len(sp.Selection) > 0 {
+		sd.sel.x = std.Apply(r.data, sp.Selection)
+		sd.sel.y, sd.sel.a = r.data.Subset(sp.Selection)
+		sd.sel.e = pm.Predict(sd.sel.x, len(sp.Selection))
+		sov, err := propensity.Diagnose(sd.sel.e, sd.sel.a, pm.T)
+		if err != nil {
+			return nil, fmt.Errorf("split %d: selection rows: %w", m, err)
+		}
+		sd.overlap.SetSelection(sov)
+	}
 	poor, why := ov.Poor()
 	if poor {
 		sd.overlap.Warning = why
@@ -125,11 +135,6 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	r.observeOverlap(sd.overlap)
 	whole.W = make([]float64, whole.N)
 	fairness.OverlapWeights(e, whole.A, whole.W)
-	if len(sp.Selection) > 0 {
-		sd.sel.x = std.Apply(r.data, sp.Selection)
-		sd.sel.y, sd.sel.a = r.data.Subset(sp.Selection)
-		sd.sel.e = pm.Predict(sd.sel.x, len(sp.Selection))
-	}
 
 	fit, val := holdOut(c, r.data, m, sp.Train, c.ValFraction)
 	if len(val) == 0 {

@@ -294,3 +294,33 @@ func TestDefaultSelectFraction(t *testing.T) {
 		t.Errorf("select fraction 1: err = %v, want a refusal naming select_fraction", err)
 	}
 }
+
+// The overlap summary of a split with selection rows describes them too,
+// from as many rows as the records' n_sel, and its records carry the
+// judgement made on both sets of rows.
+func TestSelectionOverlapIsStored(t *testing.T) {
+	dir := t.TempDir()
+	if err := runSweep(tinySelection(0.5), dir); err != nil {
+		t.Fatal(err)
+	}
+	ovs, err := runfolder.ReadOverlaps(dir)
+	if err != nil || len(ovs) != 1 {
+		t.Fatalf("overlaps %v, %v", ovs, err)
+	}
+	o := ovs[0]
+	if o.Test == nil || o.Selection == nil || o.ATOReliable == nil {
+		t.Fatalf("summary without test or selection rows: %+v", o)
+	}
+	recs, _, err := records.ReadAll([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if !r.HasSelection() || r.NSel != o.Selection.N1+o.Selection.N0 {
+			t.Fatalf("record n_sel %d, summary's selection rows %d", r.NSel, o.Selection.N1+o.Selection.N0)
+		}
+		if r.ATOReliable == nil || *r.ATOReliable != *o.ATOReliable {
+			t.Fatalf("record's ato_reliable %v, summary's %v", r.ATOReliable, *o.ATOReliable)
+		}
+	}
+}

@@ -22,6 +22,27 @@ var (
 	proxyTest = propensity.Overlap{Temperature: propensity.MinT, Extreme: 0.8, ESS1: 4, ESS0: 3.4, N1: 353, N0: 147, MaxShare1: 0.4, MaxShare0: 0.5}
 )
 
+// With selection rows the ATO is reliable only where it is on both the
+// test and the selection rows; each reason is named once, with its rows.
+func TestSetSelectionDecides(t *testing.T) {
+	o := SplitOverlap{Split: 0, Overlap: goodOverlap}
+	o.SetTest(goodOverlap)
+	if o.Unreliable() {
+		t.Fatalf("good test rows: unreliable (%s)", o.ATOUnreliableReason)
+	}
+	o.SetSelection(proxyTest)
+	if !o.Unreliable() || !strings.Contains(o.ATOUnreliableReason, "80% of the selection rows") || strings.Contains(o.ATOUnreliableReason, "test rows") {
+		t.Fatalf("poor selection rows: unreliable %v, reason %q", o.Unreliable(), o.ATOUnreliableReason)
+	}
+	both := SplitOverlap{Split: 1, Overlap: proxyOverlap}
+	both.SetTest(proxyTest)
+	both.SetSelection(proxyTest)
+	r := both.ATOUnreliableReason
+	if strings.Count(r, "lower bound") != 1 || !strings.Contains(r, "of the test rows") || !strings.Contains(r, "of the selection rows") {
+		t.Fatalf("both poor: reason %q, want the training reasons once and both sets of rows named", r)
+	}
+}
+
 func TestSetTestDecidesAndRoundTrips(t *testing.T) {
 	dir := t.TempDir()
 	good := SplitOverlap{Split: 0, Overlap: goodOverlap}
@@ -32,6 +53,7 @@ func TestSetTestDecidesAndRoundTrips(t *testing.T) {
 		t.Errorf("good overlap: unreliable %v, reason %q, advice %q", good.Unreliable(), good.ATOUnreliableReason, good.ATOAdvice())
 	}
 	_, why := propensity.Unreliable(proxyOverlap, proxyTest)
+	why = strings.ReplaceAll(why, "evaluation rows", "test rows") // the summary names the rows
 	if !bad.Unreliable() || bad.ATOUnreliableReason != why || why == "" {
 		t.Errorf("proxy overlap: unreliable %v, reason %q; want propensity.Unreliable's %q", bad.Unreliable(), bad.ATOUnreliableReason, why)
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,7 +36,10 @@ type SplitOverlap struct {
 	Warning    string                 `json:"warning,omitempty"`
 	Predictors []propensity.Predictor `json:"predictors,omitempty"`
 
-	Test                *propensity.Overlap `json:"test,omitempty"`
+	Test *propensity.Overlap `json:"test,omitempty"`
+	// Selection is the overlap on the selection rows, when the run keeps
+	// some (fronts and picks are then decided on the ATO measured there).
+	Selection           *propensity.Overlap `json:"selection,omitempty"`
 	ATOReliable         *bool               `json:"ato_reliable,omitempty"`
 	ATOUnreliableReason string              `json:"ato_unreliable_reason,omitempty"`
 }
@@ -44,9 +48,38 @@ type SplitOverlap struct {
 // split's ATO, measured there, is reliable (propensity.Unreliable).
 func (o *SplitOverlap) SetTest(test propensity.Overlap) {
 	o.Test = &test
-	unreliable, why := propensity.Unreliable(o.Overlap, test)
-	reliable := !unreliable
-	o.ATOReliable, o.ATOUnreliableReason = &reliable, why
+	o.decide()
+}
+
+// SetSelection stores the overlap on the selection rows; the ATO is then
+// reliable only where it is on both the test and the selection rows.
+func (o *SplitOverlap) SetSelection(sel propensity.Overlap) {
+	o.Selection = &sel
+	o.decide()
+}
+
+// decide applies propensity.Unreliable to every set of rows the ATO is
+// measured on, naming them (test, selection), each reason once.
+func (o *SplitOverlap) decide() {
+	var why []string
+	add := func(rows *propensity.Overlap, name string) {
+		if rows == nil {
+			return
+		}
+		bad, w := propensity.Unreliable(o.Overlap, *rows)
+		if !bad {
+			return
+		}
+		for _, clause := range strings.Split(strings.ReplaceAll(w, "evaluation rows", name), "; ") {
+			if !slices.Contains(why, clause) {
+				why = append(why, clause)
+			}
+		}
+	}
+	add(o.Test, "test rows")
+	add(o.Selection, "selection rows")
+	reliable := len(why) == 0
+	o.ATOReliable, o.ATOUnreliableReason = &reliable, strings.Join(why, "; ")
 }
 
 // Unreliable reports whether the split's ATO was judged unreliable (false

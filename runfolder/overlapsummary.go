@@ -106,6 +106,9 @@ func WriteSplitOverlap(w io.Writer, o SplitOverlap) {
 	if o.Test != nil {
 		fmt.Fprintf(w, "split %d overlap on the test rows: %s\n", o.Split, o.Test.WeightsString())
 	}
+	if o.Selection != nil {
+		fmt.Fprintf(w, "split %d overlap on the selection rows: %s\n", o.Split, o.Selection.WeightsString())
+	}
 	for _, a := range []string{o.Advice(), o.ATOAdvice()} {
 		if a != "" {
 			fmt.Fprintln(w, "warning: "+a)

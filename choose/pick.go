@@ -120,10 +120,12 @@ func (l LeftOut) String() string {
 // Screen returns the candidates a pick chooses among and counts the rest.
 // Constant predictors (collapsed) are always left out; single-class,
 // near-constant candidates and those no better than the constant predictor
-// at the training base rate are left out unless allowDegenerate. Records
-// that do not carry the constant predictor's risk are not tested against it.
-func Screen(cands []Candidate, allowDegenerate bool) ([]Candidate, LeftOut) {
-	idx, out := screen(cands, allowDegenerate)
+// at the training base rate are left out unless allowDegenerate, judged on
+// the rows d decides on (the selection rows' flags for DecideSelection).
+// Records that do not carry the constant predictor's risk are not tested
+// against it.
+func Screen(cands []Candidate, allowDegenerate bool, d records.Decide) ([]Candidate, LeftOut) {
+	idx, out := screen(cands, allowDegenerate, d)
 	kept := make([]Candidate, len(idx))
 	for k, i := range idx {
 		kept[k] = cands[i]
@@ -132,21 +134,30 @@ func Screen(cands []Candidate, allowDegenerate bool) ([]Candidate, LeftOut) {
 }
 
 // screen is Screen giving the indices of the candidates kept.
-func screen(cands []Candidate, allowDegenerate bool) ([]int, LeftOut) {
+func screen(cands []Candidate, allowDegenerate bool, d records.Decide) ([]int, LeftOut) {
 	var kept []int
 	var out LeftOut
 	for i := range cands {
 		r := &cands[i].Record
+		single, near, noBetter := r.SingleClass, r.NearConstant, r.NoBetterThanConstant()
+		if d.Selects() && r.HasSelection() {
+			// Decided on the selection rows: screened on them too, so
+			// that no test-row figure enters the choice. Collapsed (the
+			// network's scores barely vary) is a property of the network.
+			s := r.Selection
+			single, near = s.SelSingleClass, s.SelNearConstant
+			noBetter = s.SelConstRisk != nil && s.SelRisk >= *s.SelConstRisk
+		}
 		switch {
 		case r.Collapsed:
 			out.Collapsed++
 		case allowDegenerate:
 			kept = append(kept, i)
-		case r.SingleClass:
+		case single:
 			out.SingleClass++
-		case r.NearConstant:
+		case near:
 			out.NearConstant++
-		case r.NoBetterThanConstant():
+		case noBetter:
 			out.NoBetterThanConstant++
 		default:
 			kept = append(kept, i)
@@ -276,7 +287,7 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	if len(cands) == 0 {
 		return nil, errors.New("no candidate to pick from")
 	}
-	kept, left := screen(cands, opt.AllowDegenerate)
+	kept, left := screen(cands, opt.AllowDegenerate, d)
 	if len(kept) == 0 {
 		return nil, &LeftOutError{LeftOut: left}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,7 +103,7 @@ func TestReadCandidates(t *testing.T) {
 	}
 	// The constant predictor is left out even when degenerate candidates are allowed.
 	for _, allow := range []bool{false, true} {
-		if kept, left := Screen(cands, allow); len(kept) != 1 || kept[0].Record.Lambda != 0 || left != (LeftOut{Collapsed: 1}) {
+		if kept, left := Screen(cands, allow, records.DecideTest); len(kept) != 1 || kept[0].Record.Lambda != 0 || left != (LeftOut{Collapsed: 1}) {
 			t.Errorf("Screen(allow %v) = %v, %+v; want the first candidate, one collapsed left out", allow, kept, left)
 		}
 	}
@@ -215,5 +216,35 @@ func TestPickKneeNotStandingOut(t *testing.T) {
 	if !strings.HasPrefix(msg, "no point of the front stands out by its trade-off; the nearest alternatives: ") ||
 		strings.Count(msg, "cheb/ato-penultimate split 0") != KneeAlternatives || !strings.Contains(msg, "(risk ") || strings.Contains(msg, "\n") {
 		t.Errorf("message %q: want one line naming %d alternatives with their risk and ato", msg, KneeAlternatives)
+	}
+}
+
+// Deciding on the selection rows, the screen reads the selection rows'
+// flags and constant risk, never the test rows': a network one-class on
+// the test rows but not on the selection rows is kept, and the other way
+// round left out.
+func TestScreenOnTheRowsThatDecide(t *testing.T) {
+	cr := 0.69
+	rec := func(testSingle, selSingle bool, selRisk float64) Candidate {
+		return Candidate{Record: records.Record{Risk: 0.6, SingleClass: testSingle, ConstRisk: &cr,
+			Selection: &records.Selection{SelRisk: selRisk, SelSingleClass: selSingle, SelConstRisk: &cr, NSel: 10}}}
+	}
+	cands := []Candidate{
+		rec(true, false, 0.6),  // one class on the test rows only
+		rec(false, true, 0.6),  // one class on the selection rows only
+		rec(false, false, 0.7), // no better than constant on the selection rows only
+	}
+	for _, tc := range []struct {
+		d    records.Decide
+		kept []int
+		left LeftOut
+	}{
+		{records.DecideTest, []int{1, 2}, LeftOut{SingleClass: 1}},
+		{records.DecideSelection, []int{0}, LeftOut{SingleClass: 1, NoBetterThanConstant: 1}},
+	} {
+		idx, left := screen(cands, false, tc.d)
+		if !slices.Equal(idx, tc.kept) || left != tc.left {
+			t.Errorf("decided on %s: kept %v, left out %+v; want %v, %+v", tc.d, idx, left, tc.kept, tc.left)
+		}
 	}
 }

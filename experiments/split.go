@@ -354,8 +354,10 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 		if err != nil {
 			return fmt.Errorf("split %d, λ = %g: evaluation on the selection rows: %w", sd.m, rec.Lambda, err)
 		}
+		scr := constRisk(sd.sel.y, baseRate(sd.train.Y, sd.val.Y))
 		rec.Selection = &records.Selection{SelRisk: sm.Risk, SelAccuracy: sm.Accuracy, SelATO: sm.ATO,
-			SelDP: sm.DP, SelEO: sm.EO, SelEOpp: sm.EOpp, NSel: n}
+			SelDP: sm.DP, SelEO: sm.EO, SelEOpp: sm.EOpp, NSel: n,
+			SelSingleClass: singleClass(zs), SelNearConstant: scoreSD(zs) < nearConstantSD, SelConstRisk: &scr}
 		values = append(values, sm.Risk, sm.Accuracy, sm.ATO, sm.DP, sm.EO, sm.EOpp)
 	}
 	for k, v := range values {

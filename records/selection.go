@@ -18,6 +18,12 @@ type Selection struct {
 	SelEO       float64 `json:"sel_eo"`
 	SelEOpp     float64 `json:"sel_eopp"`
 	NSel        int     `json:"n_sel"`
+	// The degenerate flags and the constant predictor's risk on the
+	// selection rows, so that a pick decided there screens there too
+	// (absent in records written before they existed).
+	SelSingleClass  bool     `json:"sel_single_class,omitempty"`
+	SelNearConstant bool     `json:"sel_near_constant,omitempty"`
+	SelConstRisk    *float64 `json:"sel_const_risk,omitempty"`
 }
 
 // HasSelection reports whether the record carries selection metrics.

@@ -86,6 +86,11 @@ type Record struct {
 	// package adversarial); 0 for the other methods and in records written
 	// before the schedule had versions (which used version 1).
 	AdvVersion int `json:"adv_version,omitempty"`
+	// AdvClfSteps is the adversarial classifier's Adam steps per round and
+	// AdvClfStepsTotal its steps over the run, pre-training included
+	// (docs/method.md §6); both absent at the paper's one step per round.
+	AdvClfSteps      int `json:"adv_clf_steps,omitempty"`
+	AdvClfStepsTotal int `json:"adv_clf_steps_total,omitempty"`
 
 	Status     string `json:"status"`
 	FailEpoch  int    `json:"fail_epoch,omitempty"`

@@ -161,6 +161,48 @@ func TestTrainAdversarialVersions(t *testing.T) {
 	}
 }
 
+// The classifier's budget: --adv-clf-steps K and --adv-budget matched put
+// K and the steps taken in every record; the paper's K = 1 puts neither; a
+// contradiction is refused in one line naming the flag.
+func TestTrainAdversarialClassifierBudget(t *testing.T) {
+	args := []string{"train", "--method", "adversarial", "--splits", "1", "--lambdas", "0,1", "--epochs", "3",
+		"--adv-rounds", "3", "--adv-pretrain-clf", "1", "--adv-pretrain-adv", "1", "--propensity-epochs", "2",
+		"--quiet", "--no-plot"}
+	// COMPAS trains on 3,086 rows in batches of 150: B = 21.
+	for _, tc := range []struct {
+		flags        []string
+		steps, total int
+	}{
+		{nil, 0, 0},
+		{[]string{"--adv-clf-steps", "1"}, 0, 0},
+		{[]string{"--adv-clf-steps", "4"}, 4, 21 + 3*4},
+		{[]string{"--adv-budget", "matched"}, 14, 21 + 3*14}, // ⌈(3·21 − 21)/3⌉
+	} {
+		out := filepath.Join(t.TempDir(), "adv")
+		if _, _, err := runFP(t, append(append(args, tc.flags...), "--out", out)...); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range readRecords(t, out) {
+			if r.AdvClfSteps != tc.steps || r.AdvClfStepsTotal != tc.total {
+				t.Errorf("%v: adv_clf_steps %d, adv_clf_steps_total %d; want %d, %d", tc.flags, r.AdvClfSteps, r.AdvClfStepsTotal, tc.steps, tc.total)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--adv-budget", "matched", "--adv-clf-steps", "5"}, "--adv-clf-steps: 5 contradicts --adv-budget matched, which gives 14"},
+		{[]string{"--adv-budget", "long"}, "--adv-budget"},
+		{[]string{"--adv-clf-steps", "2", "--adv-version", "1"}, "--adv-clf-steps"},
+	} {
+		_, _, err := runFP(t, append(append(args, tc.flags...), "--out", filepath.Join(t.TempDir(), "x"))...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: err = %v, want one line with %q", tc.flags, err, tc.want)
+		}
+	}
+}
+
 // The scale-free penalties train from the command line on both engines.
 func TestTrainNewPenaltiesOnBothEngines(t *testing.T) {
 	for _, pen := range []string{"ato-penultimate-normalized", "ato-output"} {

@@ -52,23 +52,37 @@ for job in $JOBS; do
   done
 done
 
-# The comparisons, for each dataset whose shards are all done.
+# The comparisons, for each dataset whose shards are all done, and every configuration's
+# single-class candidates (all of them, and those with λ < 1, the adversary's β < scale).
 complete() {
   for i in 0 1 2 3 4; do [ -f "$1/records-shard-$i-of-5.jsonl" ] || return 1; done
 }
-compare() { # OUT A B: the pair, as text and as JSON
-  "$FP" compare "$2" "$3" >"$1.txt"
-  "$FP" compare --json "$2" "$3" >"$1.json"
+compare() { # OUT A B …: the configurations, as text and as JSON
+  out=$1
+  shift
+  "$FP" compare "$@" >"$out.txt"
+  "$FP" compare --json "$@" >"$out.json"
+}
+single_class() { # NAME RECORDS…: "NAME: single-class S of N candidates, S1 of N1 with λ < 1"
+  name=$1
+  shift
+  cat "$@" | awk -v name="$name" '
+    { n++; s += /"single_class":true/; if (!/"lambda":1,/) { n1++; s1 += /"single_class":true/ } }
+    END { printf "%s: single-class %d of %d candidates, %d of %d with λ < 1\n", name, s, n, s1, n1 }'
 }
 c=results/compas
 if complete $c/adversarial-matched && complete $c/adversarial-matched-beta200; then
-  for m in adversarial-matched adversarial-matched-beta200; do
-    paper=adversarial${m#adversarial-matched}
-    compare "$c/compare-$m-vs-$paper" "$c/$m" "$c/$paper.jsonl"
-    for a in cheb-ato-output cheb-ato-penultimate linear-ato-penultimate; do
-      compare "$c/compare-$a-vs-$m" "$c/$a.jsonl" "$c/$m"
-    done
-  done
+  # As compare-ato-vs-adversarial, the matched adversaries in place of the paper's.
+  compare $c/compare-ato-vs-adversarial-matched $c/cheb-ato-penultimate.jsonl $c/cheb-ato-output.jsonl \
+    $c/linear-ato-penultimate.jsonl $c/adversarial-matched $c/adversarial-matched-beta200
+  compare $c/compare-adversarial-matched-vs-adversarial $c/adversarial-matched $c/adversarial.jsonl
+  compare $c/compare-adversarial-matched-beta200-vs-adversarial-beta200 $c/adversarial-matched-beta200 $c/adversarial-beta200.jsonl
+  for name in cheb-ato-output cheb-ato-penultimate linear-ato-penultimate adversarial adversarial-beta200; do
+    single_class "$name" "$c/$name.jsonl"
+  done >$c/single-class.txt
+  for name in adversarial-matched adversarial-matched-beta200; do
+    single_class "$name" "$c/$name"/records-shard-*-of-5.jsonl
+  done >>$c/single-class.txt
 else
   echo "compas: not every shard is done yet; no comparison written"
 fi
@@ -78,6 +92,9 @@ if complete $s/adversarial-matched-beta200; then
   for a in cheb-ato-output cheb-ato-penultimate linear-ato-penultimate; do
     compare "$s/compare-$a-vs-adversarial-matched-beta200" "$s/$a" "$s/adversarial-matched-beta200"
   done
+  for name in cheb-ato-output cheb-ato-penultimate linear-ato-penultimate adversarial-beta200 adversarial-matched-beta200; do
+    single_class "$name" "$s/$name"/records-shard-*-of-5.jsonl
+  done >$s/single-class.txt
 else
   echo "adult-sex: not every shard is done yet; no comparison written"
 fi

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -355,6 +356,63 @@ func TestTrainLockstepByDefault(t *testing.T) {
 	for _, r := range recs {
 		if r.EngineMode != "" {
 			t.Errorf("%s: engine mode %q in a folder made one network after another", r.Key(), r.EngineMode)
+		}
+	}
+}
+
+// The paper's budget (K = 1) trains what it trained before the budget
+// could be set: split 0 of the committed COMPAS adversary, trained again,
+// has every key of the committed records with the same value (the training
+// time aside), and no budget keys.
+func TestTrainAdversarialPaperRecordsUnchanged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 15 adversarial networks; run without -short")
+	}
+	out := filepath.Join(t.TempDir(), "adv")
+	if _, _, err := runFP(t, "train", "--dataset", "compas", "--splits", "20", "--shard", "0/20", "--method", "adversarial",
+		"--lambdas", "log:15", "--epochs", "500", "--seed", "1", "--engine", "graph", "--quiet", "--no-plot", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	lines := func(path string) map[float64]map[string]json.RawMessage {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[float64]map[string]json.RawMessage{}
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var m map[string]json.RawMessage
+			var head struct {
+				Split  int     `json:"split"`
+				Lambda float64 `json:"lambda"`
+			}
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(l), &head); err != nil {
+				t.Fatal(err)
+			}
+			if head.Split == 0 {
+				got[head.Lambda] = m
+			}
+		}
+		return got
+	}
+	want := lines(filepath.Join("..", "..", "results", "compas", "adversarial.jsonl"))
+	got := lines(filepath.Join(out, "records-shard-0-of-20.jsonl"))
+	if len(got) != 15 || len(want) != 15 {
+		t.Fatalf("%d records trained, %d committed for split 0; want 15 each", len(got), len(want))
+	}
+	for l, w := range want {
+		g := got[l]
+		for k, v := range w {
+			if k != "train_seconds" && string(g[k]) != string(v) {
+				t.Errorf("β = %g: %s = %s, committed %s", l, k, g[k], v)
+			}
+		}
+		for _, k := range []string{"adv_clf_steps", "adv_clf_steps_total"} {
+			if _, ok := g[k]; ok {
+				t.Errorf("β = %g: the paper's budget writes %s", l, k)
+			}
 		}
 	}
 }

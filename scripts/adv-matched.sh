@@ -66,8 +66,15 @@ compare() { # OUT A B …: the configurations, as text and as JSON
 single_class() { # NAME RECORDS…: "NAME: single-class S of N candidates, S1 of N1 with λ < 1"
   name=$1
   shift
+  # λ is the record's lambda over its beta_scale (the adversary's β = λ × scale).
   cat "$@" | awk -v name="$name" '
-    { n++; s += /"single_class":true/; if (!/"lambda":1,/) { n1++; s1 += /"single_class":true/ } }
+    {
+      n++; s += /"single_class":true/
+      scale = 1
+      if (match($0, /"beta_scale":[^,}]*/)) scale = substr($0, RSTART + 13, RLENGTH - 13) + 0
+      match($0, /"lambda":[^,}]*/); l = substr($0, RSTART + 9, RLENGTH - 9) / scale
+      if (l < 1) { n1++; s1 += /"single_class":true/ }
+    }
     END { printf "%s: single-class %d of %d candidates, %d of %d with λ < 1\n", name, s, n, s1, n1 }'
 }
 c=results/compas

@@ -4,7 +4,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 STATICCHECK_VERSION := v0.8.2
 PKGS    := ./...
 
-.PHONY: all build test test-short bench lint staticcheck demo report-demo clean reproduce
+.PHONY: all build test test-short bench lint staticcheck demo report-demo clean reproduce reproduce-adv-matched
 
 all: build
 
@@ -70,3 +70,8 @@ reproduce: build
 # make reproduce-adult10 SHARDS="0 1" DATASETS=adult-sex
 reproduce-adult10: build
 	SHARDS="$(or $(SHARDS),0 1 2 3 4)" DATASETS="$(or $(DATASETS),adult-sex adult-race)" scripts/adult10.sh
+
+# The adversarial baseline at a matched budget (COMPAS β × 1 and × 200, Adult-sex β × 200), shard by
+# shard, resuming: make reproduce-adv-matched JOBS="adult-sex:adversarial-matched-beta200:3"
+reproduce-adv-matched: build
+	JOBS="$(JOBS)" scripts/adv-matched.sh

@@ -125,6 +125,11 @@ type Setup struct {
 	// Version is the schedule (VersionLouppe or VersionEvalFreshAdam); 0
 	// means Version.
 	Version int
+	// ClfSteps is the classifier's Adam steps per round (VersionLouppe
+	// only); 0 means 1, the paper's. A round's steps take consecutive
+	// batches of one shuffle of the rows, shuffling again when fewer than
+	// Batch rows are left, so that one step is the paper's round.
+	ClfSteps int
 }
 
 // Result is a trained classifier.
@@ -132,6 +137,8 @@ type Result struct {
 	Network *model.Params
 	// Skipped counts the classifier steps whose batch lacked a group.
 	Skipped int
+	// Steps counts the classifier's Adam steps, pre-training included.
+	Steps int
 }
 
 // Train is Louppe et al.'s adversarial training as docs/method.md §6 fixes it:
@@ -150,6 +157,9 @@ func Train(ctx context.Context, s Setup, d train.Data, rng *rand.Rand) (Result, 
 	case 0, VersionLouppe:
 		return trainLouppe(ctx, s, d, rng)
 	case VersionEvalFreshAdam:
+		if s.ClfSteps > 1 {
+			return Result{}, fmt.Errorf("adversarial: %d classifier steps per round needs schedule version %d", s.ClfSteps, VersionLouppe)
+		}
 		return trainEvalFreshAdam(ctx, s, d, rng)
 	}
 	return Result{}, fmt.Errorf("adversarial: schedule version %d, want %d or %d", s.Version, VersionEvalFreshAdam, VersionLouppe)
@@ -241,21 +251,29 @@ func trainLouppe(ctx context.Context, s Setup, d train.Data, rng *rand.Rand) (Re
 	if err := st.rebind(clf); err != nil {
 		return Result{}, err
 	}
-	skipped := 0
+	skipped, k := 0, max(s.ClfSteps, 1)
 	for round := 1; round <= s.Rounds; round++ {
 		if err := advEpoch(clf); err != nil {
 			return Result{}, err
 		}
 		pen.Set(adv.Params())
 		shuffle(rng, perm)
-		if err := st.step(clf, perm[:batch], s.PretrainClf+round, rng); err != nil {
-			return Result{}, err
-		}
-		if !st.batch.Complete {
-			skipped++
+		pos := 0
+		for range k {
+			if pos+batch > n {
+				shuffle(rng, perm)
+				pos = 0
+			}
+			if err := st.step(clf, perm[pos:pos+batch], s.PretrainClf+round, rng); err != nil {
+				return Result{}, err
+			}
+			pos += batch
+			if !st.batch.Complete {
+				skipped++
+			}
 		}
 	}
-	return Result{Network: clf.Network(), Skipped: skipped}, nil
+	return Result{Network: clf.Network(), Skipped: skipped, Steps: st.steps}, nil
 }
 
 // stepper takes Adam steps on a classifier, keeping one optimizer state
@@ -267,6 +285,7 @@ type stepper struct {
 	dropout float64
 	params  [][]float64
 	grads   [][]float64
+	steps   int // Adam steps taken
 }
 
 func newStepper(tr train.Trainer, s Setup, d train.Data) (*stepper, error) {
@@ -313,6 +332,7 @@ func (st *stepper) step(tr train.Trainer, idx []int, epoch int, rng *rand.Rand) 
 		}
 	}
 	st.adam.Step(st.params, st.grads)
+	st.steps++
 	return nil
 }
 

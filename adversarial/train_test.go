@@ -100,6 +100,63 @@ func TestTrainVersions(t *testing.T) {
 	}
 }
 
+// TestClfSteps checks the classifier's budget: K steps per round give
+// exactly P·⌈n/batch⌉ + rounds·K Adam steps, with one step per round the
+// schedule is that of the zero value (the paper's), and K > 1 (which runs
+// through the data more than once a round here) trains a different
+// network. The earlier schedule refuses K > 1.
+func TestClfSteps(t *testing.T) {
+	d := toyData(60, 3)
+	setup := Setup{Engine: graph.Engine{}, Arch: model.Arch{Layers: 3, Hidden: 4}, Batch: 16, Dropout: 0.2,
+		Adam: optim.DefaultAdam, Beta: 0.5, Rounds: 4, PretrainClf: 2, PretrainAdv: 1}
+	nets := map[int]*model.Params{}
+	for _, tc := range []struct{ k, steps int }{
+		{0, 2*4 + 4},
+		{1, 2*4 + 4},
+		{3, 2*4 + 4*3},
+		{7, 2*4 + 4*7}, // 7 batches of 16 from 60 rows: a round shuffles again
+	} {
+		s := setup
+		s.ClfSteps = tc.k
+		r, err := Train(context.Background(), s, d, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Steps != tc.steps {
+			t.Errorf("K = %d: %d classifier steps, want %d", tc.k, r.Steps, tc.steps)
+		}
+		nets[tc.k] = r.Network
+	}
+	if !equal(nets[0], nets[1]) {
+		t.Error("K = 1 trained another network than the default schedule")
+	}
+	if equal(nets[1], nets[3]) || equal(nets[3], nets[7]) {
+		t.Error("more classifier steps per round left the network unchanged")
+	}
+	s := setup
+	s.Version, s.ClfSteps = VersionEvalFreshAdam, 2
+	if _, err := Train(context.Background(), s, d, rand.New(rand.NewPCG(1, 1))); err == nil || !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("K = 2 on the earlier schedule: err = %v", err)
+	}
+}
+
+// toyData is n rows of dim normal features, a alternating and y depending
+// on the first feature and a.
+func toyData(n, dim int) train.Data {
+	rng := rand.New(rand.NewPCG(5, 5))
+	d := train.Data{X: make([]float64, n*dim), N: n, Dim: dim, Y: make([]float64, n), A: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		for k := 0; k < dim; k++ {
+			d.X[i*dim+k] = rng.NormFloat64()
+		}
+		d.A[i] = float64(i % 2)
+		if d.X[i*dim]+0.5*d.A[i] > 0 {
+			d.Y[i] = 1
+		}
+	}
+	return d
+}
+
 func equal(a, b *model.Params) bool {
 	ta, tb := a.Tensors(), b.Tensors()
 	for k := range ta {

@@ -61,7 +61,7 @@ func (r *Runner) trainAdversarial(ctx context.Context, sd *splitData, beta float
 	adam.LR = c.LR
 	setup := adversarial.Setup{Engine: r.engine, Arch: arch, Batch: min(c.Batch, sd.train.N), Dropout: c.Dropout,
 		Adam: adam, Beta: beta, Rounds: c.AdvEpochs, PretrainClf: c.AdvPretrainClf, PretrainAdv: c.AdvPretrainAdv,
-		Version: c.AdvVersion}
+		Version: c.AdvVersion, ClfSteps: c.AdvClfSteps}
 	start := time.Now()
 	res, err := adversarial.Train(ctx, setup, sd.train, rng)
 	var div *train.DivergedError
@@ -75,6 +75,11 @@ func (r *Runner) trainAdversarial(ctx context.Context, sd *splitData, beta float
 	}
 	rec.TrainSeconds = time.Since(start).Seconds()
 	rec.SkippedBatches = res.Skipped
+	if c.AdvClfSteps > 1 {
+		// The steps as counted, which the configuration fixes in advance
+		// (Config.AdvClfStepsTotal).
+		rec.AdvClfSteps, rec.AdvClfStepsTotal = c.AdvClfSteps, res.Steps
+	}
 	// The final training risk; the baseline has no penalty U of its own, so
 	// train_u stays 0.
 	eval, err := train.NewEvaluator(r.engine, train.Spec{Arch: arch, Dim: sd.train.Dim, BatchSize: 1,

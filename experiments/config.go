@@ -105,6 +105,7 @@ func DefaultConfig() Config {
 		AdvPretrainAdv:   5,
 		AdvBetaScale:     1,
 		AdvVersion:       adversarial.Version,
+		AdvClfSteps:      1,
 		Seed:             1,
 		Engine:           DefaultEngine,
 	}}
@@ -195,6 +196,9 @@ func (c Config) Validate() error {
 		}
 		if c.CustomRisk != nil {
 			return fieldErr("risk", "the adversarial baseline trains on the built-in risk, not %q", c.CustomRisk.Name())
+		}
+		if err := c.checkAdvBudget(); err != nil {
+			return err
 		}
 	default:
 		return fieldErr("method", "%q: want cheb, linear, cheb-aug or adversarial", c.Method)
@@ -365,8 +369,22 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 	switch c.Method {
 	case MethodAdversarial:
 		c.Penalty, c.PenaltyVersion = "", ""
+		k, err := c.advClfSteps(nTrain)
+		if err != nil {
+			return c, err
+		}
+		if c.AdvBudget == AdvBudgetPaper {
+			c.AdvBudget = ""
+		}
+		// K = 1 is kept as 0, outside the digest: folders of the paper's
+		// schedule keep theirs.
+		c.AdvClfSteps = k
+		if k == 1 {
+			c.AdvClfSteps = 0
+		}
 	default:
 		c.AdvVersion = 0 // not a setting of these methods
+		c.AdvClfSteps, c.AdvBudget = 0, ""
 		if c.CustomPenalty != nil {
 			c.Penalty, c.PenaltyVersion = c.CustomPenalty.Name(), c.CustomPenalty.Version()
 		}
@@ -414,3 +432,75 @@ func (c Config) Digest() string { return c.Config.Digest() }
 
 // Diff lists the settings in which c and d differ, as "name: a → b".
 func (c Config) Diff(d Config) []string { return c.Config.Diff(d.Config) }
+
+// The classifier budgets of the adversarial baseline (Config.AdvBudget,
+// docs/method.md §6).
+const (
+	// AdvBudgetPaper is the paper's: Config.AdvClfSteps steps per round
+	// (1 unless set). It is stored as "".
+	AdvBudgetPaper = "paper"
+	// AdvBudgetMatched gives the classifier at least as many Adam steps as
+	// a Chebyshev network of the same sweep: K = ⌈(E·B − P·B)/rounds⌉ steps
+	// per round, E the epochs, B the batches per epoch, P the classifier's
+	// pre-training epochs.
+	AdvBudgetMatched = "matched"
+)
+
+// checkAdvBudget refuses a classifier budget that cannot be trained or
+// contradicts another setting; the check that needs the data's size is in
+// advClfSteps.
+func (c Config) checkAdvBudget() error {
+	if c.AdvClfSteps < 0 {
+		return fieldErr("adv_clf_steps", "%d classifier steps per round, want ≥ 1", c.AdvClfSteps)
+	}
+	switch c.AdvBudget {
+	case "", AdvBudgetPaper:
+	case AdvBudgetMatched:
+		if c.AdvPretrainClf >= c.Epochs {
+			return fieldErr("adv_budget", "matched: the classifier's %d pre-training epochs already reach the %d epochs of the sweep; lower --adv-pretrain-clf or give --adv-clf-steps",
+				c.AdvPretrainClf, c.Epochs)
+		}
+	default:
+		return fieldErr("adv_budget", "%q: want paper (--adv-clf-steps per round) or matched (as many classifier steps as --epochs gives a Chebyshev network)", c.AdvBudget)
+	}
+	if c.AdvVersion == adversarial.VersionEvalFreshAdam && (c.AdvClfSteps > 1 || c.AdvBudget == AdvBudgetMatched) {
+		return fieldErr("adv_clf_steps", "more than one classifier step per round needs --adv-version %d, not %d", adversarial.VersionLouppe, c.AdvVersion)
+	}
+	return nil
+}
+
+// advClfSteps is the classifier's steps per round on training splits of
+// nTrain rows: AdvClfSteps (0 for 1) under the paper's budget, the matched
+// budget's K under AdvBudgetMatched. A K given beside the matched budget
+// must be the one it gives (so that a resolved configuration resolves to
+// itself); any other is a contradiction.
+func (c Config) advClfSteps(nTrain int) (int, error) {
+	if c.AdvBudget != AdvBudgetMatched {
+		return max(c.AdvClfSteps, 1), nil
+	}
+	k := AdvMatchedSteps(c.Epochs, c.AdvPretrainClf, c.AdvEpochs, nTrain, c.Batch)
+	if c.AdvClfSteps > 1 && c.AdvClfSteps != k {
+		return 0, fieldErr("adv_clf_steps", "%d contradicts --adv-budget matched, which gives %d steps per round here; give one of the two", c.AdvClfSteps, k)
+	}
+	return k, nil
+}
+
+// AdvMatchedSteps is K = ⌈(E·B − P·B)/rounds⌉ of AdvBudgetMatched, with
+// B = ⌈n/batch⌉ the batches of an epoch over n rows (a batch larger than
+// the data is the data), and at least 1.
+func AdvMatchedSteps(epochs, pretrain, rounds, n, batch int) int {
+	if n < 1 || batch < 1 || rounds < 1 {
+		return 1
+	}
+	b := (n + min(batch, n) - 1) / min(batch, n)
+	steps := (epochs - pretrain) * b
+	return max(1, (steps+rounds-1)/rounds)
+}
+
+// AdvClfStepsTotal is the classifier's Adam steps over a whole adversarial
+// run of c (resolved) on n training rows: P epochs of pre-training, then
+// rounds × K.
+func (c Config) AdvClfStepsTotal(n int) int {
+	batch := min(c.Batch, n)
+	return c.AdvPretrainClf*((n+batch-1)/batch) + c.AdvEpochs*max(c.AdvClfSteps, 1)
+}

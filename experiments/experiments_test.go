@@ -131,6 +131,81 @@ func TestDigestHasTheAdversarialVersion(t *testing.T) {
 	}
 }
 
+// The classifier's budget of the adversarial baseline: the matched budget
+// gives K = ⌈(E·B − P·B)/rounds⌉ (COMPAS: 53), K = 1 stays outside the
+// config and its digest, and contradictions are refused naming the setting.
+func TestAdversarialClassifierBudget(t *testing.T) {
+	paper := experiments.DefaultConfig()
+	paper.Method, paper.Engine = "adversarial", "graph"
+	base, err := paper.Resolved(3086)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		set        func(c *experiments.Config)
+		n          int
+		steps      int    // resolved AdvClfSteps
+		total      int    // AdvClfStepsTotal(n)
+		sameDigest bool   // as the paper's
+		wantErr    string // "" for none
+		errField   string
+	}{
+		{name: "paper", set: func(c *experiments.Config) {}, n: 3086, steps: 0, total: 2*21 + 200, sameDigest: true},
+		{name: "paper by name", set: func(c *experiments.Config) { c.AdvBudget = "paper" }, n: 3086, steps: 0, total: 242, sameDigest: true},
+		{name: "K = 1 given", set: func(c *experiments.Config) { c.AdvClfSteps = 1 }, n: 3086, steps: 0, total: 242, sameDigest: true},
+		{name: "K = 5", set: func(c *experiments.Config) { c.AdvClfSteps = 5 }, n: 3086, steps: 5, total: 42 + 1000},
+		{name: "matched COMPAS", set: func(c *experiments.Config) { c.AdvBudget = "matched" }, n: 3086, steps: 53, total: 42 + 200*53},
+		{name: "matched with its own K", set: func(c *experiments.Config) { c.AdvBudget, c.AdvClfSteps = "matched", 53 }, n: 3086, steps: 53, total: 10642},
+		{name: "matched Adult", set: func(c *experiments.Config) { c.AdvBudget, c.Batch = "matched", 1000 }, n: 15470, steps: 40, total: 2*16 + 200*40},
+		{name: "matched, 10 rounds", set: func(c *experiments.Config) { c.AdvBudget, c.AdvEpochs, c.Epochs = "matched", 10, 20 }, n: 3086, steps: 38, total: 42 + 380},
+		{name: "matched contradicted", set: func(c *experiments.Config) { c.AdvBudget, c.AdvClfSteps = "matched", 40 }, n: 3086,
+			wantErr: "40 contradicts --adv-budget matched, which gives 53", errField: "adv_clf_steps"},
+		{name: "unknown budget", set: func(c *experiments.Config) { c.AdvBudget = "long" }, n: 3086, wantErr: `"long": want paper`, errField: "adv_budget"},
+		{name: "negative K", set: func(c *experiments.Config) { c.AdvClfSteps = -1 }, n: 3086, wantErr: "want ≥ 1", errField: "adv_clf_steps"},
+		{name: "pre-training reaches the epochs", set: func(c *experiments.Config) { c.AdvBudget, c.Epochs = "matched", 2 }, n: 3086,
+			wantErr: "2 pre-training epochs already reach the 2 epochs", errField: "adv_budget"},
+		{name: "earlier schedule", set: func(c *experiments.Config) { c.AdvVersion, c.AdvClfSteps = 1, 3 }, n: 3086,
+			wantErr: "needs --adv-version 2", errField: "adv_clf_steps"},
+		{name: "earlier schedule, matched", set: func(c *experiments.Config) { c.AdvVersion, c.AdvBudget = 1, "matched" }, n: 3086,
+			wantErr: "needs --adv-version 2", errField: "adv_clf_steps"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := paper
+			tc.set(&c)
+			r, err := c.Resolved(tc.n)
+			if tc.wantErr != "" {
+				var fe *experiments.FieldError
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.As(err, &fe) || fe.Field != tc.errField {
+					t.Fatalf("err = %v, want %s: …%s…", err, tc.errField, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.AdvClfSteps != tc.steps || r.AdvClfStepsTotal(tc.n) != tc.total {
+				t.Errorf("K = %d, total %d; want %d, %d", r.AdvClfSteps, r.AdvClfStepsTotal(tc.n), tc.steps, tc.total)
+			}
+			if (r.Digest() == base.Digest()) != tc.sameDigest {
+				t.Errorf("digest %s, the paper's %s: same = %v, want %v", r.Digest(), base.Digest(), !tc.sameDigest, tc.sameDigest)
+			}
+			// A resolved configuration resolves to itself (a resumed run).
+			again, err := r.Resolved(tc.n)
+			if err != nil || again.Digest() != r.Digest() {
+				t.Errorf("resolved again: %v, digest %s, want %s", err, again.Digest(), r.Digest())
+			}
+		})
+	}
+	// The budget is no setting of the other methods.
+	c := experiments.DefaultConfig()
+	c.AdvBudget, c.AdvClfSteps = "matched", 7
+	r, err := c.Resolved(3086)
+	if err != nil || r.AdvBudget != "" || r.AdvClfSteps != 0 {
+		t.Errorf("Chebyshev sweep: %v, adv_budget %q, adv_clf_steps %d; want neither", err, r.AdvBudget, r.AdvClfSteps)
+	}
+}
+
 func TestShardOwnsSplits(t *testing.T) {
 	s := experiments.Shard{Index: 1, Count: 3}
 	var owned []int

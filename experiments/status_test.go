@@ -279,3 +279,25 @@ func TestStatusAdversarialBetaScale(t *testing.T) {
 		})
 	}
 }
+
+// fp status names the classifier's budget of an adversarial sweep when it
+// is not the paper's.
+func TestStatusTextNamesTheAdversaryBudget(t *testing.T) {
+	for _, tc := range []struct {
+		k    int
+		want string
+	}{
+		{0, "adversarial (β = 200 × λ),"},
+		{53, "adversarial (β = 200 × λ, 53 classifier steps per round),"},
+	} {
+		c := statusConfig()
+		c.Method, c.Penalty, c.AdvBetaScale, c.AdvClfSteps = MethodAdversarial, "", 200, tc.k
+		var b strings.Builder
+		if err := (&StatusReport{Dir: "d", Config: c}).WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(b.String(), "\n"); !strings.Contains(first, tc.want) {
+			t.Errorf("K = %d: %q, want %q in it", tc.k, first, tc.want)
+		}
+	}
+}

@@ -27,6 +27,9 @@ func (rep *StatusReport) WriteText(w io.Writer) error {
 	what := cfg.Method + " " + cfg.Penalty
 	if cfg.Method == MethodAdversarial {
 		what = fmt.Sprintf("adversarial (β = %g × λ)", cfg.betaScale())
+		if cfg.AdvClfSteps > 1 {
+			what = fmt.Sprintf("adversarial (β = %g × λ, %d classifier steps per round)", cfg.betaScale(), cfg.AdvClfSteps)
+		}
 	}
 	fmt.Fprintf(w, "%s: %s %s, %d splits × %d λ (%s) = %d candidates, %d epochs, seed %d, engine %s (config %s)\n",
 		rep.Dir, name, what, cfg.Splits, rep.PerSplit, cfg.Lambdas, rep.Overall.Expected,

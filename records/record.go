@@ -1,6 +1,9 @@
 package records
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Status values of a record.
 const (
@@ -89,6 +92,11 @@ type Record struct {
 	// package adversarial); 0 for the other methods and in records written
 	// before the schedule had versions (which used version 1).
 	AdvVersion int `json:"adv_version,omitempty"`
+	// AdvClfSteps is the adversarial classifier's Adam steps per round and
+	// AdvClfStepsTotal its steps over the run, pre-training included
+	// (docs/method.md §6); both absent at the paper's one step per round.
+	AdvClfSteps      int `json:"adv_clf_steps,omitempty"`
+	AdvClfStepsTotal int `json:"adv_clf_steps_total,omitempty"`
 
 	Status     string `json:"status"`
 	FailEpoch  int    `json:"fail_epoch,omitempty"`
@@ -229,13 +237,21 @@ func (r *Record) Metric(name string) (float64, error) {
 
 // MethodLabel is the method as shown in tables and figures: the method,
 // and for the adversarial baseline with a β scale other than 1 the scale
-// ("adversarial(β×200)"), so that both strengths of the baseline can be
-// told apart.
+// ("adversarial(β×200)") and with more than one classifier step per round
+// their number K ("adversarial(β×200, K=53)"), so that both strengths and
+// both budgets of the baseline can be told apart.
 func (r *Record) MethodLabel() string {
+	var parts []string
 	if r.BetaScale > 0 && r.BetaScale != 1 {
-		return fmt.Sprintf("%s(β×%g)", r.Method, r.BetaScale)
+		parts = append(parts, fmt.Sprintf("β×%g", r.BetaScale))
 	}
-	return r.Method
+	if r.AdvClfSteps > 1 {
+		parts = append(parts, fmt.Sprintf("K=%d", r.AdvClfSteps))
+	}
+	if parts == nil {
+		return r.Method
+	}
+	return r.Method + "(" + strings.Join(parts, ", ") + ")"
 }
 
 // Metrics lists the metric names Metric accepts.

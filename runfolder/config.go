@@ -113,6 +113,12 @@ type Config struct {
 	// adversarial.VersionEvalFreshAdam); 0 for the other methods. It enters
 	// the digest, so records of the two schedules are never mixed.
 	AdvVersion int `json:"adv_version,omitempty"`
+	// AdvClfSteps is the classifier's Adam steps per round; 0 stands for
+	// 1, the paper's, so that folders of the paper's schedule keep their
+	// digest. AdvBudget "matched" derives it from the sweep (docs/method.md
+	// §6); "" is the paper's budget.
+	AdvClfSteps int    `json:"adv_clf_steps,omitempty"`
+	AdvBudget   string `json:"adv_budget,omitempty"`
 
 	Seed   uint64 `json:"seed"`
 	Engine string `json:"engine"` // graph or backprop

@@ -58,6 +58,8 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-rounds", Value: d.AdvEpochs, Usage: "adversarial: rounds of (one adversary epoch, one classifier step)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-pretrain-clf", Value: d.AdvPretrainClf, Usage: "adversarial: classifier pre-training epochs"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-version", Value: d.AdvVersion, Usage: "adversarial: training schedule, 2 (one classifier optimizer from pre-training on, the adversary trained on the classifier's training-mode output as in Louppe et al.'s code) or 1 (the earlier schedule: evaluation-mode output, a fresh optimizer after pre-training)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-clf-steps", Value: d.AdvClfSteps, Usage: "adversarial: classifier Adam steps per round (1: the paper's)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "adv-budget", Value: experiments.AdvBudgetPaper, Usage: "adversarial: the classifier's budget, paper (--adv-clf-steps per round) or matched (⌈(epochs·B − pretrain·B)/rounds⌉ steps per round, B the batches per epoch: at least a Chebyshev network's steps)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "adv-pretrain-adv", Value: d.AdvPretrainAdv, Usage: "adversarial: adversary pre-training epochs"}),
 		altsrc.NewUint64Flag(&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "the sweep's seed: splits, weights, dropout masks and batch order derive from it"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "engine", Value: d.Engine, Usage: "graph (Gorgonia, extensible) or backprop (handwritten, fast, built-in objectives only)"}),
@@ -131,6 +133,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.AdvBetaScale, cfg.AdvEpochs = c.Float64("beta-scale"), c.Int("adv-rounds")
 	cfg.AdvPretrainClf, cfg.AdvPretrainAdv = c.Int("adv-pretrain-clf"), c.Int("adv-pretrain-adv")
 	cfg.AdvVersion = c.Int("adv-version")
+	cfg.AdvClfSteps, cfg.AdvBudget = c.Int("adv-clf-steps"), c.String("adv-budget")
 	cfg.Seed, cfg.Engine, cfg.Workers = c.Uint64("seed"), c.String("engine"), c.Int("workers")
 	if c.IsSet("lockstep") {
 		cfg.Lockstep = c.Bool("lockstep")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -159,6 +160,48 @@ func TestTrainAdversarialVersions(t *testing.T) {
 	_, _, err := runFP(t, append(args, "--adv-version", "3", "--out", filepath.Join(t.TempDir(), "x"))...)
 	if err == nil || !strings.Contains(err.Error(), "--adv-version") {
 		t.Errorf("--adv-version 3: err = %v, want one naming the flag", err)
+	}
+}
+
+// The classifier's budget: --adv-clf-steps K and --adv-budget matched put
+// K and the steps taken in every record; the paper's K = 1 puts neither; a
+// contradiction is refused in one line naming the flag.
+func TestTrainAdversarialClassifierBudget(t *testing.T) {
+	args := []string{"train", "--method", "adversarial", "--splits", "1", "--lambdas", "0,1", "--epochs", "3",
+		"--adv-rounds", "3", "--adv-pretrain-clf", "1", "--adv-pretrain-adv", "1", "--propensity-epochs", "2",
+		"--quiet", "--no-plot"}
+	// COMPAS trains on 3,086 rows in batches of 150: B = 21.
+	for _, tc := range []struct {
+		flags        []string
+		steps, total int
+	}{
+		{nil, 0, 0},
+		{[]string{"--adv-clf-steps", "1"}, 0, 0},
+		{[]string{"--adv-clf-steps", "4"}, 4, 21 + 3*4},
+		{[]string{"--adv-budget", "matched"}, 14, 21 + 3*14}, // ⌈(3·21 − 21)/3⌉
+	} {
+		out := filepath.Join(t.TempDir(), "adv")
+		if _, _, err := runFP(t, append(append(args, tc.flags...), "--out", out)...); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range readRecords(t, out) {
+			if r.AdvClfSteps != tc.steps || r.AdvClfStepsTotal != tc.total {
+				t.Errorf("%v: adv_clf_steps %d, adv_clf_steps_total %d; want %d, %d", tc.flags, r.AdvClfSteps, r.AdvClfStepsTotal, tc.steps, tc.total)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--adv-budget", "matched", "--adv-clf-steps", "5"}, "--adv-clf-steps: 5 contradicts --adv-budget matched, which gives 14"},
+		{[]string{"--adv-budget", "long"}, "--adv-budget"},
+		{[]string{"--adv-clf-steps", "2", "--adv-version", "1"}, "--adv-clf-steps"},
+	} {
+		_, _, err := runFP(t, append(append(args, tc.flags...), "--out", filepath.Join(t.TempDir(), "x"))...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: err = %v, want one line with %q", tc.flags, err, tc.want)
+		}
 	}
 }
 
@@ -352,5 +395,62 @@ func TestTrainRho(t *testing.T) {
 	}
 	if cfg.Method != "cheb-aug" || cfg.Rho != 0.01 || !cfg.Lockstep {
 		t.Errorf("stored method %q, ρ %g, lockstep %v; want cheb-aug, 0.01, true", cfg.Method, cfg.Rho, cfg.Lockstep)
+	}
+}
+
+// The paper's budget (K = 1) trains what it trained before the budget
+// could be set: split 0 of the committed COMPAS adversary, trained again,
+// has every key of the committed records with the same value (the training
+// time aside), and no budget keys.
+func TestTrainAdversarialPaperRecordsUnchanged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 15 adversarial networks; run without -short")
+	}
+	out := filepath.Join(t.TempDir(), "adv")
+	if _, _, err := runFP(t, "train", "--dataset", "compas", "--splits", "20", "--shard", "0/20", "--method", "adversarial",
+		"--lambdas", "log:15", "--epochs", "500", "--seed", "1", "--engine", "graph", "--quiet", "--no-plot", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	lines := func(path string) map[float64]map[string]json.RawMessage {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[float64]map[string]json.RawMessage{}
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var m map[string]json.RawMessage
+			var head struct {
+				Split  int     `json:"split"`
+				Lambda float64 `json:"lambda"`
+			}
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(l), &head); err != nil {
+				t.Fatal(err)
+			}
+			if head.Split == 0 {
+				got[head.Lambda] = m
+			}
+		}
+		return got
+	}
+	want := lines(filepath.Join("..", "..", "results", "compas", "adversarial.jsonl"))
+	got := lines(filepath.Join(out, "records-shard-0-of-20.jsonl"))
+	if len(got) != 15 || len(want) != 15 {
+		t.Fatalf("%d records trained, %d committed for split 0; want 15 each", len(got), len(want))
+	}
+	for l, w := range want {
+		g := got[l]
+		for k, v := range w {
+			if k != "train_seconds" && string(g[k]) != string(v) {
+				t.Errorf("β = %g: %s = %s, committed %s", l, k, g[k], v)
+			}
+		}
+		for _, k := range []string{"adv_clf_steps", "adv_clf_steps_total"} {
+			if _, ok := g[k]; ok {
+				t.Errorf("β = %g: the paper's budget writes %s", l, k)
+			}
+		}
 	}
 }

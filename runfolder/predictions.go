@@ -29,19 +29,11 @@ func LoadPredictions(dir string, rec *records.Record) (*Predictions, error) {
 	if rec.Weights == "" {
 		return nil, fmt.Errorf("candidate %s has no stored network", rec.Key())
 	}
-	c, err := ReadConfig(dir)
+	src, err := NewPredictionSource(dir)
 	if err != nil {
 		return nil, err
 	}
-	data, err := LoadDataset(c)
-	if err != nil {
-		return nil, err
-	}
-	sp, err := PartsOf(c, data, rec.Split)
-	if err != nil {
-		return nil, err
-	}
-	return predict(dir, data, sp, rec)
+	return src.Predictions(rec)
 }
 
 // predict scores the rows of sp's test and selection parts with rec's

@@ -70,15 +70,11 @@ func (s *PredictionSource) Propensity(m int) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	pm, err := ReadPropensity(s.dir, m)
+	on, err := splitPropensity(s.dir, m, s.data, sp)
 	if err != nil {
-		return nil, fmt.Errorf("split %d: %w", m, err)
+		return nil, err
 	}
-	if pm == nil {
-		return nil, fmt.Errorf("split %d: %s: no propensity model stored", m, PropensityPath(s.dir, m))
-	}
-	std := datasets.FitStandardizer(s.data, sp.Train)
-	e := pm.Predict(std.Apply(s.data, sp.Test), len(sp.Test))
+	e := on(sp.Test)
 	s.props[m] = e
 	return e, nil
 }

@@ -35,6 +35,21 @@ func LoadTestSplit(dir string, m int) (*TestSplit, error) {
 	if err != nil {
 		return nil, err
 	}
+	on, err := splitPropensity(dir, m, data, sp)
+	if err != nil {
+		return nil, err
+	}
+	ts := &TestSplit{Data: data, Rows: sp.Test, Propensity: on(sp.Test)}
+	if len(sp.Selection) > 0 {
+		ts.SelectionRows, ts.SelectionPropensity = sp.Selection, on(sp.Selection)
+	}
+	return ts, nil
+}
+
+// splitPropensity returns the calibrated propensity of split m on any of
+// its rows: the split's stored model on the rows standardized as the run
+// standardized them (fitted on the split's training rows).
+func splitPropensity(dir string, m int, data *datasets.Dataset, sp Parts) (func(rows []int) []float64, error) {
 	pm, err := ReadPropensity(dir, m)
 	if err != nil {
 		return nil, fmt.Errorf("split %d: %w", m, err)
@@ -43,10 +58,5 @@ func LoadTestSplit(dir string, m int) (*TestSplit, error) {
 		return nil, fmt.Errorf("split %d: %s: no propensity model stored", m, PropensityPath(dir, m))
 	}
 	std := datasets.FitStandardizer(data, sp.Train)
-	ts := &TestSplit{Data: data, Rows: sp.Test, Propensity: pm.Predict(std.Apply(data, sp.Test), len(sp.Test))}
-	if len(sp.Selection) > 0 {
-		ts.SelectionRows = sp.Selection
-		ts.SelectionPropensity = pm.Predict(std.Apply(data, sp.Selection), len(sp.Selection))
-	}
-	return ts, nil
+	return func(rows []int) []float64 { return pm.Predict(std.Apply(data, rows), len(rows)) }, nil
 }

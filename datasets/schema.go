@@ -96,17 +96,7 @@ type SourceColumn struct {
 // Features lists the encoded columns' names ("age", "sex=Male"), in order.
 func (s *Schema) Features() []string {
 	var out []string
-	for _, c := range s.Columns {
-		if c.Kind == KindNumeric {
-			out = append(out, c.Name)
-			continue
-		}
-		for _, l := range c.Levels {
-			if l != c.Dropped || c.Dropped == "" {
-				out = append(out, c.Name+"="+l)
-			}
-		}
-	}
+	s.encoded(func(c *SourceColumn, name string) { out = append(out, name) })
 	return out
 }
 
@@ -115,18 +105,26 @@ func (s *Schema) Features() []string {
 // the encoded name cannot be split to find it.
 func (s *Schema) Sources() []string {
 	var out []string
-	for _, c := range s.Columns {
+	s.encoded(func(c *SourceColumn, name string) { out = append(out, c.Name) })
+	return out
+}
+
+// encoded calls f for each encoded column, in order, with its source
+// column: a numeric column once, a categorical one for each level but the
+// dropped one.
+func (s *Schema) encoded(f func(c *SourceColumn, name string)) {
+	for i := range s.Columns {
+		c := &s.Columns[i]
 		if c.Kind == KindNumeric {
-			out = append(out, c.Name)
+			f(c, c.Name)
 			continue
 		}
 		for _, l := range c.Levels {
 			if l != c.Dropped || c.Dropped == "" {
-				out = append(out, c.Name)
+				f(c, c.Name+"="+l)
 			}
 		}
 	}
-	return out
 }
 
 // Validate checks that every column is well formed.

@@ -143,8 +143,23 @@ func check(req train.Requirements) (penalty, error) {
 }
 
 // NewTrainer builds a trainer for spec. It refuses a custom penalty or risk
-// with an error wrapping ErrUnsupported. It is safe for concurrent use.
+// with an error wrapping ErrUnsupported. A spec with a conditioning network
+// (spec.FiLM) gets a train.Folded around a plain trainer: the modulation
+// folds into the hidden layers' weights exactly (docs/method.md §12), so the
+// handwritten kernels train it unchanged. It is safe for concurrent use.
 func (Engine) NewTrainer(spec train.Spec) (train.Trainer, error) {
+	if spec.FiLM != nil {
+		if err := spec.Validate(); err != nil {
+			return nil, fmt.Errorf("backprop: %w", err)
+		}
+		plain := spec
+		plain.FiLM = nil
+		t, err := New(plain)
+		if err != nil {
+			return nil, err
+		}
+		return train.NewFolded(t, spec)
+	}
 	return New(spec)
 }
 

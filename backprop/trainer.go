@@ -149,6 +149,17 @@ func (t *Trainer) check(b *train.Batch) error {
 	return nil
 }
 
+// SetLambda sets the λ of the trainer's objective for the following
+// Gradient calls (train.LambdaSetter).
+func (t *Trainer) SetLambda(lambda float64) error {
+	if err := train.CheckLambda(t.obj, lambda); err != nil {
+		return fmt.Errorf("backprop: %w", err)
+	}
+	t.obj.Lambda = lambda
+	t.spec.Objective.Lambda = lambda
+	return nil
+}
+
 // Gradient evaluates the objective on b in training mode and writes its
 // gradient into Grads. b.Masks apply when the spec has dropout and are
 // ignored without (train.Fit then makes them all ones). Padding rows

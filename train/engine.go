@@ -18,6 +18,10 @@ type Spec struct {
 	Dropout float64
 	// Init is the starting network; the trainer copies it.
 	Init *model.Params
+	// FiLM, when set, makes the network λ-conditioned (docs/method.md §12):
+	// Init is its MLP and FiLM the starting conditioning network (copied);
+	// the engine's trainer is then a ConditionedTrainer.
+	FiLM *model.FiLM
 	// Objective is what the trainer minimises.
 	Objective scalarize.Objective
 	// Penalty is U; required unless Objective.Method is scalarize.Risk.
@@ -42,6 +46,14 @@ func (s Spec) Validate() error {
 	}
 	if err := s.Objective.Validate(); err != nil {
 		return fmt.Errorf("trainer spec: %w", err)
+	}
+	if s.FiLM != nil {
+		if err := s.FiLM.Validate(s.Arch); err != nil {
+			return fmt.Errorf("trainer spec: %w", err)
+		}
+		if s.Objective.Scalar() == nil {
+			return fmt.Errorf("trainer spec: a conditioned network needs a scalarized objective, not %q", s.Objective.Method)
+		}
 	}
 	if s.Objective.UsesPenalty() && s.Penalty == nil {
 		return fmt.Errorf("trainer spec: objective %q needs a penalty", s.Objective.Method)

@@ -16,6 +16,10 @@ import (
 const (
 	FileFormat   = "fp-network/2"
 	FileFormatV1 = "fp-network/1"
+	// FileFormatConditioned is a λ-conditioned network (docs/method.md
+	// §12): a fp-network/2 document with a "film" member. It scores rows
+	// only at a given λ: File.At folds it into a plain fp-network/2 file.
+	FileFormatConditioned = "fp-network/3"
 )
 
 // File is a stored network: the JSON document Save writes and Load reads.
@@ -49,6 +53,64 @@ type File struct {
 
 	Schema *datasets.Schema `json:"schema,omitempty"`
 	Card   *Card            `json:"card,omitempty"`
+
+	// FiLM is the conditioning network of a fp-network/3 file; absent
+	// otherwise.
+	FiLM *FiLM `json:"film,omitempty"`
+}
+
+// NewConditionedFile wraps c (not copied) like NewFile, as a fp-network/3 file.
+func NewConditionedFile(c *Conditioned, features []string, mean, sd []float64) *File {
+	f := NewFile(c.Net, features, mean, sd)
+	f.Format = FileFormatConditioned
+	f.FiLM = c.FiLM
+	return f
+}
+
+// IsConditioned reports whether f holds a λ-conditioned network.
+func (f *File) IsConditioned() bool { return f.Format == FileFormatConditioned }
+
+// Conditioned returns the λ-conditioned network f holds, validated.
+func (f *File) Conditioned() (*Conditioned, error) {
+	if !f.IsConditioned() {
+		return nil, fmt.Errorf("network file format %q is a plain network, not a λ-conditioned one (%q)", f.Format, FileFormatConditioned)
+	}
+	p, err := f.mlp()
+	if err != nil {
+		return nil, err
+	}
+	if f.FiLM == nil {
+		return nil, fmt.Errorf("network file %q: no conditioning network (\"film\")", f.Format)
+	}
+	c := &Conditioned{Net: p, FiLM: f.FiLM}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// At returns the plain fp-network/2 file of the network f holds at λ
+// (Conditioned.At), with the same features, standardization, schema and a
+// copy of the card whose Lambda is λ. λ must lie in [0, 1].
+func (f *File) At(lambda float64) (*File, error) {
+	c, err := f.Conditioned()
+	if err != nil {
+		return nil, err
+	}
+	if !(lambda >= 0 && lambda <= 1) {
+		return nil, fmt.Errorf("λ = %g is outside [0, 1]", lambda)
+	}
+	p := c.At(lambda)
+	g := *f
+	g.Format = FileFormat
+	g.FiLM = nil
+	g.Weights, g.Biases = p.W, p.B
+	if f.Card != nil {
+		card := *f.Card
+		card.Lambda = lambda
+		g.Card = &card
+	}
+	return &g, nil
 }
 
 // NewFile wraps p (not copied) with the encoder's column names and statistics.
@@ -57,11 +119,20 @@ func NewFile(p *Params, features []string, mean, sd []float64) *File {
 		Features: features, Mean: mean, SD: sd, Weights: p.W, Biases: p.B}
 }
 
-// Params returns the network held by the file, validated.
+// Params returns the network held by the file, validated. A λ-conditioned
+// file has no single network: it is refused, naming At.
 func (f *File) Params() (*Params, error) {
-	if f.Format != FileFormat && f.Format != FileFormatV1 {
-		return nil, fmt.Errorf("network file format %q: want %q or %q", f.Format, FileFormat, FileFormatV1)
+	if f.IsConditioned() {
+		return nil, fmt.Errorf("network file: a λ-conditioned network (%q) scores rows only at a given λ: choose one (--lambda)", f.Format)
 	}
+	if f.Format != FileFormat && f.Format != FileFormatV1 {
+		return nil, fmt.Errorf("network file format %q: want %q, %q or %q", f.Format, FileFormat, FileFormatV1, FileFormatConditioned)
+	}
+	return f.mlp()
+}
+
+// mlp is the file's MLP, validated, whatever its format.
+func (f *File) mlp() (*Params, error) {
 	a, err := ParseArch(f.Arch)
 	if err != nil {
 		return nil, err
@@ -145,7 +216,12 @@ func Load(path string) (*File, error) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("load network %s: %w", path, err)
 	}
-	if _, err := f.Params(); err != nil {
+	if f.IsConditioned() {
+		_, err = f.Conditioned()
+	} else {
+		_, err = f.Params()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("load network %s: %w", path, err)
 	}
 	return &f, nil

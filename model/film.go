@@ -28,11 +28,13 @@ func EncodeLambda(lambda float64) [EncodingWidth]float64 {
 // and δ_l = o[2lH+H : 2lH+2H]. W1 is row-major EncodingWidth×Width, W2
 // Width×(2·Layers·Hidden).
 type FiLM struct {
-	Width  int // units of the conditioning network's hidden layer
-	Layers int // hidden layers of the MLP it modulates
-	Hidden int // their width
-	W1, B1 []float64
-	W2, B2 []float64
+	Width  int       `json:"width"`  // units of the conditioning network's hidden layer
+	Layers int       `json:"layers"` // hidden layers of the MLP it modulates
+	Hidden int       `json:"hidden"` // their width
+	W1     []float64 `json:"w1"`
+	B1     []float64 `json:"b1"`
+	W2     []float64 `json:"w2"`
+	B2     []float64 `json:"b2"`
 }
 
 // Outputs is 2·Layers·Hidden, the number of values o has.

@@ -79,6 +79,15 @@ type Record struct {
 	*Selection
 
 	Weights string `json:"weights"`
+	// Conditioned marks a candidate scored from a λ-conditioned network
+	// (docs/method.md §12): Weights is then the split's one fp-network/3
+	// file, shared by every λ of the split, and the candidate is that
+	// network folded at Lambda. Absent for plain networks.
+	Conditioned bool `json:"conditioned,omitempty"`
+	// EvalOnly marks a conditioned candidate at a λ of the denser
+	// evaluation grid that is not in the training grid; such candidates
+	// are left out of comparisons with grid runs.
+	EvalOnly bool `json:"eval_only,omitempty"`
 	// BetaScale is the adversarial baseline's β scale (β = λ·scale); 0
 	// for the other methods.
 	BetaScale float64 `json:"beta_scale,omitempty"`

@@ -2,6 +2,7 @@ package records
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -223,6 +224,11 @@ func (r *Record) OK() bool { return r.Status != StatusFailed }
 func (r *Record) Key() string {
 	return CandidateKey(r.Method, r.Penalty, r.Split, r.Lambda)
 }
+
+// FormatLambda writes λ as fp predict --lambda and fp export --lambda take
+// it: the shortest decimal that reads back as the same number, so that a
+// λ-conditioned network is folded at exactly a record's λ.
+func FormatLambda(lambda float64) string { return strconv.FormatFloat(lambda, 'g', -1, 64) }
 
 // CandidateKey builds the key of a candidate.
 func CandidateKey(method, penalty string, split int, lambda float64) string {

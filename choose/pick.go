@@ -183,6 +183,10 @@ type Shown struct {
 	EO       float64 `json:"eo"`
 	EOpp     float64 `json:"eopp"`
 	Weights  string  `json:"weights"`
+	// Conditioned marks a candidate of a λ-conditioned network: Weights is
+	// then shared by every λ of its split, and the candidate is that
+	// network at Lambda (fp predict and fp export need --lambda).
+	Conditioned bool `json:"conditioned,omitempty"`
 	// ATOReliable and ATOUnreliableReason are the chosen candidate's
 	// record's judgement of its split's ATO (nil for records without it).
 	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
@@ -200,7 +204,7 @@ func (k *Candidate) Show() Shown {
 	r := &k.Record
 	return Shown{Run: k.Dir, Split: r.Split, Lambda: r.Lambda, Method: r.Method, Penalty: r.Penalty,
 		Risk: r.Risk, Accuracy: r.Accuracy, ATO: r.ATO, DP: r.DP, EO: r.EO, EOpp: r.EOpp, Weights: k.Weights,
-		ATOReliable: r.ATOReliable, ATOUnreliableReason: r.ATOUnreliableReason,
+		Conditioned: r.Conditioned, ATOReliable: r.ATOReliable, ATOUnreliableReason: r.ATOUnreliableReason,
 		SingleClass: r.SingleClass, Collapsed: r.Collapsed, NearConstant: r.NearConstant, ConstRisk: r.ConstRisk,
 		NoBetterThanConstant: r.NoBetterThanConstant()}
 }
@@ -353,6 +357,10 @@ func WriteText(w io.Writer, p *Picked) error {
 	}
 	if why := p.Degenerate(); why != "" {
 		fmt.Fprintf(w, "note: the candidate is degenerate: %s\n", why)
+	}
+	if p.Conditioned {
+		_, err := fmt.Fprintf(w, "network: %s (λ-conditioned: the candidate is this network at --lambda %s)\n", p.Weights, records.FormatLambda(p.Lambda))
+		return err
 	}
 	_, err := fmt.Fprintf(w, "network: %s\n", p.Weights)
 	return err

@@ -60,9 +60,12 @@ type Picked struct {
 }
 
 // ForPicked computes the intervals of the candidate p names, one of cands.
+// The network file alone does not name it: every λ of a split shares the
+// file of a λ-conditioned network.
 func ForPicked(cands []choose.Candidate, p *choose.Picked, resamples int) (*CI, []string, error) {
+	key := records.CandidateKey(p.Method, p.Penalty, p.Split, p.Lambda)
 	for i := range cands {
-		if cands[i].Weights == p.Weights && cands[i].Dir == p.Run {
+		if cands[i].Weights == p.Weights && cands[i].Dir == p.Run && cands[i].Record.Key() == key {
 			cis, notes, err := Compute(cands[i:i+1], resamples)
 			if err != nil {
 				return nil, nil, err

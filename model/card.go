@@ -20,6 +20,12 @@ type Card struct {
 	Test      Metrics `json:"test"`
 	Config    string  `json:"config"`
 	Version   string  `json:"fp_version"`
+	// Conditioned marks a card of a λ-conditioned network (docs/method.md
+	// §12), and of a plain network folded from one (File.At), whose Lambda
+	// is then the λ it was folded at. The card of the conditioned file
+	// itself has no meaningful Lambda, and its Test metrics are zero: they
+	// differ with λ, and the records of the run hold them for each λ.
+	Conditioned bool `json:"conditioned,omitempty"`
 }
 
 // Metrics are a network's metrics on a set of rows, as records hold them.

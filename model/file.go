@@ -91,7 +91,8 @@ func (f *File) Conditioned() (*Conditioned, error) {
 
 // At returns the plain fp-network/2 file of the network f holds at λ
 // (Conditioned.At), with the same features, standardization, schema and a
-// copy of the card whose Lambda is λ. λ must lie in [0, 1].
+// copy of the card whose Lambda is λ and Conditioned true, so that the
+// folded file still says where it came from. λ must lie in [0, 1].
 func (f *File) At(lambda float64) (*File, error) {
 	c, err := f.Conditioned()
 	if err != nil {
@@ -108,6 +109,7 @@ func (f *File) At(lambda float64) (*File, error) {
 	if f.Card != nil {
 		card := *f.Card
 		card.Lambda = lambda
+		card.Conditioned = true
 		g.Card = &card
 	}
 	return &g, nil

@@ -107,9 +107,11 @@ func needTool(t *testing.T, what string, err error) {
 	t.Skipf("%s not usable (%v); .ci/run installs it", what, err)
 }
 
-// The exported model passes onnx.checker, and ONNX Runtime scores 1,000
-// rows as fp predict does, to 1e-6.
-func TestCheckerAndOnnxRuntimeAgreeWithPredict(t *testing.T) {
+// onnxRuntime checks the ONNX model b with onnx.checker and returns the scores and logits ONNX Runtime gives the n
+// encoded rows x of dim inputs. It skips (or fails under FP_REQUIRE_ONNX=1)
+// when either tool is missing.
+func onnxRuntime(t *testing.T, b []byte, x []float64, n, dim int) (score, logit []float64) {
+	t.Helper()
 	const python = "/usr/bin/python3" // Debian's python3-onnx is importable by it only
 	_, err := exec.Command(python, "-c", "import onnx").CombinedOutput()
 	needTool(t, "python3-onnx (Debian)", err)
@@ -124,13 +126,7 @@ func TestCheckerAndOnnxRuntimeAgreeWithPredict(t *testing.T) {
 	}
 	needTool(t, "node with onnxruntime-node (FP_ORT_NODE_MODULES)", err)
 
-	f, d := compasNetwork(t)
-	const n = 1000
 	dir := t.TempDir()
-	b, err := Marshal(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	modelPath := filepath.Join(dir, "net.onnx")
 	if err := os.WriteFile(modelPath, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -140,6 +136,42 @@ func TestCheckerAndOnnxRuntimeAgreeWithPredict(t *testing.T) {
 		modelPath).CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "8 13" {
 		t.Fatalf("onnx.checker: %v\n%s", err, out)
 	}
+	feats, _ := json.Marshal(map[string]any{"n": n, "dim": dim, "x": x[:n*dim]})
+	featPath := filepath.Join(dir, "features.json")
+	if err := os.WriteFile(featPath, feats, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join("testdata", "ort_score.js"), modelPath, featPath)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+nodeModules)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("onnxruntime-node: %v\n%s", err, stderr.String())
+	}
+	var ort struct {
+		Inputs, Outputs []string
+		Score, Logit    []float64
+	}
+	if err := json.Unmarshal(out, &ort); err != nil {
+		t.Fatal(err)
+	}
+	if len(ort.Score) != n || len(ort.Logit) != n || !slices.Equal(ort.Inputs, []string{Input}) {
+		t.Fatalf("ONNX Runtime gave %d scores, %d logits, inputs %v", len(ort.Score), len(ort.Logit), ort.Inputs)
+	}
+	return ort.Score, ort.Logit
+}
+
+// The exported model passes onnx.checker, and ONNX Runtime scores 1,000
+// rows as fp predict does, to 1e-6.
+func TestCheckerAndOnnxRuntimeAgreeWithPredict(t *testing.T) {
+	f, d := compasNetwork(t)
+	const n = 1000
+	b, err := Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ortScore, ortLogit := onnxRuntime(t, b, d.X, n, d.Dim)
 
 	// fp predict on the raw rows.
 	var raw strings.Builder
@@ -166,36 +198,12 @@ func TestCheckerAndOnnxRuntimeAgreeWithPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// ONNX Runtime on the encoded rows.
-	feats, _ := json.Marshal(map[string]any{"n": n, "dim": d.Dim, "x": d.X[:n*d.Dim]})
-	featPath := filepath.Join(dir, "features.json")
-	if err := os.WriteFile(featPath, feats, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, filepath.Join("testdata", "ort_score.js"), modelPath, featPath)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+nodeModules)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("onnxruntime-node: %v\n%s", err, stderr.String())
-	}
-	var ort struct {
-		Inputs, Outputs []string
-		Score, Logit    []float64
-	}
-	if err := json.Unmarshal(out, &ort); err != nil {
-		t.Fatal(err)
-	}
-	if len(ort.Score) != n || len(ort.Logit) != n || !slices.Equal(ort.Inputs, []string{Input}) {
-		t.Fatalf("ONNX Runtime gave %d scores, %d logits, inputs %v", len(ort.Score), len(ort.Logit), ort.Inputs)
-	}
 	var worst float64
 	lo, hi := 1.0, 0.0
 	for i, r := range recs[1:] {
 		p, _ := strconv.ParseFloat(r[0], 64)
 		z, _ := strconv.ParseFloat(r[2], 64)
-		worst = max(worst, math.Abs(p-ort.Score[i]), math.Abs(z-ort.Logit[i]))
+		worst = max(worst, math.Abs(p-ortScore[i]), math.Abs(z-ortLogit[i]))
 		lo, hi = min(lo, p), max(hi, p)
 	}
 	if worst > 1e-6 {
@@ -205,4 +213,84 @@ func TestCheckerAndOnnxRuntimeAgreeWithPredict(t *testing.T) {
 		t.Errorf("scores span only [%g, %g]: the comparison says little", lo, hi)
 	}
 	t.Logf("largest difference %g over %d rows, scores in [%.3f, %.3f]", worst, n, lo, hi)
+}
+
+// A λ-conditioned network exports only folded at a λ (model.File.At): the
+// model ONNX Runtime runs then computes the conditioned network at that λ
+// (model.Conditioned.At), and its card says so.
+func TestConditionedNetworkExportsAtLambda(t *testing.T) {
+	plain, d := compasNetwork(t)
+	p, err := plain.Params()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	c := model.NewConditioned(p, 6, rng)
+	for _, v := range [][]float64{c.FiLM.W2, c.FiLM.B2} {
+		for i := range v {
+			v[i] = rng.NormFloat64() * 0.5 // off the identity, so that λ matters
+		}
+	}
+	f := model.NewConditionedFile(c, plain.Features, plain.Mean, plain.SD)
+	f.Schema, f.Card = plain.Schema, &model.Card{Dataset: "compas", Method: "cheb", Config: "abc", Conditioned: true}
+	if _, err := Marshal(f); err == nil || !strings.Contains(err.Error(), "--lambda") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("export of a conditioned file: err = %v, want one line naming --lambda", err)
+	}
+
+	const n = 500
+	z := make([]float64, n*d.Dim) // the rows standardized as the file says
+	for i := range n {
+		for j := range d.Dim {
+			if f.SD[j] != 0 {
+				z[i*d.Dim+j] = (d.X[i*d.Dim+j] - f.Mean[j]) / f.SD[j]
+			}
+		}
+	}
+	var logits [][]float64
+	for _, lambda := range []float64{0.02, 0.7} {
+		at, err := f.At(lambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Marshal(at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m onnxpb.ModelProto
+		if err := proto.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, e := range m.MetadataProps {
+			if e.GetKey() != MetaCard {
+				continue
+			}
+			found = true
+			var card model.Card
+			if err := json.Unmarshal([]byte(e.GetValue()), &card); err != nil || card.Lambda != lambda || !card.Conditioned {
+				t.Errorf("λ = %g: card metadata %s (%v)", lambda, e.GetValue(), err)
+			}
+		}
+		if !found {
+			t.Errorf("λ = %g: no card metadata", lambda)
+		}
+		_, got := onnxRuntime(t, b, d.X, n, d.Dim)
+		want := make([]float64, n)
+		c.At(lambda).Forward(z, n, want)
+		var worst float64
+		for i := range want {
+			worst = max(worst, math.Abs(got[i]-want[i]))
+		}
+		if worst > 1e-9 {
+			t.Errorf("λ = %g: ONNX Runtime and the conditioned network differ by up to %g", lambda, worst)
+		}
+		logits = append(logits, got)
+	}
+	var apart float64
+	for i := range logits[0] {
+		apart = max(apart, math.Abs(logits[0][i]-logits[1][i]))
+	}
+	if apart < 0.01 {
+		t.Errorf("the models at two λ give logits at most %g apart: the conditioning has no effect", apart)
+	}
 }

@@ -2,6 +2,7 @@ package records
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -79,6 +80,15 @@ type Record struct {
 	*Selection
 
 	Weights string `json:"weights"`
+	// Conditioned marks a candidate scored from a λ-conditioned network
+	// (docs/method.md §12): Weights is then the split's one fp-network/3
+	// file, shared by every λ of the split, and the candidate is that
+	// network folded at Lambda. Absent for plain networks.
+	Conditioned bool `json:"conditioned,omitempty"`
+	// EvalOnly marks a conditioned candidate at a λ of the denser
+	// evaluation grid that is not in the training grid; such candidates
+	// are left out of comparisons with grid runs.
+	EvalOnly bool `json:"eval_only,omitempty"`
 	// BetaScale is the adversarial baseline's β scale (β = λ·scale); 0
 	// for the other methods.
 	BetaScale float64 `json:"beta_scale,omitempty"`
@@ -214,6 +224,11 @@ func (r *Record) OK() bool { return r.Status != StatusFailed }
 func (r *Record) Key() string {
 	return CandidateKey(r.Method, r.Penalty, r.Split, r.Lambda)
 }
+
+// FormatLambda writes λ as fp predict --lambda and fp export --lambda take
+// it: the shortest decimal that reads back as the same number, so that a
+// λ-conditioned network is folded at exactly a record's λ.
+func FormatLambda(lambda float64) string { return strconv.FormatFloat(lambda, 'g', -1, 64) }
 
 // CandidateKey builds the key of a candidate.
 func CandidateKey(method, penalty string, split int, lambda float64) string {

@@ -36,10 +36,37 @@ func LoadPredictions(dir string, rec *records.Record) (*Predictions, error) {
 	return src.Predictions(rec)
 }
 
+// NetworkAt loads the network of rec, a record of the folder dir, as the
+// plain network the record's metrics are of: a λ-conditioned file (shared
+// by every λ of its split) folded at the record's λ (model.File.At), a
+// plain file as it is. Whatever re-scores a record's rows goes through it.
+func NetworkAt(dir string, rec *records.Record) (*model.File, error) {
+	if rec.Weights == "" {
+		return nil, fmt.Errorf("candidate %s has no stored network", rec.Key())
+	}
+	path := filepath.Join(dir, rec.Weights)
+	f, err := model.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if !f.IsConditioned() {
+		if rec.Conditioned {
+			return nil, fmt.Errorf("%s: the record of %s says a λ-conditioned network (%s), the file holds a plain one (%s)",
+				path, rec.Key(), model.FileFormatConditioned, f.Format)
+		}
+		return f, nil
+	}
+	at, err := f.At(rec.Lambda)
+	if err != nil {
+		return nil, fmt.Errorf("%s at the λ of %s: %w", path, rec.Key(), err)
+	}
+	return at, nil
+}
+
 // predict scores the rows of sp's test and selection parts with rec's
 // stored network.
 func predict(dir string, data *datasets.Dataset, sp Parts, rec *records.Record) (*Predictions, error) {
-	f, err := model.Load(filepath.Join(dir, rec.Weights))
+	f, err := NetworkAt(dir, rec)
 	if err != nil {
 		return nil, err
 	}

@@ -107,16 +107,22 @@ func WritePropensity(dir string, m int, pm *propensity.Model, enc *PropensityEnc
 
 // NetworkPropensityPath is the propensity model of the split of the
 // network file at path, found from the run folder it lies in:
-// RUN/networks/split-NNN/NAME.json has RUN/splits/split-NNN/propensity.json.
+// RUN/networks/split-NNN/NAME.json, and a split's one λ-conditioned network
+// RUN/networks/split-NNN-NAME.json, have RUN/splits/split-NNN/propensity.json.
 func NetworkPropensityPath(path string) (string, error) {
 	dir := filepath.Dir(path)
-	run := filepath.Dir(filepath.Dir(dir))
 	split, ok := strings.CutPrefix(filepath.Base(dir), "split-")
+	networks := filepath.Dir(dir)
+	if base := filepath.Base(path); filepath.Base(dir) == "networks" && strings.HasPrefix(base, "split-") {
+		// A file directly in networks/: the split is the digits after "split-".
+		split, _, ok = strings.Cut(strings.TrimPrefix(base, "split-"), "-")
+		networks = dir
+	}
 	m, err := strconv.Atoi(split)
-	if !ok || err != nil || m < 0 || filepath.Base(filepath.Dir(dir)) != "networks" {
+	if !ok || err != nil || m < 0 || filepath.Base(networks) != "networks" {
 		return "", fmt.Errorf("%s is not in a run folder's networks/split-NNN folder, so its split's propensity model cannot be found: name the file with --propensity-file", path)
 	}
-	return PropensityPath(run, m), nil
+	return PropensityPath(filepath.Dir(networks), m), nil
 }
 
 // ReadPropensityFile reads the propensity file at path to score raw rows

@@ -139,7 +139,13 @@ func TestNetworkPropensityPath(t *testing.T) {
 	if want := PropensityPath(run, 12); err != nil || got != want {
 		t.Errorf("got %q, %v; want %q", got, err, want)
 	}
-	for _, p := range []string{"net.json", filepath.Join("x", "split-001", "net.json"), filepath.Join("networks", "split-x", "net.json")} {
+	// A split's λ-conditioned network lies in networks/ itself.
+	got, err = NetworkPropensityPath(filepath.Join(run, "networks", "split-007-conditioned.json"))
+	if want := PropensityPath(run, 7); err != nil || got != want {
+		t.Errorf("conditioned network: got %q, %v; want %q", got, err, want)
+	}
+	for _, p := range []string{"net.json", filepath.Join("x", "split-001", "net.json"), filepath.Join("networks", "split-x", "net.json"),
+		filepath.Join("networks", "split-x-conditioned.json"), filepath.Join("networks", "split-007.json"), filepath.Join("x", "split-007-conditioned.json")} {
 		if _, err := NetworkPropensityPath(p); err == nil || !strings.Contains(err.Error(), "--propensity-file") {
 			t.Errorf("%s: err = %v", p, err)
 		}

@@ -18,9 +18,12 @@ func exportCommand() *cli.Command {
 		Description: "Writes the network and its standardization as an ONNX model (opset 13, IR version 8). Its\n" +
 			"input \"features\" is the encoded, unstandardized feature vector (N×dim doubles); its outputs are\n" +
 			"\"score\" (the probability) and \"logit\". The metadata holds the feature order (fp.features), the raw\n" +
-			"input schema with vocabularies and dropped levels (fp.schema) and the network's card (fp.card).",
+			"input schema with vocabularies and dropped levels (fp.schema) and the network's card (fp.card).\n" +
+			"A λ-conditioned network (format fp-network/3) is written as the plain network it computes at\n" +
+			"--lambda L, which it then requires; its card then has lambda L and conditioned true.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Required: true, Usage: "network file"},
+			lambdaFlag(),
 			&cli.StringFlag{Name: "format", Value: "onnx", Usage: "output format: onnx"},
 			&cli.StringFlag{Name: "out", Required: true, Usage: "output file, e.g. net.onnx"},
 		},
@@ -35,9 +38,9 @@ func runExport(c *cli.Context) error {
 	if err := checkOut("export", "--out", c.String("out"), input{"--model", c.String("model")}); err != nil {
 		return err
 	}
-	f, err := model.Load(c.String("model"))
+	f, err := loadModel(c, "export")
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		return err
 	}
 	b, err := onnxexport.Marshal(f)
 	if err != nil {

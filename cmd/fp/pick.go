@@ -162,6 +162,10 @@ func runPick(c *cli.Context) error {
 		}{intervals.Picked{Picked: res, CI: ci}, ov})
 	}
 	if c.Bool("print-path") {
+		if res.Conditioned {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s is a λ-conditioned network: the candidate is it at --lambda %s (fp predict --model NET --lambda %s …)\n",
+				res.Weights, records.FormatLambda(res.Lambda), records.FormatLambda(res.Lambda))
+		}
 		_, err := fmt.Fprintln(c.App.Writer, res.Weights)
 		return err
 	}
@@ -171,14 +175,19 @@ func runPick(c *cli.Context) error {
 	if err := intervals.WriteText(c.App.Writer, ci); err != nil {
 		return err
 	}
-	return writePredictHint(c.App.Writer, res.Weights, res.Run)
+	return writePredictHint(c.App.Writer, &res.Shown)
 }
 
 // writePredictHint prints the commands that score new rows with the
-// network file net of the run in dir and audit them: NEW.csv stands for
+// network of the picked candidate k and audit them: NEW.csv stands for
 // the new rows, and a note says how to score the data it was trained on.
-func writePredictHint(w io.Writer, net, dir string) error {
+// A λ-conditioned network is named with the candidate's --lambda.
+func writePredictHint(w io.Writer, k *choose.Shown) error {
+	net, dir := k.Weights, k.Run
 	model := shellword.Quote(net)
+	if k.Conditioned {
+		model += " --lambda " + records.FormatLambda(k.Lambda)
+	}
 	fmt.Fprintf(w, "score new rows (NEW.csv: the columns it was trained on) with:\n  fp predict --model %s --data NEW.csv --out scores.csv\n", model)
 	if cfg, err := runfolder.ReadConfig(dir); err == nil {
 		switch {

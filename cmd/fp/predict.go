@@ -36,9 +36,12 @@ func predictCommand() *cli.Command {
 			"run's ATO used; --propensity-file names that file elsewhere. --keep-coded adds y_coded and a_coded,\n" +
 			"the network's own 0/1 coding of the target and sensitive columns, so that\n" +
 			"fp audit --logit logit --label y_coded --group a_coded --propensity propensity measures what\n" +
-			"the records measure.",
+			"the records measure.\n\n" +
+			"A λ-conditioned network (fp train --conditioned; format fp-network/3, one file per split) is\n" +
+			"scored at the trade-off weight --lambda L, which it then requires.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Required: true, Usage: "network file (from a sweep's networks/ folder, or fp pick)"},
+			lambdaFlag(),
 			&cli.StringFlag{Name: "data", Required: true, Usage: "data file to score: CSV, or Parquet when the name ends in .parquet"},
 			&cli.StringFlag{Name: "out", Usage: "output file: CSV, or Parquet when the name ends in .parquet (default: CSV on standard output)"},
 			&cli.StringFlag{Name: "keep", Usage: "comma-separated columns of --data to copy to the output"},
@@ -57,9 +60,9 @@ func runPredict(c *cli.Context) error {
 		input{"--data", c.String("data")}, input{"--model", c.String("model")}); err != nil {
 		return err
 	}
-	f, err := model.Load(c.String("model"))
+	f, err := loadModel(c, "predict")
 	if err != nil {
-		return fmt.Errorf("predict: %w", err)
+		return err
 	}
 	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit"), KeepCoded: c.Bool("keep-coded")}
 	if c.Bool("with-propensity") || c.IsSet("propensity-file") {

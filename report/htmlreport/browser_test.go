@@ -152,7 +152,7 @@ func smallCompasRun(t *testing.T) (string, []records.Record) {
 func writePage(t testing.TB, runs []string, out string) *htmlreport.Page {
 	t.Helper()
 	p, err := htmlreport.Build(runs, htmlreport.Options{
-		Predict: func(net string, _ *runfolder.Config) string {
+		Predict: func(net string, _ *records.Record, _ *runfolder.Config) string {
 			return "fp predict --model " + net + " --data DATA.csv"
 		},
 	})

@@ -24,10 +24,10 @@ type Options struct {
 	// Bins is the number of histogram bins on [0, 1]; default 20.
 	Bins int
 	// Predict returns the command that applies the network at path (as the
-	// report names it) to new data, given its run's configuration (nil when
-	// the run has no config.json). nil, or "" returned, shows the command
-	// as not available.
-	Predict func(network string, cfg *runfolder.Config) string
+	// report names it) of the candidate rec to new data, given its run's
+	// configuration (nil when the run has no config.json). nil, or ""
+	// returned, shows the command as not available.
+	Predict func(network string, rec *records.Record, cfg *runfolder.Config) string
 	// Defaults are fp train's defaults (runfolder.DefaultConfig): the
 	// command that reproduces a run from its config.json (TrainCommand)
 	// names the settings that differ from them. nil leaves that command
@@ -162,6 +162,12 @@ func Build(paths []string, opt Options) (*Page, error) {
 			}
 			run.Done++
 			run.TrainSeconds += r.TrainSeconds
+			if r.Conditioned {
+				run.Conditioned = true
+			}
+			if r.EvalOnly {
+				run.EvalOnly++
+			}
 			c := Candidate{ID: len(p.Data.Candidates), Run: ri, Split: r.Split, Lambda: Num(r.Lambda),
 				Risk: Num(r.Risk), Acc: Num(r.Accuracy), Collapsed: r.Collapsed, SingleClass: r.SingleClass,
 				NoBetter: r.NoBetterThanConstant()}
@@ -268,7 +274,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 		for k := range src.recs {
 			c := &p.Data.Candidates[src.ids[k]]
 			if opt.Predict != nil && c.Network != "" {
-				c.Predict = opt.Predict(c.Network, cfg)
+				c.Predict = opt.Predict(c.Network, &src.recs[k], cfg)
 			}
 			switch {
 			case len(c.Front) == 0:

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
 )
@@ -97,7 +98,12 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 // PredictCommand is the fp predict command that applies the network at
 // path to new data, as fp pick names it: NEW.csv stands for the new rows,
 // whatever the run trained on (the training data would only give back its
-// own, optimistic figures). It suits Options.Predict.
-func PredictCommand(network string, _ *runfolder.Config) string {
-	return "fp predict --model " + shellword.Quote(network) + " --data NEW.csv --out scores.csv"
+// own, optimistic figures); a λ-conditioned network at the candidate's
+// --lambda. It suits Options.Predict.
+func PredictCommand(network string, rec *records.Record, _ *runfolder.Config) string {
+	model := shellword.Quote(network)
+	if rec != nil && rec.Conditioned {
+		model += " --lambda " + records.FormatLambda(rec.Lambda)
+	}
+	return "fp predict --model " + model + " --data NEW.csv --out scores.csv"
 }

@@ -103,6 +103,11 @@ type Run struct {
 	WallSeconds float64
 	// Networks is false when the run's network files are absent.
 	Networks bool
+	// Conditioned is true for the run of a λ-conditioned network, one per
+	// split scored at every λ (docs/method.md §12); EvalOnly counts its
+	// candidates at λ of the evaluation grid outside the training grid.
+	Conditioned bool
+	EvalOnly    int
 }
 
 // SplitConstants are the standardization constants of one split of a run

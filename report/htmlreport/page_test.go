@@ -246,15 +246,20 @@ func TestPredictCommand(t *testing.T) {
 	csv := experiments.DefaultConfig()
 	csv.Dataset, csv.CSV = "", "my data.csv"
 	compas := experiments.DefaultConfig()
+	plain := &records.Record{Lambda: 0.1}
+	conditioned := &records.Record{Lambda: 0.1, Conditioned: true}
 	for _, tc := range []struct {
 		cfg  *runfolder.Config
+		rec  *records.Record
 		want string
 	}{
-		{nil, "fp predict --model runs/x/net.json --data NEW.csv --out scores.csv"},
-		{&csv.Config, "fp predict --model runs/x/net.json --data NEW.csv --out scores.csv"},
-		{&compas.Config, "fp predict --model runs/x/net.json --data NEW.csv --out scores.csv"},
+		{nil, nil, "fp predict --model runs/x/net.json --data NEW.csv --out scores.csv"},
+		{&csv.Config, plain, "fp predict --model runs/x/net.json --data NEW.csv --out scores.csv"},
+		{&compas.Config, plain, "fp predict --model runs/x/net.json --data NEW.csv --out scores.csv"},
+		// A λ-conditioned network is used at the candidate's λ.
+		{&compas.Config, conditioned, "fp predict --model runs/x/net.json --lambda 0.1 --data NEW.csv --out scores.csv"},
 	} {
-		if got := htmlreport.PredictCommand("runs/x/net.json", tc.cfg); got != tc.want {
+		if got := htmlreport.PredictCommand("runs/x/net.json", tc.rec, tc.cfg); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
 	}

@@ -1,0 +1,73 @@
+package intervals_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/internal/conditionedrun"
+	"github.com/fpareto/fp/intervals"
+	"github.com/fpareto/fp/records"
+)
+
+// The records of a λ-conditioned run share one network file per split: each
+// is re-scored by that network at its own λ, and a picked candidate's
+// intervals are its own, not those of another λ of the same file.
+func TestIntervalsOfConditionedRun(t *testing.T) {
+	root := t.TempDir()
+	csv := filepath.Join(root, "data.csv")
+	writeCSV(t, csv, 600)
+	dir := filepath.Join(root, "run")
+	c := experiments.DefaultConfig()
+	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
+	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine, c.SelectFraction = 1, "0,0.5,1", 5, 10, "backprop", 0
+	r, err := experiments.NewRunner(c, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(context.Background())
+	r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conditionedrun.Convert(dir, 0.25); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := records.Read(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4", len(recs))
+	}
+	byLambda := map[float64]string{}
+	for _, r := range recs {
+		ci := open(t, dir, 200).For(&r)
+		if !ci.Given() || ci.Note != "" {
+			t.Fatalf("%s: no intervals: %s", r.Key(), ci.Note)
+		}
+		byLambda[r.Lambda] = text(t, ci)
+	}
+	if byLambda[0] == byLambda[1] {
+		t.Fatal("the candidates at λ = 0 and λ = 1 have the same intervals")
+	}
+
+	cands, err := choose.ReadCandidates([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range cands {
+		if k.Record.Lambda != 1 {
+			continue
+		}
+		ci, _, err := intervals.ForPicked(cands, &choose.Picked{Shown: k.Show()}, 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := text(t, *ci); got != byLambda[1] {
+			t.Errorf("the intervals of the picked λ = 1 candidate are %s, want %s", got, byLambda[1])
+		}
+	}
+}

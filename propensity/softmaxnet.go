@@ -188,3 +188,39 @@ func CalibratedProbabilities(e, z []float64, T float64) {
 		e[r] /= sum
 	}
 }
+
+// SoftmaxFormat is the format of a softmax network stored as a
+// model.File: the fields of a plain network file, the last layer's weights
+// and biases with one column per group. Its own name keeps it from being
+// read as a one-logit network.
+const SoftmaxFormat = "fp-softmax-network/1"
+
+// File wraps p (not copied) in a network file of format SoftmaxFormat, with
+// the encoder's column names and statistics.
+func (p *SoftmaxNet) File(features []string, mean, sd []float64) *model.File {
+	return &model.File{Format: SoftmaxFormat, Arch: p.Arch.String(), Dim: p.Dim,
+		Features: features, Mean: mean, SD: sd, Weights: p.W, Biases: p.B}
+}
+
+// SoftmaxNetFromFile returns the softmax network f holds (not copied),
+// validated; the number of groups is the width of its last layer.
+func SoftmaxNetFromFile(f *model.File) (*SoftmaxNet, error) {
+	if f.Format != SoftmaxFormat {
+		return nil, fmt.Errorf("network file format %q: want %q, a softmax network", f.Format, SoftmaxFormat)
+	}
+	a, err := model.ParseArch(f.Arch)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Biases) != a.Layers {
+		return nil, fmt.Errorf("softmax network %v: want %d layers, got %d biases", a, a.Layers, len(f.Biases))
+	}
+	p := &SoftmaxNet{Arch: a, Dim: f.Dim, Groups: len(f.Biases[a.Layers-1]), W: f.Weights, B: f.Biases}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if (f.Mean != nil && len(f.Mean) != f.Dim) || (f.SD != nil && len(f.SD) != f.Dim) || (f.Features != nil && len(f.Features) != f.Dim) {
+		return nil, fmt.Errorf("softmax network: features/mean/sd have %d/%d/%d entries, want dim %d", len(f.Features), len(f.Mean), len(f.SD), f.Dim)
+	}
+	return p, nil
+}

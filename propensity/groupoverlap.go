@@ -9,7 +9,7 @@ import (
 )
 
 // OverlapWeights writes into w the overlap weights of rows in R = groups
-// groups (Li and Li 2019; docs/method.md §4.5): with e row-major n×groups
+// groups (Li and Li 2019; docs/method.md §4.4): with e row-major n×groups
 // the calibrated propensities, row i in group a_i gets
 //
 //	w_i = h(x_i) / e_{a_i}(x_i),  h(x) = 1 / Σ_r 1/e_r(x).
@@ -43,7 +43,7 @@ func OverlapWeights(e []float64, groups int, a []int, w []float64) error {
 	return nil
 }
 
-// GroupOverlap is Overlap for R groups (docs/method.md §4.5): how far the
+// GroupOverlap is Overlap for R groups (docs/method.md §4.4): how far the
 // calibrated propensities e_r separate the groups on a set of rows.
 type GroupOverlap struct {
 	Temperature float64 `json:"temperature"`

@@ -12,7 +12,7 @@ import (
 )
 
 // Multinomial is a trained propensity model of R ≥ 3 groups: a softmax
-// network and one temperature on its logits (docs/method.md §4.5).
+// network and one temperature on its logits (docs/method.md §4.4).
 type Multinomial struct {
 	Net *SoftmaxNet
 	T   float64 // temperature > 0: e = softmax(logits/T)

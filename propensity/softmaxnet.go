@@ -8,7 +8,7 @@ import (
 	"github.com/fpareto/fp/model"
 )
 
-// SoftmaxNet is the multinomial propensity network of docs/method.md §4.5:
+// SoftmaxNet is the multinomial propensity network of docs/method.md §4.4:
 // Arch's hidden layers (ReLU) as in a model.Params, then a linear output
 // layer of Groups units, one logit per group. W[l] is row-major In×Out and
 // B[l] has Out entries, in the order of Shapes.
@@ -175,7 +175,7 @@ func softmaxInto(p, z []float64, s float64) {
 // CalibratedProbabilities writes the calibrated propensities of one row
 // whose softmax network gives the logits z under temperature T into e:
 // softmax(z/T), each entry floored at Clip, then divided by their sum so
-// that they still add up to 1 (docs/method.md §4.5). Every e_r is then
+// that they still add up to 1 (docs/method.md §4.4). Every e_r is then
 // positive, so every overlap weight is.
 func CalibratedProbabilities(e, z []float64, T float64) {
 	softmaxInto(e, z, 1/T)

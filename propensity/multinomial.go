@@ -87,8 +87,8 @@ func ColumnName(level string) string { return "propensity_" + level }
 // the dropout masks of each hidden layer (model.FillMask). The same
 // generator state gives the same model.
 //
-// Fit fails on fewer than MinRows rows, mismatched shapes, a non-finite
-// feature, fewer than three groups, a group code outside 0…groups−1, a
+// FitMultinomial fails on fewer than MinRows rows, mismatched shapes, a
+// non-finite feature, fewer than three groups, a group code outside 0…groups−1, a
 // group with fewer than two rows, an invalid cfg, when ctx is done, or when
 // training diverges.
 func FitMultinomial(ctx context.Context, x []float64, n, dim int, a []int, groups int, cfg Config, rng *rand.Rand) (*Multinomial, Report, error) {

@@ -16,6 +16,15 @@
 // Predictors names the input columns that go most with a, for a warning a
 // user can act on when the overlap is poor.
 //
+// A sensitive attribute of R ≥ 3 groups has its own model (docs/method.md
+// §4.4): FitMultinomial trains a softmax network of R outputs by the same
+// recipe, with a loop of its own (the engines train one logit), and
+// FitSoftmaxTemperature fits one temperature on its logits; Multinomial's
+// Predict gives R calibrated propensities per row. OverlapWeights gives the
+// generalised overlap weights h(x)/e_a(x), h = 1/Σ_r 1/e_r (Li and Li
+// 2019), DiagnoseGroups and UnreliableGroups the overlap diagnostics and
+// the reliability rule per group. Two groups never go through this code.
+//
 // The package knows nothing about λ, objectives or fronts: it trains with any
 // train.Engine and returns a Model whose Predict gives clipped, calibrated
 // scores.

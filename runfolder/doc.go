@@ -6,7 +6,7 @@
 //	records-shard-I-of-N.jsonl        the store and its lock are package records')
 //	runs.log                          one line per run into the folder (Invocation)
 //	networks/split-NNN/*.json         the candidates' networks (NetworkPath)
-//	splits/split-NNN/propensity.json  a split's propensity model (ReadPropensity; ReadPropensityFile to score raw rows)
+//	splits/split-NNN/propensity.json  a split's propensity model (ReadPropensity, or ReadPropensityGroups for R ≥ 3 groups; ReadPropensityFile to score raw rows)
 //	splits/split-NNN/overlap.json     its overlap summary on the training and test rows and
 //	                                  the judgement of its ATO (SplitOverlap, ReadOverlaps,
 //	                                  ReadRunOverlaps, ATOWarning)

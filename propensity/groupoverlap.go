@@ -1,0 +1,233 @@
+package propensity
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// OverlapWeights writes into w the overlap weights of rows in R = groups
+// groups (Li and Li 2019; docs/method.md §4.4): with e row-major n×groups
+// the calibrated propensities, row i in group a_i gets
+//
+//	w_i = h(x_i) / e_{a_i}(x_i),  h(x) = 1 / Σ_r 1/e_r(x).
+//
+// With two groups, e = (1 − ê, ê) and a ∈ {0, 1}, h = ê(1 − ê) and w is
+// fairness.OverlapWeights' 1 − ê for a = 1 and ê for a = 0 (up to
+// rounding). Errors: fewer than two groups, shapes that differ, a group
+// outside 0…groups−1, or a propensity that is not in (0, 1]; each names the
+// row.
+func OverlapWeights(e []float64, groups int, a []int, w []float64) error {
+	if groups < 2 {
+		return fmt.Errorf("overlap weights: %d groups, want ≥ 2", groups)
+	}
+	if len(e) != len(a)*groups || len(w) != len(a) {
+		return fmt.Errorf("overlap weights: %d propensities and %d weights for %d rows of %d groups", len(e), len(w), len(a), groups)
+	}
+	for i, g := range a {
+		if g < 0 || g >= groups {
+			return fmt.Errorf("overlap weights: row %d: group %d, want a code in 0…%d", i, g, groups-1)
+		}
+		row := e[i*groups : (i+1)*groups]
+		var inv float64
+		for r, v := range row {
+			if !(v > 0 && v <= 1) {
+				return fmt.Errorf("overlap weights: row %d: propensity of group %d is %v, want a value in (0, 1]", i, r, v)
+			}
+			inv += 1 / v
+		}
+		w[i] = 1 / (inv * row[g])
+	}
+	return nil
+}
+
+// GroupOverlap is Overlap for R groups (docs/method.md §4.4): how far the
+// calibrated propensities e_r separate the groups on a set of rows.
+type GroupOverlap struct {
+	Temperature float64 `json:"temperature"`
+	// Extreme is the share of rows with some e_r < Extreme (0.01); with two
+	// groups that is ê < 0.01 or ê > 0.99, as for Overlap.
+	Extreme float64 `json:"extreme"`
+	// Clipped is the share of rows whose smallest e_r is at most Clip: a
+	// propensity that was floored (CalibratedProbabilities).
+	Clipped float64      `json:"clipped"`
+	Groups  []GroupStats `json:"groups"`
+}
+
+// GroupStats describes one group r on a set of rows.
+type GroupStats struct {
+	Level string `json:"level"` // the group's name
+	N     int    `json:"n"`     // rows in the group
+	// ESS is the effective sample size (Σw)²/Σw² of the overlap weights of
+	// the group's rows, and MaxShare the largest share of their total
+	// weight that one row carries (1/N for uniform weights).
+	ESS      float64 `json:"ess"`
+	MaxShare float64 `json:"max_share"`
+	// Extreme is the share of all rows (of every group) with e_r < 0.01:
+	// rows that have almost no counterpart in this group.
+	Extreme float64 `json:"extreme"`
+	// Quantiles are e_r over all rows at QuantileLevels.
+	Quantiles []float64 `json:"quantiles"`
+}
+
+// DiagnoseGroups summarises the calibrated propensities e (row-major
+// n×len(levels)) of rows with groups a, from a model of temperature t;
+// levels names the groups in code order. The weights are OverlapWeights'.
+func DiagnoseGroups(e []float64, levels []string, a []int, t float64) (GroupOverlap, error) {
+	R, n := len(levels), len(a)
+	if R < 2 {
+		return GroupOverlap{}, fmt.Errorf("overlap: %d groups, want ≥ 2", R)
+	}
+	if n == 0 || len(e) != n*R {
+		return GroupOverlap{}, fmt.Errorf("overlap: %d propensities for %d rows of %d groups", len(e), n, R)
+	}
+	w := make([]float64, n)
+	if err := OverlapWeights(e, R, a, w); err != nil {
+		return GroupOverlap{}, fmt.Errorf("overlap: %w", err)
+	}
+	o := GroupOverlap{Temperature: t, Groups: make([]GroupStats, R)}
+	sum, sq, top := make([]float64, R), make([]float64, R), make([]float64, R)
+	extreme, clipped := 0, 0
+	low := make([]int, R)
+	for i, g := range a {
+		row := e[i*R : (i+1)*R]
+		lowest := slices.Min(row)
+		if lowest < Extreme {
+			extreme++
+		}
+		if lowest <= Clip {
+			clipped++
+		}
+		for r, v := range row {
+			if v < Extreme {
+				low[r]++
+			}
+		}
+		o.Groups[g].N++
+		sum[g], sq[g], top[g] = sum[g]+w[i], sq[g]+w[i]*w[i], max(top[g], w[i])
+	}
+	o.Extreme = float64(extreme) / float64(n)
+	o.Clipped = float64(clipped) / float64(n)
+	col := make([]float64, n)
+	for r := range o.Groups {
+		s := &o.Groups[r]
+		s.Level = levels[r]
+		s.Extreme = float64(low[r]) / float64(n)
+		if sq[r] > 0 {
+			s.ESS = sum[r] * sum[r] / sq[r]
+			s.MaxShare = top[r] / sum[r]
+		}
+		for i := range col {
+			col[i] = e[i*R+r]
+		}
+		slices.Sort(col)
+		for _, p := range QuantileLevels {
+			s.Quantiles = append(s.Quantiles, stat.Quantile(p, stat.Empirical, col, nil))
+		}
+	}
+	return o, nil
+}
+
+// AtMinT reports whether the temperature sits at its lower bound MinT: the
+// logits separated the groups on the calibration rows.
+func (o GroupOverlap) AtMinT() bool { return atMinT(o.Temperature) }
+
+func atMinT(t float64) bool { return t > 0 && t <= MinT*(1+1e-9) }
+
+// mostExtreme is the group with the largest share of rows whose propensity
+// for it is below Extreme: the group that most rows have no counterpart in.
+func (o GroupOverlap) mostExtreme() GroupStats {
+	var best GroupStats
+	for _, s := range o.Groups {
+		if s.Extreme > best.Extreme {
+			best = s
+		}
+	}
+	return best
+}
+
+// extremeReason is the phrase for an extreme share above PoorExtremeShare
+// on the rows called rows ("" for none), naming the group most rows are
+// extreme for.
+func (o GroupOverlap) extremeReason(rows string) string {
+	if !(o.Extreme > PoorExtremeShare) {
+		return ""
+	}
+	if rows != "" {
+		rows += " "
+	}
+	g := o.mostExtreme()
+	return fmt.Sprintf("%.0f%% of the %srows have a propensity below %g for some group, for group %q on %.0f%% of them",
+		100*o.Extreme, rows, Extreme, g.Level, 100*g.Extreme)
+}
+
+// Poor is Overlap.Poor for R groups: more than PoorExtremeShare of the rows
+// extreme, or a group whose overlap weights have an effective sample size
+// below PoorESSShare of its rows. why names the groups, in one line.
+func (o GroupOverlap) Poor() (bool, string) {
+	var why []string
+	if s := o.extremeReason(""); s != "" {
+		why = append(why, s)
+	}
+	for _, g := range o.Groups {
+		if g.N > 0 && g.ESS < PoorESSShare*float64(g.N) {
+			why = append(why, fmt.Sprintf("the overlap weights of group %q count as %.0f of its %d rows", g.Level, g.ESS, g.N))
+		}
+	}
+	return len(why) > 0, strings.Join(why, "; ")
+}
+
+// UnreliableGroups is Unreliable for R groups: the ATO measured on some rows
+// with the generalised overlap weights cannot be trusted when any of these
+// holds:
+//   - the temperature is at its lower bound (AtMinT);
+//   - more than PoorExtremeShare of the training or of the evaluation rows
+//     are extreme (some e_r < 0.01);
+//   - on the evaluation rows a group has no rows, its effective sample size
+//     is below PoorESSShare of its rows, or one row carries more than
+//     UnreliableMaxShare of its weight.
+//
+// why lists every reason that holds on one line, naming each group it holds
+// for ("" when reliable).
+func UnreliableGroups(train, eval GroupOverlap) (bool, string) {
+	var why []string
+	if train.AtMinT() {
+		why = append(why, fmt.Sprintf("the calibration temperature is at its lower bound %g (the groups are separable on the training rows)", MinT))
+	}
+	for _, s := range []struct {
+		name string
+		o    GroupOverlap
+	}{{"training", train}, {"evaluation", eval}} {
+		if r := s.o.extremeReason(s.name); r != "" {
+			why = append(why, r)
+		}
+	}
+	for _, g := range eval.Groups {
+		switch {
+		case g.N == 0:
+			why = append(why, fmt.Sprintf("group %q has no evaluation rows", g.Level))
+		case g.ESS < PoorESSShare*float64(g.N):
+			why = append(why, fmt.Sprintf("on the evaluation rows the overlap weights of group %q count as %.1f of its %d rows", g.Level, g.ESS, g.N))
+		case g.MaxShare > UnreliableMaxShare:
+			why = append(why, fmt.Sprintf("on the evaluation rows one row carries %.0f%% of group %q's weight", 100*g.MaxShare, g.Level))
+		}
+	}
+	return len(why) > 0, strings.Join(why, "; ")
+}
+
+// String is a one-line summary: the temperature, the extreme and clipped
+// shares, and per group its effective sample size against its rows and the
+// largest share of its weight on one row.
+func (o GroupOverlap) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "T %.3g, extreme %.1f%%", o.Temperature, 100*o.Extreme)
+	if o.Clipped > 0 {
+		fmt.Fprintf(&b, ", clipped %.1f%%", 100*o.Clipped)
+	}
+	for _, g := range o.Groups {
+		fmt.Fprintf(&b, ", ESS %s %.1f/%d (one row up to %.1f%%)", g.Level, g.ESS, g.N, 100*g.MaxShare)
+	}
+	return b.String()
+}

@@ -7,7 +7,7 @@ import "fmt"
 // metrics. A prediction is positive (selected) when p ≥ 0.5, as for
 // Metrics.Accuracy.
 type GroupMetrics struct {
-	A             int     `json:"a"`              // the group: 0 or 1
+	A             int     `json:"a"`              // the group: 0 or 1 (ByGroups: its label)
 	Count         int     `json:"count"`          // its examples
 	BaseRate      float64 `json:"base_rate"`      // P(y=1)
 	MeanScore     float64 `json:"mean_score"`     // mean p

@@ -41,6 +41,12 @@ func Evaluate(p, y, a, e []float64) (Metrics, error) {
 	if err := validate("probability", p, y, a, e); err != nil {
 		return Metrics{}, err
 	}
+	return finish(p, y, a, e, probLoss(p, y))
+}
+
+// probLoss is the summed cross-entropy of probabilities p, clipped as
+// described at ProbClip.
+func probLoss(p, y []float64) float64 {
 	var loss float64
 	for i, pi := range p {
 		pc := min(max(pi, ProbClip), 1-ProbClip)
@@ -50,7 +56,7 @@ func Evaluate(p, y, a, e []float64) (Metrics, error) {
 			loss -= math.Log1p(-pc)
 		}
 	}
-	return finish(p, y, a, e, loss)
+	return loss
 }
 
 // EvaluateLogits is Evaluate for logits z: p = Sigmoid(z) and the risk is
@@ -60,26 +66,25 @@ func EvaluateLogits(z, y, a, e []float64) (Metrics, error) {
 	if err := validate("logit", z, y, a, e); err != nil {
 		return Metrics{}, err
 	}
-	var loss float64
-	p := make([]float64, len(z))
+	p, loss := logitLoss(z, y)
+	return finish(p, y, a, e, loss)
+}
+
+// logitLoss returns the probabilities of logits z and their summed
+// cross-entropy, in the stable form.
+func logitLoss(z, y []float64) (p []float64, loss float64) {
+	p = make([]float64, len(z))
 	for i, zi := range z {
 		loss += model.Softplus(zi) - y[i]*zi
 		p[i] = model.Sigmoid(zi)
 	}
-	return finish(p, y, a, e, loss)
+	return p, loss
 }
 
 // finish computes every metric but the risk, whose sum is given.
 func finish(p, y, a, e []float64, loss float64) (Metrics, error) {
 	n := len(p)
-	m := Metrics{N: n, Risk: loss / float64(n)}
-	correct := 0
-	for i, pi := range p {
-		if (pi >= 0.5) == (y[i] == 1) {
-			correct++
-		}
-	}
-	m.Accuracy = float64(correct) / float64(n)
+	m := Metrics{N: n, Risk: loss / float64(n), Accuracy: accuracy(p, y)}
 	if e != nil {
 		w := make([]float64, n)
 		OverlapWeights(e, a, w)
@@ -93,6 +98,17 @@ func finish(p, y, a, e []float64, loss float64) (Metrics, error) {
 	m.EO = EO(p, y, a)
 	m.EOpp = EOpp(p, y, a)
 	return m, nil
+}
+
+// accuracy is the share of examples where "predict 1 iff p ≥ 0.5" matches y.
+func accuracy(p, y []float64) float64 {
+	correct := 0
+	for i, pi := range p {
+		if (pi >= 0.5) == (y[i] == 1) {
+			correct++
+		}
+	}
+	return float64(correct) / float64(len(p))
 }
 
 // validate checks the inputs of Evaluate; kind names the score ("probability"

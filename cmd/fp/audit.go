@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -16,7 +19,7 @@ func auditCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "audit",
 		Usage:     "the fairness metrics of any file of predictions",
-		UsageText: "fp audit --data FILE (--score COL | --logit COL) --label COL --group COL [--propensity COL] [--json]",
+		UsageText: "fp audit --data FILE (--score COL | --logit COL) --label COL --group COL[,COL…] [--propensity COL] [--json]",
 		Description: "Reads a CSV file with a header row (a Parquet file when the name ends in .parquet; with\n" +
 			"--data -, a CSV from standard input) and one prediction per row: a score (a probability in\n" +
 			"[0, 1]) or a logit, the true label and the sensitive group (each 0/1 or two distinct values,\n" +
@@ -25,13 +28,20 @@ func auditCommand() *cli.Command {
 			"weights from it, as in the records), and per group the count, base rate P(y=1), mean score,\n" +
 			"accuracy and selection rate (score ≥ 0.5). On the output of fp predict --logit\n" +
 			"--with-propensity --keep-coded, --logit logit --label y_coded --group a_coded --propensity\n" +
-			"propensity measures exactly what the records measure.",
+			"propensity measures exactly what the records measure.\n\n" +
+			"More than two groups: when --group names a column of more than two values, or several columns\n" +
+			"separated by commas (their intersection: each combination of values present is a group, named\n" +
+			"\"v1 × v2\", in sorted order), dp, eo and eopp are the mean-variance indices over every group and\n" +
+			"the per-group rows cover every group; groups of fewer than 30 rows are marked. When the file has\n" +
+			"columns propensity_<group> (one per group, P(group | x), summing to 1 on each row), ato is the\n" +
+			"largest difference between the groups' means under the generalised overlap weights\n" +
+			"(docs/method.md §7).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "data", Required: true, Usage: "the predictions `FILE`: CSV with a header row, or Parquet when the name ends in .parquet; - for standard input (CSV)"},
 			&cli.StringFlag{Name: "score", Usage: "the `COLUMN` of predicted probabilities P(y=1)"},
 			&cli.StringFlag{Name: "logit", Usage: "instead of --score: the `COLUMN` of logits z, P(y=1) = σ(z); the risk is then exact, as in the records"},
 			&cli.StringFlag{Name: "label", Required: true, Usage: "the `COLUMN` of true labels"},
-			&cli.StringFlag{Name: "group", Required: true, Usage: "the `COLUMN` of the sensitive attribute"},
+			&cli.StringFlag{Name: "group", Required: true, Usage: "the `COLUMN` of the sensitive attribute; several, separated by commas, for their intersection"},
 			&cli.StringFlag{Name: "propensity", Usage: "the `COLUMN` of propensities P(group=1 | x), for the ato"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 		},
@@ -46,18 +56,36 @@ func runAudit(c *cli.Context) error {
 	if c.IsSet("score") == c.IsSet("logit") {
 		return fmt.Errorf("audit: give --score or --logit (one of them)")
 	}
+	groups := strings.Split(c.String("group"), ",")
+	data := c.String("data")
+	// Standard input is read once, and a single grouping column may need
+	// two readings (two values, else R groups).
+	var stdin []byte
+	if data == "-" {
+		var err error
+		if stdin, err = io.ReadAll(c.App.Reader); err != nil {
+			return fmt.Errorf("audit: reading standard input: %w", err)
+		}
+	}
+	if len(groups) > 1 {
+		return runAuditGroups(c, groups, stdin)
+	}
 	cols := datasets.PredictionColumns{
 		Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"),
-		Group: c.String("group"), Propensity: c.String("propensity"),
+		Group: groups[0], Propensity: c.String("propensity"),
 	}
 	var in *datasets.Predictions
 	var err error
-	if data := c.String("data"); data == "-" {
-		in, err = datasets.ReadPredictionsFrom(c.App.Reader, "standard input", cols)
+	if data == "-" {
+		in, err = datasets.ReadPredictionsFrom(bytes.NewReader(stdin), "standard input", cols)
 	} else {
 		in, err = datasets.ReadPredictions(data, cols)
 	}
 	if pe := (*datasets.ParseError)(nil); errors.As(err, &pe) {
+		if errors.Is(err, datasets.ErrNotBinary) && pe.Name == cols.Group && pe.Line+pe.Row > 0 {
+			// A third value of the group: audit in R groups.
+			return runAuditGroups(c, groups, stdin)
+		}
 		return err // it names the file first
 	} else if err != nil {
 		return fmt.Errorf("audit: %w", err)
@@ -70,4 +98,34 @@ func runAudit(c *cli.Context) error {
 		return writeJSON(c.App.Writer, res)
 	}
 	return audit.WriteText(c.App.Writer, in, res)
+}
+
+// runAuditGroups audits in R groups: the groups are the values of the
+// grouping columns, or their combinations.
+func runAuditGroups(c *cli.Context, groups []string, stdin []byte) error {
+	if c.IsSet("propensity") {
+		return fmt.Errorf("audit: --propensity names the column of P(group=1 | x) for two groups; with %s in more than two groups, "+
+			"the propensities are read from the columns %s<group>, one per group", strings.Join(groups, ", "), datasets.PropensityPrefix)
+	}
+	cols := datasets.GroupColumns{Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"), Groups: groups}
+	var in *datasets.GroupedPredictions
+	var err error
+	if data := c.String("data"); data == "-" {
+		in, err = datasets.ReadGroupedPredictionsFrom(bytes.NewReader(stdin), "standard input", cols)
+	} else {
+		in, err = datasets.ReadGroupedPredictions(data, cols)
+	}
+	if pe := (*datasets.ParseError)(nil); errors.As(err, &pe) {
+		return err // it names the file first
+	} else if err != nil {
+		return fmt.Errorf("audit: --group: %w", err)
+	}
+	res, err := audit.ComputeGroups(in)
+	if err != nil {
+		return err
+	}
+	if c.Bool(jsonFlag) {
+		return writeJSON(c.App.Writer, res)
+	}
+	return audit.WriteGroupsText(c.App.Writer, in, res)
 }

@@ -253,8 +253,6 @@ func TestAuditBadInput(t *testing.T) {
 		{"long row", header + "0.5,1,0,0.5,9\n", nil, []string{"line 2", "expected 4 fields", "got 5"}},
 		{"three-valued label", header + "0.5,0,0,0.5\n0.5,1,1,0.5\n0.5,2,1,0.5\n", nil,
 			[]string{"line 4, column 2 (y)", `third value "2"`}},
-		{"three-valued group", header + "0.5,0,a,0.5\n0.5,1,b,0.5\n0.5,1,c,0.5\n", nil,
-			[]string{"line 4, column 3 (g)", `third value "c"`}},
 		{"one group", header + "0.5,0,1,0.5\n0.5,1,1,0.5\n", nil, []string{"column 3 (g)", `every row has the value "1"`, "two groups"}},
 		{"one text label", header + "0.5,yes,1,0.5\n0.5,yes,0,0.5\n", nil, []string{"column 2 (y)", `every row has the value "yes"`}},
 		{"propensity out of range", header + "0.5,1,0,0.5\n0.5,1,1,2\n", []string{"--propensity", "e"},

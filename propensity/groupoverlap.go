@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fpareto/fp/fairness"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -30,17 +31,15 @@ func OverlapWeights(e []float64, groups int, a []int, w []float64) error {
 		if g < 0 || g >= groups {
 			return fmt.Errorf("overlap weights: row %d: group %d, want a code in 0…%d", i, g, groups-1)
 		}
-		row := e[i*groups : (i+1)*groups]
-		var inv float64
-		for r, v := range row {
+		for r, v := range e[i*groups : (i+1)*groups] {
 			if !(v > 0 && v <= 1) {
 				return fmt.Errorf("overlap weights: row %d: propensity of group %d is %v, want a value in (0, 1]", i, r, v)
 			}
-			inv += 1 / v
 		}
-		w[i] = 1 / (inv * row[g])
 	}
-	return nil
+	// The audit computes the same weights from propensity columns; one
+	// arithmetic serves both.
+	return fairness.OverlapWeightsGroups(e, groups, a, w)
 }
 
 // GroupOverlap is Overlap for R groups (docs/method.md §4.4): how far the

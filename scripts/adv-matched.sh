@@ -99,6 +99,9 @@ if complete $s/adversarial-matched-beta200; then
   for a in cheb-ato-output cheb-ato-penultimate linear-ato-penultimate; do
     compare "$s/compare-$a-vs-adversarial-matched-beta200" "$s/$a" "$s/adversarial-matched-beta200"
   done
+  # As compare.txt, the matched adversary in place of the paper's (Table 4's matched row).
+  compare "$s/compare-ato-vs-adversarial-matched-beta200" "$s/cheb-ato-penultimate" "$s/cheb-ato-output" \
+    "$s/linear-ato-penultimate" "$s/adversarial-matched-beta200"
   for name in cheb-ato-output cheb-ato-penultimate linear-ato-penultimate adversarial-beta200 adversarial-matched-beta200; do
     single_class "$name" "$s/$name"/records-shard-*-of-5.jsonl
   done >$s/single-class.txt

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/optim"
 	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
@@ -353,5 +354,72 @@ func TestNewConditionedErrors(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// The conditioned trainer's executor keeps its values between runs, with
+// and without the fast paths (Gorgonia's slice gradient, left to itself,
+// accumulates into a reused value), and follows bit for bit the trajectory
+// of one that computes fresh values on every run, λ changing every step;
+// the fast paths agree with Gorgonia's ops to rounding.
+func TestConditionedReuseAndFastOps(t *testing.T) {
+	for _, arch := range []model.Arch{{Layers: 4, Hidden: 4}, {Layers: 3, Hidden: 9}} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		d := synth(rng, 200, 6)
+		spec := train.Spec{Arch: arch, Dim: 6, BatchSize: 32, Dropout: 0.2, Init: model.Init(arch, 6, rng),
+			Objective: condObjectives(0.3)[0], Penalty: penalties.ATOPenultimate,
+			FiLM: model.NewFiLM(arch, model.DefaultFiLMWidth, rng)}
+		var trs []*ConditionedTrainer
+		for i := range 3 { // reused values, fresh values, Gorgonia's ops
+			fastOps = i < 2
+			tr, err := NewConditioned(spec)
+			fastOps = true
+			if err != nil {
+				t.Fatal(err)
+			}
+			trs = append(trs, tr)
+		}
+		trs[1].trainM.freshValues()
+		trs[1].evalM.freshValues()
+		var adams []*optim.Adam
+		for _, tr := range trs {
+			a, err := optim.NewAdamFor(optim.DefaultAdam, tr.Params())
+			if err != nil {
+				t.Fatal(err)
+			}
+			adams = append(adams, a)
+		}
+		b := train.NewBatch(32, 6, arch.HiddenLayers(), arch.Hidden, allColumns...)
+		for step := 0; step < 60; step++ {
+			b.Fill(d, rng.Perm(200)[:1+rng.IntN(32)])
+			for _, m := range b.Masks {
+				model.FillMask(rng, m, 0.2)
+			}
+			lambda := rng.Float64()
+			var ls []train.Loss
+			for i, tr := range trs {
+				if err := tr.SetLambda(lambda); err != nil {
+					t.Fatal(err)
+				}
+				l, err := tr.Gradient(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ls = append(ls, l)
+				adams[i].Step(tr.Params(), tr.Grads())
+			}
+			if ls[0] != ls[1] || relDiff(trs[0].Grads(), trs[1].Grads()) != 0 {
+				t.Fatalf("%v step %d: %+v with reused values, %+v with fresh ones", arch, step, ls[0], ls[1])
+			}
+			if !nearly(ls[0].Objective, ls[2].Objective, 1e-10) || relDiff(trs[0].Grads(), trs[2].Grads()) > 1e-8 {
+				t.Fatalf("%v step %d: %+v with fast paths, %+v without (gradients %g apart)", arch, step, ls[0], ls[2],
+					relDiff(trs[0].Grads(), trs[2].Grads()))
+			}
+		}
+		for i, tr := range []*ConditionedTrainer{trs[0], trs[2]} {
+			if !tr.trainM.reuses() {
+				t.Errorf("%v: trainer %d does not reuse its values", arch, i)
+			}
+		}
 	}
 }

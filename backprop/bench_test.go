@@ -70,3 +70,62 @@ func benchStep(b *testing.B, eng train.Engine, p problem) {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
 	}
 }
+
+// BenchmarkGradient measures one Gradient — the Chebyshev + ato-penultimate
+// objective with dropout masks, no optimizer step — for both engines on the
+// default shapes, for the plain network and for the λ-conditioned one
+// (docs/method.md §12, a conditioning network of model.DefaultFiLMWidth
+// units away from the identity, λ set before every step as training does).
+// The graph engine differentiates the modulation as graph code; the
+// handwritten one folds it into the weights (train.Folded). Run it with
+// GOMAXPROCS=1.
+func BenchmarkGradient(b *testing.B) {
+	for _, eng := range []train.Engine{graph.Engine{}, backprop.Engine{}} {
+		b.Run(eng.Name(), func(b *testing.B) {
+			for _, p := range benchShapes {
+				b.Run(p.name, func(b *testing.B) {
+					b.Run("plain", func(b *testing.B) { benchGradient(b, eng, p, false) })
+					b.Run("conditioned", func(b *testing.B) { benchGradient(b, eng, p, true) })
+				})
+			}
+		})
+	}
+}
+
+func benchGradient(b *testing.B, eng train.Engine, p problem, conditioned bool) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	spec := p.spec(model.Init(p.arch, p.dim, rng))
+	if conditioned {
+		spec.FiLM = movedFiLM(rng, p.arch, model.DefaultFiLMWidth, 0.1)
+	}
+	tr, err := eng.NewTrainer(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	setter, _ := tr.(train.ConditionedTrainer)
+	batches := make([]*train.Batch, 4)
+	for i := range batches {
+		batches[i] = randomBatch(rng, p)
+	}
+	lambdas := []float64{0.001, 0.03, 0.3, 1}
+	if _, err := tr.Gradient(batches[0]); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0, n := cpuTime(), 0
+	for i := 0; b.Loop(); i++ {
+		if setter != nil {
+			if err := setter.SetLambda(lambdas[i%len(lambdas)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := tr.Gradient(batches[i%len(batches)]); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	if cpu := cpuTime() - cpu0; cpu > 0 && n > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
+	}
+}

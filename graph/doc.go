@@ -11,9 +11,9 @@
 // # Built once, compiled once
 //
 // New builds the graph for one spec (architecture, batch size, objective
-// with its λ and standardization constants baked in as constants) and
-// compiles it into two programs with G.CompileFunction, each pruned to what
-// its outputs need:
+// with its standardization constants baked in as constants, and λ as a
+// scalar input that SetLambda rewrites) and compiles it into two programs,
+// each pruned to what its outputs need:
 //
 //   - the training program: the objective, R, U and the gradient with
 //     respect to every parameter, in training mode (dropout masks applied);
@@ -25,6 +25,18 @@
 // rebuilt per step: a batch is copied into the slices that back the input
 // nodes' values, and the optimizer (in train.Fit) updates the slices backing
 // the parameter nodes in place, which the next run reads.
+//
+// # The λ-conditioned network
+//
+// For a spec with a conditioning network (spec.FiLM), NewConditioned builds
+// it as graph code (layers.FiLM): the encoding of λ is a 1×2 input, and
+// every hidden pre-activation z_l of the MLP becomes γ_l(λ) ⊙ z_l + δ_l(λ)
+// before ReLU and dropout, in both programs. The penalties read that
+// modulated layer (ato-output the output), and the gradient reaches the
+// conditioning network's weights through Gorgonia's differentiation, with
+// no hand-written chain rule: the handwritten engine folds the modulation
+// into the weights instead (train.Folded), and the two are checked against
+// each other (docs/method.md §12).
 //
 // # Padding
 //

@@ -53,8 +53,76 @@ func fastOp(n *G.Node, ch []*G.Node) fastFn {
 		return repeatRowsOp(n, ch)
 	case kind == "gorgonia.sizeOp" && len(ch) == 1:
 		return sameEveryRun(op)
+	case kind == "*gorgonia.sliceOp" && len(ch) == 1:
+		return sliceVecOp(n, ch, op)
+	case kind == "gorgonia.sliceIncrOp" && len(ch) == 2:
+		return sliceIncrVecOp(n, ch, op)
 	}
 	return nil
+}
+
+// rangeOf is the contiguous range [start, end) that a slice op takes from a
+// vector of length size, if it is one.
+func rangeOf(op G.Op, size int) (start, end int, ok bool) {
+	r, isRange := op.(interface {
+		Start() int
+		End() int
+		Step() int
+	})
+	if !isRange || r.Step() != 1 {
+		return 0, 0, false
+	}
+	start, end = r.Start(), r.End()
+	return start, end, 0 <= start && start < end && end <= size
+}
+
+// sliceVecOp copies the range of a vector into a value of its own (the op
+// makes a view, a new value on every run).
+func sliceVecOp(n *G.Node, ch []*G.Node, op G.Op) fastFn {
+	is, os := ch[0].Shape(), n.Shape()
+	if len(is) != 1 || len(os) != 1 {
+		return nil
+	}
+	start, end, ok := rangeOf(op, is[0])
+	if !ok || os[0] != end-start {
+		return nil
+	}
+	var va, vo view
+	return func(prev G.Value, in []G.Value) (G.Value, bool) {
+		a, ok := va.of(in[0], is[0])
+		if !ok {
+			return nil, false
+		}
+		out, o := vo.tensor(prev, os)
+		copy(o, a[start:end])
+		return out, true
+	}
+}
+
+// sliceIncrVecOp is the gradient of a vector slice: zero but the range,
+// which holds the increment. Gorgonia's own op adds the increment to the
+// value it is given to write into without zeroing it first, so a reused
+// value would accumulate (see newMachine).
+func sliceIncrVecOp(n *G.Node, ch []*G.Node, op G.Op) fastFn {
+	is, ds, os := ch[0].Shape(), ch[1].Shape(), n.Shape()
+	if len(is) != 1 || len(ds) != 1 || !os.Eq(is) {
+		return nil
+	}
+	start, end, ok := rangeOf(op, is[0])
+	if !ok || ds[0] != end-start {
+		return nil
+	}
+	var vd, vo view
+	return func(prev G.Value, in []G.Value) (G.Value, bool) {
+		d, ok := vd.of(in[1], ds[0])
+		if !ok {
+			return nil, false
+		}
+		out, o := vo.tensor(prev, os)
+		clear(o)
+		copy(o[start:end], d)
+		return out, true
+	}
 }
 
 // binOp is an elementwise +, −, ⊙, ÷ or a comparison returning 1 or 0,

@@ -96,6 +96,11 @@ func newMachine(g *G.ExprGraph, outs G.Nodes, dsts []*G.Value, record func([]flo
 		}
 		s := step{node: n, op: op, out: k}
 		s.pd, _ = op.(G.UsePreallocDoer)
+		if fmt.Sprintf("%T", op) == "gorgonia.sliceIncrOp" {
+			// Its UsePreallocDo adds into the value without zeroing it
+			// first (Gorgonia v0.9.18), so a reused value accumulates.
+			s.pd = nil
+		}
 		var ch []*G.Node
 		children := g.From(n.ID())
 		for children.Next() {

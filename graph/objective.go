@@ -11,7 +11,8 @@ import (
 // ObjectiveNode builds the objective o as a graph node from the scalar nodes r (risk R)
 // and u (penalty U); u may be nil for Risk and r for Penalty. Sum is
 // R + λ·U. λ and the standardization constants become constants of the
-// graph, so a graph is built per objective.
+// graph, so a graph is built per objective; ObjectiveNodeAt takes λ as a
+// node instead.
 //
 // The standardization is scalarize.Standardizer's, operation for operation
 // (R̃ = (R−RMin)·d with d = 1/(RMax−RMin)); the scalarization's graph form
@@ -20,6 +21,15 @@ import (
 // and Objective.Value agree to the last bit on which side of a Chebyshev
 // tie they are.
 func ObjectiveNode(o scalarize.Objective, r, u *G.Node) (*G.Node, error) {
+	return ObjectiveNodeAt(o, r, u, nil)
+}
+
+// ObjectiveNodeAt is ObjectiveNode with λ given as the scalar node lambda
+// (an input whose value may change between runs: the trainers' SetLambda)
+// in place of o.Lambda; a nil lambda makes it a constant of the graph, as
+// ObjectiveNode does. Only the scalarizations read lambda; the numbers are
+// the same either way, to the last bit.
+func ObjectiveNodeAt(o scalarize.Objective, r, u, lambda *G.Node) (*G.Node, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -62,9 +72,15 @@ func ObjectiveNode(o scalarize.Objective, r, u *G.Node) (*G.Node, error) {
 	if e.err != nil {
 		return nil, fmt.Errorf("objective %s: %w", o.Method, e.err)
 	}
-	// λ is a constant of rt's graph, so that graph code may compute with it
-	// alone (1 − λ); a constant outside any graph could not.
-	lambda := rt.Graph().Constant(G.NewF64(o.Lambda))
+	switch {
+	case lambda == nil:
+		// λ is a constant of rt's graph, so that graph code may compute
+		// with it alone (1 − λ); a constant outside any graph could not.
+		lambda = rt.Graph().Constant(G.NewF64(o.Lambda))
+	case !lambda.IsScalar() || lambda.Dtype() != G.Float64:
+		return nil, fmt.Errorf("objective %s: λ node %v has shape %v and type %v, want a float64 scalar",
+			o.Method, lambda.Name(), lambda.Shape(), lambda.Dtype())
+	}
 	out, err := s.Node(rt, ut, lambda)
 	if err != nil {
 		return nil, fmt.Errorf("scalarization %s: %w", s.Name(), err)

@@ -159,4 +159,8 @@ func TestObjectiveNodeErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
 	}
+	u := G.NewScalar(g, G.Float64, G.WithName("u"), G.WithValue(0.25))
+	if _, err := ObjectiveNodeAt(cheb, r, u, vec); err == nil || !strings.Contains(err.Error(), "λ node v has shape (3) and type float64, want a float64 scalar") {
+		t.Errorf("vector λ: error %v", err)
+	}
 }

@@ -25,6 +25,13 @@ var buildMu sync.Mutex
 type Program struct {
 	Graph *G.ExprGraph
 	MLP   *layers.MLP
+	// FiLM is the conditioning network of a λ-conditioned spec (nil for a
+	// plain one); it modulates the MLP's hidden pre-activations in both
+	// paths.
+	FiLM *layers.FiLM
+	// Lambda is the objective's trade-off weight λ, a scalar input that
+	// SetLambda rewrites; nil when the objective is not a scalarization.
+	Lambda *G.Node
 	// X is the training batch input (BatchSize×Dim); Masks are the dropout
 	// masks (BatchSize×H each, nil when the spec has no dropout).
 	X     *G.Node
@@ -36,8 +43,9 @@ type Program struct {
 	// R, U and Objective are the risk, the penalty (nil when the objective
 	// does not use one) and the scalarized objective.
 	R, U, Objective *G.Node
-	// Grads are the gradients of Objective with respect to MLP.Params(); an
-	// entry is nil where the objective does not depend on the parameter.
+	// Grads are the gradients of Objective with respect to MLP.Params(),
+	// then FiLM.Params(); an entry is nil where the objective does not
+	// depend on the parameter.
 	Grads G.Nodes
 	// EvalX (BatchSize×Dim) and EvalLogit are the evaluation path: the same
 	// parameters without dropout.
@@ -142,7 +150,14 @@ func build(spec train.Spec, t *Trainer) (err error) {
 		return err
 	}
 	p.MLP = mlp
-	out, err := mlp.Forward(p.X, p.Masks)
+	forward := mlp.Forward
+	if spec.FiLM != nil {
+		if p.FiLM, err = layers.NewFiLM(g, spec.FiLM, spec.Objective.Lambda); err != nil {
+			return err
+		}
+		forward = func(x *G.Node, masks []*G.Node) (layers.Output, error) { return mlp.ForwardFiLM(x, masks, p.FiLM) }
+	}
+	out, err := forward(p.X, p.Masks)
 	if err != nil {
 		return err
 	}
@@ -166,13 +181,21 @@ func build(spec train.Spec, t *Trainer) (err error) {
 			return err
 		}
 	}
-	if p.Objective, err = ObjectiveNode(spec.Objective, p.R, p.U); err != nil {
+	if spec.Objective.Scalar() != nil {
+		// λ is an input, not a constant, so that one graph serves every λ
+		// (SetLambda); the numbers are the same to the last bit.
+		p.Lambda = G.NewScalar(g, G.Float64, G.WithName("lambda"), G.WithValue(G.NewF64(spec.Objective.Lambda)))
+	}
+	if p.Objective, err = ObjectiveNodeAt(spec.Objective, p.R, p.U, p.Lambda); err != nil {
 		return err
 	}
 	// Parameters the objective does not depend on (the output layer, for a
 	// penalty on hidden layers alone) have a zero gradient; G.Grad refuses
 	// them, so they are left out and their buffers stay zero.
 	params := mlp.Params()
+	if p.FiLM != nil {
+		params = append(params, p.FiLM.Params()...)
+	}
 	objGraph := g.ExactSubgraphRoots(p.Objective)
 	var wrt G.Nodes
 	var wrtIdx []int
@@ -235,7 +258,7 @@ func build(spec train.Spec, t *Trainer) (err error) {
 		return err
 	}
 	p.EvalX = ex.node
-	eout, err := mlp.Forward(p.EvalX, nil)
+	eout, err := forward(p.EvalX, nil)
 	if err != nil {
 		return err
 	}

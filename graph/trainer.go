@@ -28,8 +28,14 @@ func (Engine) Check(req train.Requirements) error {
 	return err
 }
 
-// NewTrainer builds a trainer for spec; see New.
-func (Engine) NewTrainer(spec train.Spec) (train.Trainer, error) { return New(spec) }
+// NewTrainer builds a trainer for spec: New's, or NewConditioned's for a
+// spec with a conditioning network (spec.FiLM).
+func (Engine) NewTrainer(spec train.Spec) (train.Trainer, error) {
+	if spec.FiLM != nil {
+		return NewConditioned(spec)
+	}
+	return New(spec)
+}
 
 var _ train.Engine = Engine{}
 
@@ -62,8 +68,16 @@ var _ train.Trainer = (*Trainer)(nil)
 // New builds and compiles the graph for spec: the network spec.Init (copied)
 // applied to a BatchSize-row input with dropout masks, the risk (spec.Risk,
 // default losses.BCE), the penalty when the objective uses one, the
-// objective and its gradient; and an evaluation path without dropout.
+// objective and its gradient; and an evaluation path without dropout. A
+// spec with a conditioning network is NewConditioned's.
 func New(spec train.Spec) (*Trainer, error) {
+	if spec.FiLM != nil {
+		return nil, fmt.Errorf("graph engine: the spec has a conditioning network: build it with NewConditioned")
+	}
+	return newTrainer(spec)
+}
+
+func newTrainer(spec train.Spec) (*Trainer, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, fmt.Errorf("graph engine: %w", err)
 	}
@@ -74,11 +88,39 @@ func New(spec train.Spec) (*Trainer, error) {
 	for _, s := range spec.Arch.Shapes(spec.Dim) {
 		t.grads = append(t.grads, make([]float64, s.In*s.Out), make([]float64, s.Out))
 	}
+	if spec.FiLM != nil {
+		for _, p := range spec.FiLM.Tensors() {
+			t.grads = append(t.grads, make([]float64, len(p)))
+		}
+	}
 	if err := build(spec, t); err != nil {
 		return nil, fmt.Errorf("graph engine: %v network: %w", spec.Arch, err)
 	}
 	t.params = t.mlp.Values()
+	if t.prog.FiLM != nil {
+		t.params = append(t.params, t.prog.FiLM.Values()...)
+	}
 	return t, nil
+}
+
+// SetLambda sets the λ of the trainer's objective for the following
+// Gradient calls (train.LambdaSetter), and for a conditioned network also
+// the λ its conditioning network reads, in Predict too. It is refused for
+// an objective that is not a scalarization and for λ outside [0, 1].
+func (t *Trainer) SetLambda(lambda float64) error {
+	if err := train.CheckLambda(t.spec.Objective, lambda); err != nil {
+		return fmt.Errorf("graph engine: %w", err)
+	}
+	if err := G.Let(t.prog.Lambda, G.NewF64(lambda)); err != nil {
+		return fmt.Errorf("graph engine: set λ: %w", err)
+	}
+	if t.prog.FiLM != nil {
+		if err := t.prog.FiLM.SetLambda(lambda); err != nil {
+			return fmt.Errorf("graph engine: %w", err)
+		}
+	}
+	t.spec.Objective.Lambda = lambda
+	return nil
 }
 
 // Program returns the trainer's graph and its nodes.

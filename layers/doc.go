@@ -1,7 +1,8 @@
 // Package layers holds the Gorgonia building blocks of fp's networks: a
 // fully connected layer (Dense), dropout as a product with a mask input
-// (Dropout), and the multilayer perceptron (MLP) that exposes every hidden
-// pre-activation, which the penalties read.
+// (Dropout), the multilayer perceptron (MLP) that exposes every hidden
+// pre-activation, which the penalties read, and the conditioning network of
+// a λ-conditioned MLP (FiLM), whose λ is an input of the graph.
 //
 // The building blocks take their weights from a model.Params drawn by the
 // seeded model.Init and never use Gorgonia's initialisers, which seed

@@ -90,6 +90,25 @@ func (m *MLP) Network() *model.Params {
 // hidden layer) it is in training mode: h ↦ ReLU(h) ⊙ mask. With nil masks it
 // is in evaluation mode, without dropout. Gorgonia's ReLU has ReLU′(0) = 1.
 func (m *MLP) Forward(x *G.Node, masks []*G.Node) (Output, error) {
+	return m.forward(x, masks, nil)
+}
+
+// ForwardFiLM is Forward with every hidden pre-activation z_l modulated by
+// the conditioning network f before ReLU and dropout: γ_l ⊙ z_l + δ_l
+// (docs/method.md §12). Output.Hidden holds the modulated pre-activations,
+// so a penalty on hidden layers reads the layer the network computes with.
+func (m *MLP) ForwardFiLM(x *G.Node, masks []*G.Node, f *FiLM) (Output, error) {
+	if f == nil {
+		return Output{}, fmt.Errorf("mlp %v: no conditioning network", m.Arch)
+	}
+	if f.Layers != m.Arch.HiddenLayers() || f.Hidden != m.Arch.Hidden {
+		return Output{}, fmt.Errorf("mlp %v: the conditioning network modulates %d layers of %d units, want %d of %d",
+			m.Arch, f.Layers, f.Hidden, m.Arch.HiddenLayers(), m.Arch.Hidden)
+	}
+	return m.forward(x, masks, f)
+}
+
+func (m *MLP) forward(x *G.Node, masks []*G.Node, f *FiLM) (Output, error) {
 	hidden := m.Arch.HiddenLayers()
 	if masks != nil && len(masks) != hidden {
 		return Output{}, fmt.Errorf("mlp %v: %d dropout masks for %d hidden layers", m.Arch, len(masks), hidden)
@@ -110,6 +129,15 @@ func (m *MLP) Forward(x *G.Node, masks []*G.Node) (Output, error) {
 				return Output{}, fmt.Errorf("mlp output: %w", err)
 			}
 			break
+		}
+		if f != nil {
+			// Pattern {0} repeats γ and δ along the batch axis.
+			if pre, err = G.BroadcastHadamardProd(pre, f.Gamma[l], nil, []byte{0}); err != nil {
+				return Output{}, fmt.Errorf("mlp layer %d: modulation: %w", l+1, err)
+			}
+			if pre, err = G.BroadcastAdd(pre, f.Delta[l], nil, []byte{0}); err != nil {
+				return Output{}, fmt.Errorf("mlp layer %d: modulation: %w", l+1, err)
+			}
 		}
 		out.Hidden = append(out.Hidden, pre)
 		if h, err = G.Rectify(pre); err != nil {

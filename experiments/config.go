@@ -240,6 +240,9 @@ func (c Config) Validate() error {
 	if err := c.Shard.Validate(); err != nil {
 		return &FieldError{Field: "shard", Err: err}
 	}
+	if err := c.checkConditioned(eng); err != nil {
+		return err
+	}
 	req, err := c.requirements()
 	if err != nil {
 		return err
@@ -249,9 +252,6 @@ func (c Config) Validate() error {
 			err = fmt.Errorf("the adversarial baseline trains its classifier through the adversary: %w", err)
 		}
 		return &FieldError{Field: "engine", Err: err}
-	}
-	if err := c.checkConditioned(eng); err != nil {
-		return err
 	}
 	if c.Lockstep {
 		if err := c.checkLockstep(eng); err != nil {

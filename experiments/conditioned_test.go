@@ -3,6 +3,7 @@ package experiments_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -112,6 +113,24 @@ func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
 		}
 	}
 
+	t.Run("status", func(t *testing.T) {
+		rep, err := experiments.Status(whole, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := 2 * (n - len(grid))
+		if !rep.Complete || rep.Overall.Expected != len(want) || rep.Overall.EvalOnlyExpected != e || rep.Overall.EvalOnlyDone != e || len(rep.Unexpected) != 0 {
+			t.Errorf("status: complete %v, %d/%d, eval_only %d/%d, unexpected %v; want %d eval_only",
+				rep.Complete, rep.Overall.Done, rep.Overall.Expected, rep.Overall.EvalOnlyDone, rep.Overall.EvalOnlyExpected, rep.Unexpected, e)
+		}
+		var b strings.Builder
+		if err := rep.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), fmt.Sprintf("eval_only: %d/%d recorded", e, e)) {
+			t.Errorf("status text does not count the eval_only records:\n%s", b.String())
+		}
+	})
 	t.Run("workers", func(t *testing.T) {
 		two := cfg
 		two.Workers = 2

@@ -99,6 +99,13 @@ func (c Config) probeConditioned(eng train.Engine) error {
 	return nil
 }
 
+// ScheduleLambdas is the most λ of the grid whose mean objective the
+// conditioned network's plateau schedule and held-out stopping read each
+// epoch (train.Spread): each costs about one epoch of training, so all of
+// log:15's 13 would make the network cost about as much as the grid's
+// networks one after another (docs/method.md §12).
+const ScheduleLambdas = 5
+
 // evalOnlyGrid is the λ of the evaluation grid that the training grid does
 // not hold, ascending; nil without an evaluation grid.
 func (c Config) evalOnlyGrid(grid []float64) []float64 {
@@ -203,6 +210,7 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 		return nil, err
 	}
 	grid := interior(r.grid)
+	schedule := train.Spread(grid, ScheduleLambdas)
 	sampler, err := train.NewLambdaSampler(c.LambdaDraw, r.grid)
 	if err != nil {
 		return nil, err
@@ -232,7 +240,7 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 	adam.LR = c.LR
 	plateau := optim.DefaultPlateau
 	opt := train.ConditionedOptions{Options: train.Options{Epochs: c.Epochs, Adam: adam, Plateau: &plateau},
-		Sampler: sampler, Grid: grid, Rows: sd.train, Eval: eval}
+		Sampler: sampler, Grid: schedule, Rows: sd.train, Eval: eval}
 	if sd.val.N > 0 {
 		opt.Holdout = &train.Holdout{Data: sd.val, Eval: eval, Objective: spec.Objective}
 	}

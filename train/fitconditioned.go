@@ -215,3 +215,20 @@ func GridLoss(c *model.Conditioned, ev *Evaluator, d Data, obj scalarize.Objecti
 	mean.R, mean.U, mean.Objective = mean.R/n, mean.U/n, mean.Objective/n
 	return mean, nil
 }
+
+// Spread returns at most k of grid's λ spread evenly over its positions,
+// its first and last included (all of them when it has no more than k).
+func Spread(grid []float64, k int) []float64 {
+	n := len(grid)
+	if n <= k || k < 2 {
+		if k == 1 && n > 1 {
+			return []float64{grid[n/2]}
+		}
+		return slices.Clone(grid)
+	}
+	out := make([]float64, k)
+	for i := range out {
+		out[i] = grid[int(math.Round(float64(i*(n-1))/float64(k-1)))]
+	}
+	return out
+}

@@ -235,3 +235,21 @@ func TestFitConditionedRefusesWithoutSamplerOrRows(t *testing.T) {
 		}
 	}
 }
+
+func TestSpread(t *testing.T) {
+	g := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
+	for _, c := range []struct {
+		grid []float64
+		k    int
+		want []float64
+	}{
+		{g, 5, []float64{1, 4, 7, 10, 13}},
+		{g, 2, []float64{1, 13}},
+		{g, 1, []float64{7}},
+		{g[:3], 5, g[:3]},
+	} {
+		if got := train.Spread(c.grid, c.k); !slices.Equal(got, c.want) {
+			t.Errorf("Spread(%v, %d) = %v, want %v", c.grid, c.k, got, c.want)
+		}
+	}
+}

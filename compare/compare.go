@@ -38,6 +38,11 @@ type Result struct {
 	// Datasets lists the datasets compared (separately when grouped by
 	// dataset).
 	Datasets []string `json:"datasets"`
+	// EvalOnlyLeftOut counts the records of a conditioned sweep at λ of
+	// its evaluation grid only (records.Record.EvalOnly) left out because
+	// groups were compared: a comparison is on the λ every group trained
+	// for (docs/method.md §12).
+	EvalOnlyLeftOut int `json:"eval_only_left_out,omitempty"`
 	// DecidedOn names the rows whose metrics decided the fronts: "test", or
 	// "selection" (the hypervolumes are then of the test metrics of the
 	// candidates non-dominated on the selection rows).
@@ -124,12 +129,28 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("compare: %w", err)
 		}
 	}
+	// A conditioned sweep's eval_only records have no counterpart in a
+	// sweep of one network per λ: groups are compared without them, while
+	// a sweep shown alone keeps them on its front.
+	var left int
+	if len(records.Groups(recs, opt.By)) > 1 {
+		kept := make([]records.Record, 0, len(recs))
+		for _, r := range recs {
+			if r.EvalOnly {
+				left++
+				continue
+			}
+			kept = append(kept, r)
+		}
+		recs = kept
+	}
 	data, err := records.OneDataPerGroup(recs, opt.By, escape)
 	if err != nil {
 		return nil, err // says what it is: the command names itself
 	}
 	slices.SortStableFunc(data, func(a, b records.DataGroup) int { return strings.Compare(a.Label, b.Label) })
-	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}, DecidedOn: opt.Decide.String()}
+	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}, DecidedOn: opt.Decide.String(),
+		EvalOnlyLeftOut: left}
 	for _, d := range data {
 		res.Datasets = append(res.Datasets, d.Label)
 	}

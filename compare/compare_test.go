@@ -200,3 +200,50 @@ func TestRunFrontWeak(t *testing.T) {
 		t.Errorf("no front weak column:\n%s", b.String())
 	}
 }
+
+// A conditioned sweep's eval_only records are left out when groups are
+// compared (the other group never trained at those λ), and kept when the
+// sweep is shown alone.
+func TestRunLeavesOutEvalOnlyWhenComparing(t *testing.T) {
+	base := []records.Record{
+		rec("linear", "c2", 0, 15, 0.2), rec("cheb", "c1", 0, 10, 0.3), rec("cheb", "c1", 0, 20, 0.1),
+		rec("linear", "c2", 1, 1.5, 0.02), rec("cheb", "c1", 1, 1, 0.03), rec("cheb", "c1", 1, 2, 0.01),
+	}
+	want, err := Run(base, Options{Metrics: []string{"ato"}, Resamples: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An eval_only point of cheb's that would dominate on both splits.
+	extra := append([]records.Record(nil), base...)
+	for m := range 2 {
+		r := rec("cheb", "c1", m, 0.1, 0.001)
+		r.Conditioned, r.EvalOnly = true, true
+		extra = append(extra, r)
+	}
+	got, err := Run(extra, Options{Metrics: []string{"ato"}, Resamples: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.EvalOnlyLeftOut != 2 {
+		t.Errorf("left out %d eval_only records, want 2", got.EvalOnlyLeftOut)
+	}
+	got.EvalOnlyLeftOut = 0
+	a, _ := json.Marshal(got)
+	b, _ := json.Marshal(want)
+	if !bytes.Equal(a, b) {
+		t.Errorf("with eval_only records:\n%s\nwithout:\n%s", a, b)
+	}
+	var text bytes.Buffer
+	got.EvalOnlyLeftOut = 2
+	if err := WriteText(&text, got); err != nil || !strings.Contains(text.String(), "left out: 2 eval_only records") {
+		t.Errorf("text does not say what was left out (%v):\n%s", err, text.String())
+	}
+	one := append(append([]records.Record(nil), extra[1:3]...), extra[6])
+	alone, err := Run(one, Options{Metrics: []string{"ato"}, Resamples: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone.EvalOnlyLeftOut != 0 || alone.Pooled[0].Candidates != 3 {
+		t.Errorf("one sweep alone: left out %d, %d candidates; want its eval_only record kept", alone.EvalOnlyLeftOut, alone.Pooled[0].Candidates)
+	}
+}

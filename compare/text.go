@@ -34,6 +34,9 @@ func WriteText(w io.Writer, res *Result) error {
 		fmt.Fprint(w, "fronts chosen on the selection rows (sel_* metrics): nondominated and share count those; the hypervolumes\n"+
 			"are of the test metrics of the candidates so chosen (chosen on selection rows, shown on test rows).\n")
 	}
+	if res.EvalOnlyLeftOut > 0 {
+		fmt.Fprintf(w, "left out: %d eval_only records of a conditioned sweep (λ of --eval-lambdas only, which the other groups did not train).\n", res.EvalOnlyLeftOut)
+	}
 	if len(res.Paired) > 0 {
 		fmt.Fprint(w, "split by split: each split normalised over its own candidates; A − B is the mean paired difference of\n"+
 			"hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value (* p < 0.05).\n")

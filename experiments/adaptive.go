@@ -49,7 +49,7 @@ func (r *Runner) perSplit() int {
 	if r.adaptive != nil {
 		return r.adaptive.N
 	}
-	return len(r.grid)
+	return len(r.grid) + len(r.evalOnly)
 }
 
 // splitRecords returns the records of split m, in no particular order.

@@ -240,6 +240,9 @@ func (c Config) Validate() error {
 	if err := c.Shard.Validate(); err != nil {
 		return &FieldError{Field: "shard", Err: err}
 	}
+	if err := c.checkConditioned(eng); err != nil {
+		return err
+	}
 	req, err := c.requirements()
 	if err != nil {
 		return err
@@ -394,6 +397,14 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 	}
 	if c.CustomScalarization != nil {
 		c.ScalarizationVersion = c.CustomScalarization.Version()
+	}
+	if c.Conditioned {
+		if c.FiLMWidth == 0 {
+			c.FiLMWidth = model.DefaultFiLMWidth
+		}
+		if c.LambdaDraw == "" {
+			c.LambdaDraw = train.DefaultDraw
+		}
 	}
 	if c.Workers == 0 {
 		c.Workers = runtime.NumCPU()

@@ -54,6 +54,9 @@ type Runner struct {
 	grid   []float64 // the fixed λs; the coarse grid of an adaptive grid
 	// adaptive is the adaptive grid, nil for a fixed one.
 	adaptive *scalarize.Adaptive
+	// evalOnly are the λ of a conditioned sweep's evaluation grid that
+	// grid does not hold.
+	evalOnly []float64
 	obs      Observer
 	writer   *records.Writer
 	path     string
@@ -105,7 +108,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{cfg: c, out: out, engine: engine, data: data, grid: grid, adaptive: adaptive, obs: obs,
-		done: map[string]*records.Record{}, warnings: warnings}
+		evalOnly: c.evalOnlyGrid(grid), done: map[string]*records.Record{}, warnings: warnings}
 	existing, err := runfolder.ReadRecords(out)
 	if err != nil {
 		return nil, err
@@ -200,7 +203,7 @@ func (r *Runner) Candidates() []string {
 		if !r.cfg.Shard.Owns(m) {
 			continue
 		}
-		for _, l := range r.grid {
+		for _, l := range append(slices.Clone(r.grid), r.evalOnly...) {
 			keys = append(keys, records.CandidateKey(r.cfg.Method, r.cfg.Penalty, m, l))
 		}
 	}
@@ -352,7 +355,7 @@ func (r *Runner) splitDone(m int) bool {
 	if r.adaptive != nil {
 		return len(r.splitRecords(m)) >= r.adaptive.N
 	}
-	for _, l := range r.grid {
+	for _, l := range append(slices.Clone(r.grid), r.evalOnly...) {
 		if _, ok := r.isDone(m, l); !ok {
 			return false
 		}

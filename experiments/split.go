@@ -71,6 +71,10 @@ func (r *Runner) runSplit(ctx context.Context, m int, workers chan struct{}) err
 		}
 	}
 
+	if r.cfg.Conditioned {
+		return r.conditionedSplit(ctx, sd, constants, reason, workers)
+	}
+
 	errs = make([]error, len(r.grid))
 	var group []scalarize.Objective // the λ that train in lockstep
 	var groupDone []bool            // those of them recorded already
@@ -335,6 +339,40 @@ func (r *Runner) trained(sd *splitData, cand *candidate, tr train.Trainer, res t
 // score evaluates a trained network on the test split, fills the record's
 // metrics and stores the network.
 func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) error {
+	if err := r.measure(rec, net, sd); err != nil || !rec.OK() {
+		return err
+	}
+	f := model.NewFile(net, sd.columns, sd.std.Mean, sd.std.SD)
+	f.Card = r.card(rec)
+	f.Card.Test = model.Metrics{Risk: rec.Risk, Accuracy: rec.Accuracy, ATO: rec.ATO, DP: rec.DP, EO: rec.EO, EOpp: rec.EOpp}
+	return r.saveNetwork(rec.Weights, f)
+}
+
+// card is the model card of the network behind rec.
+func (r *Runner) card(rec *records.Record) *model.Card {
+	return &model.Card{
+		Dataset: rec.Dataset, Preset: rec.Preset, Sensitive: rec.Sensitive, Method: rec.Method, Penalty: rec.Penalty,
+		Lambda: rec.Lambda, Split: rec.Split, Seed: rec.Seed, Engine: rec.Engine, Epochs: rec.Epochs,
+		Config: r.cfg.Digest(), Version: model.Version(),
+	}
+}
+
+// saveNetwork stores a network file, with the data's schema, at rel under
+// the output folder.
+func (r *Runner) saveNetwork(rel string, f *model.File) error {
+	schema := r.data.Schema
+	f.Schema = &schema
+	path := filepath.Join(r.out, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return model.Save(path, f)
+}
+
+// measure evaluates a trained network on the test split (and the
+// selection rows) and fills the record's metrics; a metric that is not
+// finite fails the record.
+func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) error {
 	n := len(sd.testY)
 	z := make([]float64, n)
 	net.Forward(sd.testX, n, z)
@@ -376,20 +414,7 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 	}
 	cr := constRisk(sd.testY, baseRate(sd.train.Y, sd.val.Y))
 	rec.ConstRisk = &cr
-	f := model.NewFile(net, sd.columns, sd.std.Mean, sd.std.SD)
-	schema := r.data.Schema
-	f.Schema = &schema
-	f.Card = &model.Card{
-		Dataset: rec.Dataset, Preset: rec.Preset, Sensitive: rec.Sensitive, Method: rec.Method, Penalty: rec.Penalty,
-		Lambda: rec.Lambda, Split: rec.Split, Seed: rec.Seed, Engine: rec.Engine, Epochs: rec.Epochs,
-		Test:   model.Metrics{Risk: rec.Risk, Accuracy: rec.Accuracy, ATO: rec.ATO, DP: rec.DP, EO: rec.EO, EOpp: rec.EOpp},
-		Config: r.cfg.Digest(), Version: model.Version(),
-	}
-	path := filepath.Join(r.out, rec.Weights)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return model.Save(path, f)
+	return nil
 }
 
 // singleClass reports a network that predicts one class for every row: all

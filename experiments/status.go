@@ -41,6 +41,11 @@ type Progress struct {
 	// Duplicates are candidates recorded more than once (two processes ran
 	// the same shard at once); their last record counts.
 	Duplicates []Candidate `json:"duplicates"`
+	// EvalOnlyExpected and EvalOnlyDone count, among Expected and Done, the
+	// candidates of a conditioned sweep at the λ of its evaluation grid
+	// that the grid does not hold (records marked eval_only).
+	EvalOnlyExpected int `json:"eval_only_expected,omitempty"`
+	EvalOnlyDone     int `json:"eval_only_done,omitempty"`
 }
 
 // Complete reports whether every candidate is recorded.
@@ -72,8 +77,11 @@ type StatusReport struct {
 	Config  Config    `json:"config"`
 	Digest  string    `json:"digest"`
 	Lambdas []float64 `json:"lambdas"` // the fixed grid; an adaptive grid's coarse grid
+	// EvalOnly are the λ of a conditioned sweep's evaluation grid that the
+	// grid does not hold.
+	EvalOnly []float64 `json:"eval_only,omitempty"`
 	// PerSplit is the number of candidates expected per split: the grid's
-	// size, or N of "adaptive:N".
+	// size (with EvalOnly's), or N of "adaptive:N".
 	PerSplit int `json:"per_split"`
 	// Shards is the number of shards of the per-shard view (0: none).
 	Shards   int           `json:"shards"`
@@ -123,14 +131,15 @@ func Status(dir string, shards int) (*StatusReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, runfolder.ConfigFile), err)
 	}
-	perSplit := len(grid)
+	evalOnly := cfg.evalOnlyGrid(grid)
+	perSplit := len(grid) + len(evalOnly)
 	if adaptive != nil {
 		perSplit = adaptive.N
 	}
 	if cfg.Splits < 1 {
 		return nil, fmt.Errorf("%s: splits = %d, want ≥ 1", filepath.Join(dir, runfolder.ConfigFile), cfg.Splits)
 	}
-	rep := &StatusReport{Dir: dir, Config: cfg, Digest: cfg.Digest(), Lambdas: grid, PerSplit: perSplit}
+	rep := &StatusReport{Dir: dir, Config: cfg, Digest: cfg.Digest(), Lambdas: grid, EvalOnly: evalOnly, PerSplit: perSplit}
 	if rep.Overlap, err = runfolder.ReadOverlaps(dir); err != nil {
 		return nil, err
 	}
@@ -211,7 +220,7 @@ func Status(dir string, shards int) (*StatusReport, error) {
 	expected := map[string]bool{}
 	for m := range cfg.Splits {
 		var cands []Candidate
-		for _, l := range grid {
+		for _, l := range append(slices.Clone(grid), evalOnly...) {
 			cands = append(cands, Candidate{Split: m, Lambda: l, Key: records.CandidateKey(cfg.Method, cfg.Penalty, m, l)})
 		}
 		if adaptive != nil {
@@ -224,13 +233,20 @@ func Status(dir string, shards int) (*StatusReport, error) {
 				progs = append(progs, &rep.PerShard[m%rep.Shards].Progress)
 			}
 			s, ok := byKey[c.Key]
+			evalOnly := slices.Contains(evalOnly, c.Lambda)
 			for _, p := range progs {
 				p.Expected++
+				if evalOnly {
+					p.EvalOnlyExpected++
+				}
 				if !ok {
 					p.Missing = append(p.Missing, c)
 					continue
 				}
 				p.Done++
+				if evalOnly {
+					p.EvalOnlyDone++
+				}
 				if !s.rec.OK() {
 					p.Failed = append(p.Failed, FailedCandidate{Candidate: c, Epoch: s.rec.FailEpoch,
 						Reason: s.rec.FailReason, File: s.file})

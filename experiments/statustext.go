@@ -34,6 +34,10 @@ func (rep *StatusReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s: %s %s, %d splits × %d λ (%s) = %d candidates, %d epochs, seed %d, engine %s (config %s)\n",
 		rep.Dir, name, what, cfg.Splits, rep.PerSplit, cfg.Lambdas, rep.Overall.Expected,
 		cfg.Epochs, cfg.Seed, cfg.Engine, rep.Digest)
+	if n := len(rep.EvalOnly); n > 0 {
+		fmt.Fprintf(w, "conditioned: one network per split, recorded at the grid's λ and at %d more of --eval-lambdas %s (eval_only: %d/%d recorded, left out of comparisons with other sweeps)\n",
+			n, cfg.EvalLambdas, rep.Overall.EvalOnlyDone, rep.Overall.EvalOnlyExpected)
+	}
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}

@@ -130,6 +130,19 @@ type Config struct {
 	// (experiments.Config.LockstepPossible).
 	Lockstep bool `json:"lockstep,omitempty"`
 
+	// Conditioned trains, per split, one λ-conditioned network after the
+	// λ = 0 and λ = 1 runs instead of one network per λ, and records it at
+	// every λ of the grid (docs/method.md §12). FiLMWidth is its
+	// conditioning network's width, LambdaDraw the distribution of the λ
+	// it trains at (train.Draws), EvalLambdas an optional denser grid it is
+	// also recorded at (records marked eval_only). All four are zero for a
+	// sweep of one network per λ, so that its digest is that of folders
+	// written before they existed.
+	Conditioned bool   `json:"conditioned,omitempty"`
+	FiLMWidth   int    `json:"film_width,omitempty"`
+	LambdaDraw  string `json:"lambda_draw,omitempty"`
+	EvalLambdas string `json:"eval_lambdas,omitempty"`
+
 	// Coding records which raw target and sensitive values the data coded
 	// 1; experiments.NewRunner fills it. It follows from the other
 	// settings, so it is not part of the digest.

@@ -125,6 +125,17 @@ func NetworkPath(method, penalty string, m int, lambda float64) string {
 		fmt.Sprintf("%s-lambda-%s.json", name, strconv.FormatFloat(lambda, 'g', -1, 64)))
 }
 
+// ConditionedNetworkPath is the file of split m's λ-conditioned network
+// (docs/method.md §12), relative to the output folder: one file that every
+// record of the split's conditioned network names.
+func ConditionedNetworkPath(method, penalty string, m int) string {
+	name := method
+	if penalty != "" {
+		name += "-" + penalty
+	}
+	return filepath.Join("networks", fmt.Sprintf("split-%03d", m), name+"-conditioned.json")
+}
+
 // StandardizationPath is where the outcome of split m's λ = 0 or λ = 1 run
 // (method "risk" or "penalty") is kept until the split's records are
 // written.

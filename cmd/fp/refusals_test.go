@@ -49,3 +49,60 @@ func TestPickRefusesEscapingWeights(t *testing.T) {
 		t.Errorf("the path was printed: %q", out)
 	}
 }
+
+// What --conditioned cannot do is refused in one line naming the flag,
+// before any folder is written; under the default lockstep it trains
+// without lockstep, and its settings are stored in config.json.
+func TestTrainConditionedRefusalsAndConfig(t *testing.T) {
+	base := []string{"--conditioned", "--engine", "backprop"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--lambdas", "adaptive:6"}, "--conditioned:"},
+		{[]string{"--method", "adversarial"}, "--conditioned:"},
+		{[]string{"--lockstep"}, "--lockstep:"},
+		{[]string{"--lambda-draw", "beta"}, "--lambda-draw:"},
+	} {
+		out := filepath.Join(t.TempDir(), "run")
+		args := append(append([]string{"train", "--out", out, "--quiet"}, base...), tc.args...)
+		_, _, err := runFP(t, args...)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want a refusal starting %s", tc.args, err, tc.want)
+			continue
+		}
+		oneLine(t, err.Error())
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: the run folder was created", tc.args)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	_, _, err := runFP(t, "train", "--out", out, "--quiet", "--eval-lambdas", "log:9", "--engine", "backprop")
+	if err == nil || !strings.HasPrefix(err.Error(), "--eval-lambdas:") {
+		t.Errorf("--eval-lambdas without --conditioned: err = %v", err)
+	}
+	if testing.Short() {
+		return
+	}
+	_, _, err = runFP(t, "train", "--out", out, "--quiet", "--no-plot", "--conditioned", "--engine", "backprop",
+		"--splits", "1", "--epochs", "2", "--propensity-epochs", "2", "--lambdas", "log:4", "--eval-lambdas", "0.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"conditioned": true`, `"film_width": 16`, `"lambda_draw": "log-uniform"`, `"eval_lambdas": "0.5"`} {
+		if !strings.Contains(string(b), key) {
+			t.Errorf("config.json lacks %s:\n%s", key, b)
+		}
+	}
+	if strings.Contains(string(b), `"lockstep"`) {
+		t.Errorf("a conditioned sweep was stored in lockstep:\n%s", b)
+	}
+	// The same command resumes: nothing is trained again.
+	if _, _, err := runFP(t, "train", "--out", out, "--quiet", "--no-plot", "--config", filepath.Join(out, "config.json")); err != nil {
+		t.Errorf("resuming from config.json: %v", err)
+	}
+}

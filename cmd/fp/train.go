@@ -15,10 +15,12 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/internal/printable"
+	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/progress"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
 )
 
 func init() { register(trainCommand()) }
@@ -64,6 +66,10 @@ func trainCommand() *cli.Command {
 		altsrc.NewUint64Flag(&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "the sweep's seed: splits, weights, dropout masks and batch order derive from it"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "engine", Value: d.Engine, Usage: "graph (Gorgonia, extensible) or backprop (handwritten, fast, built-in objectives only)"}),
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "lockstep", Usage: "train a split's candidates together on one shared batch order, each with its own weights, dropout masks and optimizer (about 4× faster on COMPAS): on wherever the configuration allows it (the backprop engine, cheb, linear or cheb-aug, a fixed grid, built-in terms; an existing --out folder keeps its mode); --lockstep=false trains one network after another; part of the configuration", DefaultText: "where possible"}),
+		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "conditioned", Usage: "per split, train one λ-conditioned network (after the λ = 0 and λ = 1 runs) instead of one network per λ, and record it at every λ of the grid (docs/method.md §12); not with adaptive:N, the adversarial method or --lockstep; part of the configuration"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "film-width", Value: model.DefaultFiLMWidth, Usage: "--conditioned: units of the conditioning network's hidden layer"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambda-draw", Value: train.DefaultDraw, Usage: "--conditioned: the λ each training step draws, log-uniform (on [smallest positive λ of the grid, 1]) or grid (one of the grid's λ in (0, 1), each as likely)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "eval-lambdas", Usage: "--conditioned: also record the network at this λ `GRID` (syntax of --lambdas, e.g. log:64); its λ not in --lambdas are marked eval_only"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "workers", Usage: "candidates trained at once; does not change results", DefaultText: "automatic: the number of CPUs"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "shard", Usage: "run shard `i/n` only: the splits m with m mod n = i (default: from a Slurm array task, SLURM_ARRAY_TASK_*)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "shards", Usage: "the sweep has `N` shards; this run's index is JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array 0…N−1 or a resubmission of some of its IDs)", DefaultText: "automatic: from a Slurm array, else not sharded"}),
@@ -135,6 +141,15 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.AdvVersion = c.Int("adv-version")
 	cfg.AdvClfSteps, cfg.AdvBudget = c.Int("adv-clf-steps"), c.String("adv-budget")
 	cfg.Seed, cfg.Engine, cfg.Workers = c.Uint64("seed"), c.String("engine"), c.Int("workers")
+	cfg.Conditioned = c.Bool("conditioned")
+	// Given without --conditioned, Validate refuses them.
+	if cfg.Conditioned || c.IsSet("film-width") {
+		cfg.FiLMWidth = c.Int("film-width")
+	}
+	if cfg.Conditioned || c.IsSet("lambda-draw") {
+		cfg.LambdaDraw = c.String("lambda-draw")
+	}
+	cfg.EvalLambdas = c.String("eval-lambdas")
 	if c.IsSet("lockstep") {
 		cfg.Lockstep = c.Bool("lockstep")
 	} else {

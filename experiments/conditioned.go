@@ -1,0 +1,297 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
+	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
+)
+
+// A conditioned sweep (Config.Conditioned, docs/method.md §12) trains, per
+// split, the λ = 0 and λ = 1 runs as every sweep does (their records stay
+// the λ = 0 and λ = 1 candidates, and their extremes the split's
+// standardization constants), then one λ-conditioned network, and records
+// that network folded at every interior λ of the grid, and at the λ of the
+// evaluation grid that are not in it (eval_only).
+
+// checkConditioned refuses the settings of a conditioned sweep that cannot
+// go together, one reason each, and the conditioning settings without
+// Conditioned. The engine is asked by building a trainer of a one-unit
+// conditioned network on the sweep's terms: an engine that cannot train
+// one refuses with its own error.
+func (c Config) checkConditioned(eng train.Engine) error {
+	if !c.Conditioned {
+		switch {
+		case c.FiLMWidth != 0:
+			return fieldErr("film_width", "%d: the conditioning network's width applies to --conditioned only", c.FiLMWidth)
+		case c.LambdaDraw != "":
+			return fieldErr("lambda_draw", "%q: the λ draw applies to --conditioned only", c.LambdaDraw)
+		case c.EvalLambdas != "":
+			return fieldErr("eval_lambdas", "%q: only a λ-conditioned network (--conditioned) can be evaluated at λ it was not trained for", c.EvalLambdas)
+		}
+		return nil
+	}
+	switch {
+	case c.Method == MethodAdversarial:
+		return fieldErr("conditioned", "the adversarial baseline trains a classifier against an adversary at each β and cannot be λ-conditioned; use cheb, linear or cheb-aug")
+	case scalarize.IsAdaptive(c.Lambdas):
+		return fieldErr("conditioned", "%q: a conditioned network is recorded at a fixed grid; give log:N, linear:N or a list (and --eval-lambdas for a denser one)", c.Lambdas)
+	case c.Lockstep:
+		return fieldErr("lockstep", "a conditioned sweep trains one network per split, not a lockstep group; leave out --lockstep")
+	case c.FiLMWidth < 0:
+		return fieldErr("film_width", "%d, want ≥ 1 (0: %d)", c.FiLMWidth, model.DefaultFiLMWidth)
+	case c.LambdaDraw != "" && !slices.Contains(train.Draws, c.LambdaDraw):
+		return fieldErr("lambda_draw", "%q: want one of %s", c.LambdaDraw, strings.Join(train.Draws, ", "))
+	}
+	grid, err := scalarize.ParseGrid(c.Lambdas)
+	if err != nil {
+		return &FieldError{Field: "lambdas", Err: err}
+	}
+	if _, err := train.NewLambdaSampler(train.DrawGrid, grid); err != nil {
+		return fieldErr("lambdas", "%q has no λ strictly between 0 and 1 to record a conditioned network at", c.Lambdas)
+	}
+	if c.EvalLambdas != "" {
+		if scalarize.IsAdaptive(c.EvalLambdas) {
+			return fieldErr("eval_lambdas", "%q: want a fixed grid (log:N, linear:N or a list)", c.EvalLambdas)
+		}
+		if _, err := scalarize.ParseGrid(c.EvalLambdas); err != nil {
+			return &FieldError{Field: "eval_lambdas", Err: err}
+		}
+	}
+	return c.probeConditioned(eng)
+}
+
+// probeConditioned builds a trainer of a one-unit conditioned network on
+// the sweep's terms: it fails, with the engine's own error, where the
+// engine cannot train the sweep's conditioned networks.
+func (c Config) probeConditioned(eng train.Engine) error {
+	pen, err := c.penalty()
+	if err != nil {
+		return err
+	}
+	s, err := c.scalarization()
+	if err != nil {
+		return err
+	}
+	arch := model.Arch{Layers: 2, Hidden: 1}
+	spec := train.Spec{Arch: arch, Dim: 1, BatchSize: 2, Init: model.NewParams(arch, 1),
+		FiLM: model.NewFiLM(arch, 1, rand.New(rand.NewPCG(0, 0))),
+		Objective: scalarize.Objective{Method: scalarize.Method(c.Method), Lambda: 0.5,
+			Std: scalarize.Standardizer{RMax: 1, UMax: 1}, Scalarization: s},
+		Penalty: pen, Risk: c.CustomRisk}
+	tr, err := eng.NewTrainer(spec)
+	if err != nil {
+		return &FieldError{Field: "engine", Err: err}
+	}
+	if _, ok := tr.(train.ConditionedTrainer); !ok {
+		return fieldErr("engine", "the %s engine cannot train a λ-conditioned network (--conditioned); use --engine backprop", eng.Name())
+	}
+	return nil
+}
+
+// ScheduleLambdas is the most λ of the grid whose mean objective the
+// conditioned network's plateau schedule and held-out stopping read each
+// epoch (train.Spread): each costs about one epoch of training, so all of
+// log:15's 13 would make the network cost about as much as the grid's
+// networks one after another (docs/method.md §12).
+const ScheduleLambdas = 5
+
+// evalOnlyGrid is the λ of the evaluation grid that the training grid does
+// not hold, ascending; nil without an evaluation grid.
+func (c Config) evalOnlyGrid(grid []float64) []float64 {
+	if !c.Conditioned || c.EvalLambdas == "" {
+		return nil
+	}
+	eval, _ := scalarize.ParseGrid(c.EvalLambdas) // checked by Validate
+	var out []float64
+	for _, l := range eval {
+		if !slices.Contains(grid, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// interior is the grid's λ strictly between 0 and 1, in grid order.
+func interior(grid []float64) []float64 {
+	var out []float64
+	for _, l := range grid {
+		if l > 0 && l < 1 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// conditionedLambdas are the λ a split's conditioned network is recorded
+// at: the grid's interior, then the evaluation grid's others.
+func (r *Runner) conditionedLambdas() []float64 {
+	return append(interior(r.grid), r.evalOnly...)
+}
+
+// conditionedSplit trains split sd's conditioned network, unless every
+// record it gives is written already, and writes its records not yet
+// written. A split whose standardization failed (reason) gets failed
+// records. A network is trained whole: a sweep stopped while it trains
+// trains it again from the start when resumed, to the same weights.
+func (r *Runner) conditionedSplit(ctx context.Context, sd *splitData, constants scalarize.Standardizer, reason string, workers chan struct{}) error {
+	var todo []float64
+	for _, l := range r.conditionedLambdas() {
+		if _, done := r.isDone(sd.m, l); !done {
+			todo = append(todo, l)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	if reason != "" {
+		for _, l := range todo {
+			rec := r.conditionedRecord(sd, l, constants)
+			rec.Status, rec.FailReason, rec.Weights = records.StatusFailed, reason, ""
+			if err := r.finish(&rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !acquire(ctx, workers) {
+		return ctx.Err()
+	}
+	defer func() { <-workers }()
+	recs, err := r.trainConditioned(ctx, sd, constants, todo)
+	if err != nil {
+		return err
+	}
+	for k := range recs {
+		if err := r.finish(&recs[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// conditionedRecord is the record of split sd's conditioned network at λ
+// before it is scored.
+func (r *Runner) conditionedRecord(sd *splitData, lambda float64, constants scalarize.Standardizer) records.Record {
+	rec := r.baseRecord(sd, scalarize.Method(r.cfg.Method), lambda)
+	rec.Conditioned = true
+	rec.EvalOnly = slices.Contains(r.evalOnly, lambda)
+	rec.Weights = runfolder.ConditionedNetworkPath(r.cfg.Method, r.cfg.Penalty, sd.m)
+	rec.RMin, rec.RMax, rec.UMin, rec.UMax = constants.RMin, constants.RMax, constants.UMin, constants.UMax
+	return rec
+}
+
+// trainConditioned trains split sd's conditioned network, stores it and
+// returns its records at the λ of todo. A diverged network gives failed
+// records, not an error.
+//
+// The network's generator is its identity (seed, split, "conditioned",
+// method): the MLP is drawn from it exactly as a plain network's is
+// (model.Init), the conditioning network after it, and then the batch
+// order and the dropout masks. The λ of each step comes from a generator of
+// its own, so that the draw changes no other stream.
+func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants scalarize.Standardizer, todo []float64) ([]records.Record, error) {
+	c := r.cfg
+	arch, _ := model.ParseArch(c.Arch)
+	rng := newRand(c.Seed, "conditioned", sd.m, c.Method, 0)
+	lambdaRng := newRand(c.Seed, "lambda-draw", sd.m, c.Method, 0)
+	penalty, err := r.penalty()
+	if err != nil {
+		return nil, err
+	}
+	grid := interior(r.grid)
+	schedule := train.Spread(grid, ScheduleLambdas)
+	sampler, err := train.NewLambdaSampler(c.LambdaDraw, r.grid)
+	if err != nil {
+		return nil, err
+	}
+	init := model.Init(arch, sd.train.Dim, rng)
+	film := model.NewFiLM(arch, c.FiLMWidth, rng)
+	spec := train.Spec{
+		Arch: arch, Dim: sd.train.Dim, BatchSize: min(c.Batch, sd.train.N), Dropout: c.Dropout,
+		Init: init, FiLM: film, Objective: r.objective(grid[0], constants), Penalty: penalty, Risk: c.CustomRisk,
+	}
+	where := fmt.Sprintf("split %d, conditioned network", sd.m)
+	tr, err := r.engine.NewTrainer(spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	ct, ok := tr.(train.ConditionedTrainer)
+	if !ok { // Config.Validate refuses this before a run starts
+		return nil, fmt.Errorf("%s: the %s engine cannot train a λ-conditioned network", where, r.engine.Name())
+	}
+	plain := spec
+	plain.FiLM = nil
+	eval, err := train.NewEvaluator(r.engine, plain, sd.evalBlock())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	adam := optim.DefaultAdam
+	adam.LR = c.LR
+	plateau := optim.DefaultPlateau
+	opt := train.ConditionedOptions{Options: train.Options{Epochs: c.Epochs, Adam: adam, Plateau: &plateau},
+		Sampler: sampler, Grid: schedule, Rows: sd.train, Eval: eval}
+	if sd.val.N > 0 {
+		opt.Holdout = &train.Holdout{Data: sd.val, Eval: eval, Objective: spec.Objective}
+	}
+	start := time.Now()
+	res, fitErr := train.FitConditioned(ctx, ct, sd.train, opt, rng, lambdaRng)
+	seconds := time.Since(start).Seconds()
+
+	recs := make([]records.Record, len(todo))
+	for k, l := range todo {
+		recs[k] = r.conditionedRecord(sd, l, constants)
+		recs[k].SkippedBatches = res.Skipped
+		// The network's time is shared among the grid's λ it stands for;
+		// the evaluation grid's others cost no training.
+		if !recs[k].EvalOnly {
+			recs[k].TrainSeconds = seconds / float64(len(grid))
+		}
+	}
+	var div *train.DivergedError
+	if errors.As(fitErr, &div) {
+		for k := range recs {
+			recs[k].Status, recs[k].FailEpoch, recs[k].FailReason, recs[k].Weights = records.StatusFailed, div.Epoch, div.Reason, ""
+		}
+		return recs, nil
+	}
+	if fitErr != nil {
+		return nil, fitErr
+	}
+	f := model.NewConditionedFile(res.Net, sd.columns, sd.std.Mean, sd.std.SD)
+	f.Card = r.card(&recs[0])
+	f.Card.Lambda = 0 // the file holds every λ; its records give each one's metrics
+	if err := r.saveNetwork(recs[0].Weights, f); err != nil {
+		return nil, err
+	}
+	for k, l := range todo {
+		rec := &recs[k]
+		net := res.Net.At(l)
+		fin, err := eval.Loss(net.Tensors(), sd.train)
+		if err != nil {
+			return nil, fmt.Errorf("%s at λ = %g: %w", where, l, err)
+		}
+		rec.TrainR, rec.TrainU = fin.R, fin.U
+		if sd.val.N > 0 {
+			v, err := eval.Loss(net.Tensors(), sd.val)
+			if err != nil {
+				return nil, fmt.Errorf("%s at λ = %g: validation: %w", where, l, err)
+			}
+			rec.ValR, rec.ValU, rec.KeptEpoch = &v.R, &v.U, res.Kept
+		}
+		if err := r.measure(rec, net, sd); err != nil {
+			return nil, err
+		}
+	}
+	return recs, nil
+}

@@ -1,0 +1,330 @@
+package experiments_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
+	"github.com/fpareto/fp/scalarize"
+)
+
+func conditionedConfig() experiments.Config {
+	cfg := experiments.DefaultConfig()
+	cfg.Dataset, cfg.Splits, cfg.Lambdas, cfg.Epochs, cfg.Workers = "compas", 2, "log:5", 6, 1
+	cfg.Engine, cfg.PropensityEpochs, cfg.Penalty = "backprop", 5, "ato-output"
+	cfg.Conditioned, cfg.EvalLambdas = true, "0.02,0.1,0.5"
+	return cfg
+}
+
+// cancelAfter is an observer that cancels a run once a record matching
+// stop is written.
+type cancelAfter struct {
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	stop   func(*records.Record) bool
+}
+
+func (c *cancelAfter) Start(int, int) {}
+func (c *cancelAfter) Done(rec *records.Record) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stop(rec) {
+		c.cancel()
+	}
+}
+
+// A conditioned sweep records, per split, the λ = 0 and λ = 1 runs as plain
+// networks and one conditioned network at every interior λ of the grid and
+// of the evaluation grid (those not in the grid marked eval_only), all
+// naming the split's one fp-network/3 file, each scored as that file
+// folded at its λ. Workers and shards do not change the records, and a
+// sweep stopped while a split's conditioned network trains, or killed
+// after some of its records, resumes to the records of the uninterrupted
+// sweep.
+func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 8 networks several times; run without -short")
+	}
+	cfg := conditionedConfig()
+	whole := filepath.Join(t.TempDir(), "whole")
+	if err := runSweep(cfg, whole); err != nil {
+		t.Fatal(err)
+	}
+	want := readRecords(t, whole)
+	// The grid's interior λ and those of 0.02, 0.1 and 0.5 it lacks.
+	grid, _ := scalarize.ParseGrid(cfg.Lambdas)
+	n := len(grid)
+	for _, l := range []float64{0.02, 0.1, 0.5} {
+		if !slices.Contains(grid, l) {
+			n++
+		}
+	}
+	if len(want) != 2*n || n == len(grid) {
+		t.Fatalf("%d records, want %d (grid %v)", len(want), 2*n, grid)
+	}
+	for _, r := range want {
+		plain := r.Lambda == 0 || r.Lambda == 1
+		evalOnly := !slices.Contains(grid, r.Lambda)
+		if !r.OK() || r.Conditioned == plain || r.EvalOnly != evalOnly {
+			t.Errorf("%s: status %s, conditioned %v, eval_only %v", r.Key(), r.Status, r.Conditioned, r.EvalOnly)
+			continue
+		}
+		if plain {
+			continue
+		}
+		if want := runfolder.ConditionedNetworkPath("cheb", "ato-output", r.Split); r.Weights != want {
+			t.Errorf("%s: weights %q, want %q", r.Key(), r.Weights, want)
+		}
+		f, err := model.Load(filepath.Join(whole, r.Weights))
+		if err != nil || !f.IsConditioned() {
+			t.Fatalf("%s: %v (conditioned %v)", r.Key(), err, err == nil && f.IsConditioned())
+		}
+		at, err := f.At(r.Lambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := testSplit(t, whole, r.Split)
+		z, err := at.Logits(sp.x, len(sp.y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		met, err := fairness.EvaluateLogits(z, sp.y, sp.a, sp.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(met.Risk-r.Risk) > 1e-12 || math.Abs(met.ATO-r.ATO) > 1e-12 {
+			t.Errorf("%s: the stored file folded at λ scores risk %g ATO %g, the record %g %g", r.Key(), met.Risk, met.ATO, r.Risk, r.ATO)
+		}
+		if r.TrainU <= 0 || r.UMax <= r.UMin {
+			t.Errorf("%s: train U %g, constants [%g, %g]", r.Key(), r.TrainU, r.UMin, r.UMax)
+		}
+	}
+
+	t.Run("status", func(t *testing.T) {
+		rep, err := experiments.Status(whole, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := 2 * (n - len(grid))
+		if !rep.Complete || rep.Overall.Expected != len(want) || rep.Overall.EvalOnlyExpected != e || rep.Overall.EvalOnlyDone != e || len(rep.Unexpected) != 0 {
+			t.Errorf("status: complete %v, %d/%d, eval_only %d/%d, unexpected %v; want %d eval_only",
+				rep.Complete, rep.Overall.Done, rep.Overall.Expected, rep.Overall.EvalOnlyDone, rep.Overall.EvalOnlyExpected, rep.Unexpected, e)
+		}
+		var b strings.Builder
+		if err := rep.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), fmt.Sprintf("eval_only: %d/%d recorded", e, e)) {
+			t.Errorf("status text does not count the eval_only records:\n%s", b.String())
+		}
+	})
+	t.Run("workers", func(t *testing.T) {
+		two := cfg
+		two.Workers = 2
+		d := filepath.Join(t.TempDir(), "two")
+		if err := runSweep(two, d); err != nil {
+			t.Fatal(err)
+		}
+		if got := readRecords(t, d); !reflect.DeepEqual(got, want) {
+			t.Error("2 workers gave other records than 1")
+		}
+	})
+	t.Run("shards", func(t *testing.T) {
+		d := filepath.Join(t.TempDir(), "sharded")
+		for i := range 2 {
+			sh := cfg
+			sh.Shard = experiments.Shard{Index: i, Count: 2}
+			if err := runSweep(sh, d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := readRecords(t, d); !reflect.DeepEqual(got, want) {
+			t.Error("two shards gave other records than one run")
+		}
+	})
+	t.Run("stopped while training", func(t *testing.T) {
+		d := filepath.Join(t.TempDir(), "stopped")
+		ctx, cancel := context.WithCancel(context.Background())
+		obs := &cancelAfter{cancel: cancel, stop: func(r *records.Record) bool { return r.Split == 0 && r.Lambda == 1 }}
+		run, err := experiments.NewRunner(cfg, d, obs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = run.Run(ctx)
+		run.Close()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("stopped run: err = %v, want context.Canceled", err)
+		}
+		part := readRecords(t, d)
+		for _, r := range part {
+			if r.Conditioned {
+				t.Fatalf("%s recorded before the stop: the stop came too late to test anything", r.Key())
+			}
+		}
+		if err := runSweep(cfg, d); err != nil {
+			t.Fatal(err)
+		}
+		if got := readRecords(t, d); !reflect.DeepEqual(got, want) {
+			t.Error("the resumed sweep's records differ from the uninterrupted sweep's")
+		}
+	})
+	t.Run("killed after some records", func(t *testing.T) {
+		d := filepath.Join(t.TempDir(), "killed")
+		if err := runSweep(cfg, d); err != nil {
+			t.Fatal(err)
+		}
+		// Keep the records file up to split 1's second conditioned record,
+		// as a process killed while writing them leaves it.
+		path := filepath.Join(d, runfolder.RecordsFile(experiments.Shard{}))
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kept []string
+		seen := 0
+		for _, line := range strings.SplitAfter(string(b), "\n") {
+			if strings.Contains(line, `"split":1,`) && strings.Contains(line, `"conditioned":true`) {
+				if seen++; seen > 2 {
+					continue
+				}
+			}
+			kept = append(kept, line)
+		}
+		if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(readRecords(t, d)); n != len(want)-(len(want)/2-2-2) {
+			t.Fatalf("%d records left, want %d", n, len(want)-(len(want)/2-2-2))
+		}
+		if err := os.Remove(filepath.Join(d, runfolder.ConditionedNetworkPath("cheb", "ato-output", 1))); err != nil {
+			t.Fatal(err)
+		}
+		if err := runSweep(cfg, d); err != nil {
+			t.Fatal(err)
+		}
+		if got := readRecords(t, d); !reflect.DeepEqual(got, want) {
+			t.Error("the resumed sweep's records differ from the uninterrupted sweep's")
+		}
+	})
+}
+
+// testRows are a split's test rows as the runner scores them.
+type testRows struct{ x, y, a, e []float64 }
+
+func testSplit(t *testing.T, dir string, m int) testRows {
+	t.Helper()
+	ts, err := runfolder.LoadTestSplit(dir, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ts.Data
+	var x []float64
+	for _, i := range ts.Rows {
+		x = append(x, d.X[i*d.Dim:(i+1)*d.Dim]...)
+	}
+	y, a := d.Subset(ts.Rows)
+	return testRows{x: x, y: y, a: a, e: ts.Propensity}
+}
+
+// What a conditioned sweep cannot do is refused in one line naming the
+// setting, before anything is read or written.
+func TestConditionedRefusals(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		set   func(*experiments.Config)
+		field string
+		want  string
+	}{
+		{"adaptive grid", func(c *experiments.Config) { c.Lambdas = "adaptive:9" }, "conditioned", "fixed grid"},
+		{"adversarial", func(c *experiments.Config) { c.Method = experiments.MethodAdversarial }, "conditioned", "adversarial baseline"},
+		{"lockstep", func(c *experiments.Config) { c.Lockstep = true }, "lockstep", "one network per split"},
+		{"no interior λ", func(c *experiments.Config) { c.Lambdas = "0,1" }, "lambdas", "no λ strictly between 0 and 1"},
+		{"unknown draw", func(c *experiments.Config) { c.LambdaDraw = "beta" }, "lambda_draw", `"beta": want one of grid, log-uniform`},
+		{"negative width", func(c *experiments.Config) { c.FiLMWidth = -2 }, "film_width", "want ≥ 1"},
+		{"bad evaluation grid", func(c *experiments.Config) { c.EvalLambdas = "log:x" }, "eval_lambdas", ""},
+		{"adaptive evaluation grid", func(c *experiments.Config) { c.EvalLambdas = "adaptive:5" }, "eval_lambdas", "fixed grid"},
+		{"width without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.FiLMWidth = false, "", 8 }, "film_width", "--conditioned only"},
+		{"draw without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.LambdaDraw = false, "", "grid" }, "lambda_draw", "--conditioned only"},
+		{"evaluation grid without --conditioned", func(c *experiments.Config) { c.Conditioned = false }, "eval_lambdas", "--conditioned"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := conditionedConfig()
+			c.set(&cfg)
+			out := filepath.Join(t.TempDir(), "out")
+			_, err := experiments.NewRunner(cfg, out, nil)
+			var fe *experiments.FieldError
+			if !errors.As(err, &fe) || fe.Field != c.field || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want a one-line error of field %s saying %q", err, c.field, c.want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the refused sweep made its folder (%v)", err)
+			}
+		})
+	}
+	// Without --conditioned every setting of it is empty: the digest of a
+	// sweep of one network per λ is that of folders written before.
+	plain := experiments.DefaultConfig()
+	plain.Engine = "backprop"
+	if !plain.LockstepPossible() {
+		t.Fatal("the default configuration cannot train in lockstep")
+	}
+	cond := plain
+	cond.Conditioned = true
+	if cond.LockstepPossible() {
+		t.Error("a conditioned sweep says it can train in lockstep")
+	}
+	if cond.Digest() == plain.Digest() {
+		t.Error("--conditioned does not change the digest")
+	}
+}
+
+// Each built-in penalty and the three built-in scalarizations train a
+// conditioned network.
+func TestConditionedSweepEveryPenaltyAndMethod(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a sweep per penalty and method; run without -short")
+	}
+	type job struct{ method, penalty string }
+	var jobs []job
+	for _, p := range []string{"ato-penultimate", "ato-all", "ato-penultimate-normalized", "ato-output"} {
+		jobs = append(jobs, job{experiments.MethodCheb, p})
+	}
+	jobs = append(jobs, job{experiments.MethodLinear, "ato-output"}, job{experiments.MethodChebAug, "ato-output"})
+	for _, j := range jobs {
+		t.Run(j.method+"/"+j.penalty, func(t *testing.T) {
+			cfg := conditionedConfig()
+			cfg.Splits, cfg.EvalLambdas, cfg.Epochs = 1, "", 2
+			cfg.Method, cfg.Penalty = j.method, j.penalty
+			if j.method == experiments.MethodChebAug {
+				cfg.Rho = scalarize.DefaultRho
+			}
+			d := filepath.Join(t.TempDir(), "out")
+			if err := runSweep(cfg, d); err != nil {
+				t.Fatal(err)
+			}
+			recs := readRecords(t, d)
+			n := 0
+			for _, r := range recs {
+				if r.Conditioned && r.OK() && r.Method == j.method && r.Penalty == j.penalty {
+					n++
+				}
+			}
+			if n != 3 {
+				t.Errorf("%d conditioned records, want 3", n)
+			}
+		})
+	}
+}

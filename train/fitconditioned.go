@@ -1,0 +1,234 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/scalarize"
+)
+
+// The distributions of the λ a conditioned network trains at (docs/method.md
+// §12), one λ drawn per mini-batch step.
+const (
+	// DrawGrid draws one of the grid's interior λ (strictly between 0 and
+	// 1), each with the same probability: the network trains on exactly the
+	// λ it is evaluated at.
+	DrawGrid = "grid"
+	// DrawLogUniform draws λ log-uniformly on [λ_min, 1], λ_min the grid's
+	// smallest positive λ: every λ of a log grid's range, between the grid's
+	// points too.
+	DrawLogUniform = "log-uniform"
+)
+
+// DefaultDraw is the draw of a conditioned sweep unless another is asked
+// for (the measurement behind it is in docs/method.md §12).
+const DefaultDraw = DrawLogUniform
+
+// Draws lists the λ draws a LambdaSampler accepts.
+var Draws = []string{DrawGrid, DrawLogUniform}
+
+// LambdaSampler draws the λ of each training step of a conditioned network
+// from a distribution covering a grid.
+type LambdaSampler struct {
+	draw     string
+	interior []float64 // the grid's λ strictly between 0 and 1
+	logLo    float64   // log of the smallest positive λ
+}
+
+// NewLambdaSampler builds the sampler of draw (DrawGrid or DrawLogUniform)
+// over grid, which must hold a λ strictly between 0 and 1.
+func NewLambdaSampler(draw string, grid []float64) (*LambdaSampler, error) {
+	s := &LambdaSampler{draw: draw}
+	for _, l := range grid {
+		if l > 0 && l < 1 {
+			s.interior = append(s.interior, l)
+		}
+	}
+	slices.Sort(s.interior)
+	s.interior = slices.Compact(s.interior)
+	if len(s.interior) == 0 {
+		return nil, fmt.Errorf("λ draw: the grid %v has no λ strictly between 0 and 1 to train a conditioned network at", grid)
+	}
+	switch draw {
+	case DrawGrid:
+	case DrawLogUniform:
+		s.logLo = math.Log(s.interior[0])
+	default:
+		return nil, fmt.Errorf("λ draw %q: want one of %v", draw, Draws)
+	}
+	return s, nil
+}
+
+// Interior is the grid's λ strictly between 0 and 1, ascending.
+func (s *LambdaSampler) Interior() []float64 { return slices.Clone(s.interior) }
+
+// Draw returns the next λ, one draw of rng.
+func (s *LambdaSampler) Draw(rng *rand.Rand) float64 {
+	if s.draw == DrawGrid {
+		return s.interior[rng.IntN(len(s.interior))]
+	}
+	// exp(log λ_min · (1 − u)) for u ∈ [0, 1) lies in [λ_min, 1].
+	return math.Exp(s.logLo * (1 - rng.Float64()))
+}
+
+// ConditionedOptions configures FitConditioned.
+type ConditionedOptions struct {
+	// Options are Fit's: Epochs, Adam, Plateau, OnEpoch and BlockMasks as
+	// there. Holdout, when set, is the validation part: its Objective is
+	// the objective at any λ (its Lambda is replaced by each of Grid's) and
+	// its Eval a plain evaluator of the network (model.Conditioned.At).
+	Options
+	// Sampler draws the λ of each step from LambdaRand.
+	Sampler *LambdaSampler
+	// Grid is the λ over which the schedule's objective is averaged: the
+	// sweep's interior λ.
+	Grid []float64
+	// Rows are the fixed training rows the schedule's objective is measured
+	// on when there is no holdout (with Eval); with a holdout the
+	// validation part is used instead.
+	Rows Data
+	Eval *Evaluator
+}
+
+// ConditionedResult is Result with the network kept (the best epoch's with
+// a holdout, else the last) as a conditioned network.
+type ConditionedResult struct {
+	Result
+	Net *model.Conditioned
+}
+
+// FitConditioned trains the conditioned network of tr on d for
+// opt.Epochs epochs (docs/method.md §12). Every epoch shuffles the rows
+// with rng and walks them in batches as Fit does; before each step a λ is
+// drawn from lambdaRng (opt.Sampler) and set. The objective at the drawn λ
+// jumps from step to step, so the plateau schedule reads instead, once per
+// epoch, the mean over opt.Grid of the objective of the network at each λ,
+// in evaluation mode, on fixed rows: the validation part when
+// opt.Holdout is set (and the epoch with the lowest such mean is then kept,
+// Result.Val holding its means of R, U and the objective), else opt.Rows.
+// It stops with ctx's error when ctx is done and with a *DivergedError
+// when a loss or gradient is not finite.
+func FitConditioned(ctx context.Context, tr ConditionedTrainer, d Data, opt ConditionedOptions, rng, lambdaRng *rand.Rand) (ConditionedResult, error) {
+	h, err := checkFit(tr, d, &opt.Options)
+	if err != nil {
+		return ConditionedResult{}, err
+	}
+	if opt.Sampler == nil || len(opt.Grid) == 0 {
+		return ConditionedResult{}, fmt.Errorf("fit conditioned: a λ sampler and a grid are required")
+	}
+	rows, eval := opt.Rows, opt.Eval
+	if h != nil {
+		rows, eval = h.Data, h.Eval
+	}
+	if eval == nil || rows.N == 0 {
+		return ConditionedResult{}, fmt.Errorf("fit conditioned: the schedule needs an evaluator and rows to measure the network on")
+	}
+	objective := tr.Spec().Objective
+	if h != nil {
+		objective = h.Objective
+	}
+	// The loop runs without a plateau: the schedule below steps it.
+	loopOpt := opt.Options
+	loopOpt.Plateau = nil
+	l, err := NewLoop(tr, loopOpt)
+	if err != nil {
+		return ConditionedResult{}, err
+	}
+	var plateau *optim.Plateau
+	if opt.Plateau != nil {
+		plateau = optim.NewPlateau(*opt.Plateau)
+	}
+	var best [][]float64
+	kept := 0
+	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+		if err := ctx.Err(); err != nil {
+			return ConditionedResult{Result: l.res}, err
+		}
+		perm := l.order(d.N)
+		rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		var sr, su, so float64
+		batches := 0
+		lr := l.adam.LR()
+		for start := 0; start < len(perm); start += l.batch.Size {
+			if err := tr.SetLambda(opt.Sampler.Draw(lambdaRng)); err != nil {
+				return ConditionedResult{Result: l.res}, err
+			}
+			loss, err := l.Step(d, perm[start:min(start+l.batch.Size, len(perm))], rng)
+			if err != nil {
+				return ConditionedResult{Result: l.res}, err
+			}
+			sr, su, so = sr+loss.R, su+loss.U, so+loss.Objective
+			batches++
+		}
+		l.endEpoch(sr, su, so, batches, lr)
+		mean, err := GridLoss(tr.Conditioned(), eval, rows, objective, opt.Grid)
+		if err != nil {
+			return ConditionedResult{Result: l.res}, fmt.Errorf("epoch %d: %w", epoch, err)
+		}
+		if !finite(mean.R) || !finite(mean.U) || !finite(mean.Objective) {
+			return ConditionedResult{Result: l.res}, &DivergedError{Epoch: epoch, Reason: fmt.Sprintf("mean objective over the grid is not finite (R = %v, U = %v)", mean.R, mean.U)}
+		}
+		if plateau != nil {
+			l.adam.SetLR(plateau.Step(mean.Objective, l.adam.LR()))
+		}
+		l.res.Kept = epoch
+		if h != nil {
+			l.res.History[len(l.res.History)-1].Val = &mean
+			if l.res.Val == nil || mean.Objective < l.res.Val.Objective {
+				v := mean
+				l.res.Val = &v
+				best, kept = cloneTensors(l.params), epoch
+			}
+		}
+	}
+	if h != nil {
+		for i, p := range best {
+			copy(l.params[i], p)
+		}
+		l.res.Kept = kept
+	}
+	return ConditionedResult{Result: l.res, Net: tr.Conditioned()}, nil
+}
+
+// GridLoss is the mean over grid of the network c at each λ, scored by ev
+// on d: R, U and obj's value with obj.Lambda set to the λ.
+func GridLoss(c *model.Conditioned, ev *Evaluator, d Data, obj scalarize.Objective, grid []float64) (Loss, error) {
+	var mean Loss
+	for _, lambda := range grid {
+		l, err := ev.Loss(c.At(lambda).Tensors(), d)
+		if err != nil {
+			return Loss{}, fmt.Errorf("λ = %g: %w", lambda, err)
+		}
+		o := obj
+		o.Lambda = lambda
+		v, _, _ := o.Value(l.R, l.U)
+		mean.R += l.R
+		mean.U += l.U
+		mean.Objective += v
+	}
+	n := float64(len(grid))
+	mean.R, mean.U, mean.Objective = mean.R/n, mean.U/n, mean.Objective/n
+	return mean, nil
+}
+
+// Spread returns at most k of grid's λ spread evenly over its positions,
+// its first and last included (all of them when it has no more than k).
+func Spread(grid []float64, k int) []float64 {
+	n := len(grid)
+	if n <= k || k < 2 {
+		if k == 1 && n > 1 {
+			return []float64{grid[n/2]}
+		}
+		return slices.Clone(grid)
+	}
+	out := make([]float64, k)
+	for i := range out {
+		out[i] = grid[int(math.Round(float64(i*(n-1))/float64(k-1)))]
+	}
+	return out
+}

@@ -1,0 +1,255 @@
+package train_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fpareto/fp/backprop"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/optim"
+	"github.com/fpareto/fp/penalties"
+	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
+)
+
+func TestLambdaSamplerDraws(t *testing.T) {
+	grid := []float64{0, 0.001, 0.01, 0.1, 1}
+	rng := rand.New(rand.NewPCG(1, 1))
+	g, err := train.NewLambdaSampler(train.DrawGrid, grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[float64]int{}
+	for range 3000 {
+		seen[g.Draw(rng)]++
+	}
+	if len(seen) != 3 || seen[0.001] < 900 || seen[0.01] < 900 || seen[0.1] < 900 {
+		t.Errorf("grid draw: %v, want the three interior λ about 1000 times each", seen)
+	}
+	l, err := train.NewLambdaSampler(train.DrawLogUniform, grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var below int // λ < 10⁻¹·⁵: half of the log range [10⁻³, 1]
+	for range 4000 {
+		v := l.Draw(rng)
+		if !(v >= 0.001 && v <= 1) {
+			t.Fatalf("log-uniform draw %g outside [0.001, 1]", v)
+		}
+		if v < math.Pow(10, -1.5) {
+			below++
+		}
+	}
+	if below < 1800 || below > 2200 {
+		t.Errorf("log-uniform: %d of 4000 draws below 10^-1.5, want about 2000", below)
+	}
+	for _, c := range []struct {
+		draw string
+		grid []float64
+		want string
+	}{
+		{train.DrawGrid, []float64{0, 1}, "no λ strictly between 0 and 1"},
+		{"beta", grid, `λ draw "beta"`},
+	} {
+		if _, err := train.NewLambdaSampler(c.draw, c.grid); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s over %v: err = %v, want %q", c.draw, c.grid, err, c.want)
+		}
+	}
+}
+
+// lambdaLog is a conditioned trainer that records the λ of every step.
+type lambdaLog struct {
+	train.ConditionedTrainer
+	steps []float64
+}
+
+func (l *lambdaLog) Gradient(b *train.Batch) (train.Loss, error) {
+	l.steps = append(l.steps, l.Lambda())
+	return l.ConditionedTrainer.Gradient(b)
+}
+
+func conditionedSpec(rng *rand.Rand, dim int) train.Spec {
+	arch := model.Arch{Layers: 3, Hidden: 4}
+	std := scalarize.Standardizer{RMin: 0.3, RMax: 0.8, UMin: 0, UMax: 0.5}
+	return train.Spec{Arch: arch, Dim: dim, BatchSize: 20, Dropout: 0.1, Init: model.Init(arch, dim, rng),
+		FiLM:      model.NewFiLM(arch, 8, rng),
+		Objective: scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5, Std: std},
+		Penalty:   penalties.ATOPenultimate}
+}
+
+// fitConditioned trains a small conditioned network on synthetic rows and
+// returns the trainer (with its λ log) and the result.
+func fitConditioned(t *testing.T, seed uint64, holdout bool) (*lambdaLog, train.ConditionedResult, train.ConditionedOptions, train.Data) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 5))
+	d := synth(100, 3, rand.New(rand.NewPCG(9, 9)))
+	val := synth(60, 3, rand.New(rand.NewPCG(8, 8)))
+	spec := conditionedSpec(rng, 3)
+	tr, err := backprop.Engine{}.NewTrainer(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, ok := tr.(train.ConditionedTrainer)
+	if !ok {
+		t.Fatalf("the backprop engine gave a %T for a conditioned spec", tr)
+	}
+	plain := spec
+	plain.FiLM = nil
+	ev, err := train.NewEvaluator(backprop.Engine{}, plain, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := []float64{0, 0.01, 0.1, 0.5, 1}
+	s, err := train.NewLambdaSampler(train.DrawGrid, grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := optim.DefaultPlateau
+	opt := train.ConditionedOptions{Options: train.Options{Epochs: 6, Adam: optim.DefaultAdam, Plateau: &p},
+		Sampler: s, Grid: s.Interior(), Rows: d, Eval: ev}
+	if holdout {
+		opt.Holdout = &train.Holdout{Data: val, Eval: ev, Objective: spec.Objective}
+	}
+	log := &lambdaLog{ConditionedTrainer: ct}
+	res, err := train.FitConditioned(context.Background(), log, d, opt, rng, rand.New(rand.NewPCG(seed, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return log, res, opt, val
+}
+
+// Each step trains at a λ drawn from the sampler's own generator; the same
+// generators give the same network; the validation mean over the grid picks
+// the kept epoch, and the network returned is that epoch's.
+func TestFitConditionedDrawsLambdaPerStepAndKeepsTheBestGridMean(t *testing.T) {
+	log, res, opt, val := fitConditioned(t, 1, true)
+	if len(log.steps) != 6*5 || res.Steps != 30 {
+		t.Fatalf("%d steps (%d λ set), want 6 epochs × 5 batches", res.Steps, len(log.steps))
+	}
+	seen := map[float64]bool{}
+	for _, l := range log.steps {
+		seen[l] = true
+	}
+	if len(seen) != 3 || !seen[0.01] || !seen[0.1] || !seen[0.5] {
+		t.Errorf("λ trained at: %v, want the grid's interior", seen)
+	}
+	again, res2, _, _ := fitConditioned(t, 1, true)
+	if !slices.Equal(again.steps, log.steps) || !slices.Equal(flat(res2.Net), flat(res.Net)) {
+		t.Error("the same generators gave other λ or weights")
+	}
+	best := math.Inf(1)
+	kept := 0
+	for _, st := range res.History {
+		if st.Val == nil {
+			t.Fatalf("epoch %d has no validation score", st.Epoch)
+		}
+		if st.Val.Objective < best {
+			best, kept = st.Val.Objective, st.Epoch
+		}
+	}
+	if res.Kept != kept || res.Val.Objective != best {
+		t.Errorf("kept epoch %d (objective %g), want %d (%g)", res.Kept, res.Val.Objective, kept, best)
+	}
+	got, err := train.GridLoss(res.Net, opt.Holdout.Eval, val, opt.Holdout.Objective, opt.Grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != *res.Val {
+		t.Errorf("the network returned scores %+v on the validation part, the kept epoch %+v", got, *res.Val)
+	}
+	if slices.Equal(flat(res.Net)[len(flat(res.Net))-4:], make([]float64, 4)) {
+		t.Error("the conditioning network's output layer did not move from its identity start")
+	}
+}
+
+func flat(c *model.Conditioned) []float64 {
+	var out []float64
+	for _, t := range c.Tensors() {
+		out = append(out, t...)
+	}
+	return out
+}
+
+// The plateau schedule reads the grid mean on fixed rows, not the objective
+// of the drawn λ: a network that cannot improve (learning rate 0) lowers the
+// rate after the plateau's patience although the drawn λ's objective jumps.
+func TestFitConditionedPlateauReadsTheGridMean(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	d := synth(80, 3, rng)
+	spec := conditionedSpec(rng, 3)
+	tr, err := backprop.Engine{}.NewTrainer(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := spec
+	plain.FiLM = nil
+	ev, err := train.NewEvaluator(backprop.Engine{}, plain, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := train.NewLambdaSampler(train.DrawLogUniform, []float64{0, 0.001, 0.3, 1})
+	p := optim.DefaultPlateau
+	p.Eps = 0 // lets the tiny rate below drop
+	adam := optim.DefaultAdam
+	adam.LR = 1e-300 // the weights do not move: the grid mean is constant
+	var lrs []float64
+	opt := train.ConditionedOptions{Options: train.Options{Epochs: 14, Adam: adam, Plateau: &p,
+		OnEpoch: func(s train.EpochStats) { lrs = append(lrs, s.LR) }},
+		Sampler: s, Grid: s.Interior(), Rows: d, Eval: ev}
+	res, err := train.FitConditioned(context.Background(), tr.(train.ConditionedTrainer), d, opt, rng, rand.New(rand.NewPCG(3, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.History[0].Objective == res.History[1].Objective {
+		t.Fatal("the drawn λ's objective did not change between epochs; the test shows nothing")
+	}
+	if !(lrs[12] < lrs[11]) || lrs[11] != lrs[0] {
+		t.Errorf("rates %v: want the first drop after 1 + 11 epochs of a constant grid mean", lrs)
+	}
+	if res.Kept != 14 || res.Val != nil {
+		t.Errorf("without a holdout: kept %d, val %v; want the last epoch", res.Kept, res.Val)
+	}
+}
+
+func TestFitConditionedRefusesWithoutSamplerOrRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	d := synth(40, 3, rng)
+	spec := conditionedSpec(rng, 3)
+	tr, err := backprop.Engine{}.NewTrainer(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := train.NewLambdaSampler(train.DrawGrid, []float64{0, 0.5, 1})
+	for name, opt := range map[string]train.ConditionedOptions{
+		"no sampler": {Options: train.Options{Epochs: 1, Adam: optim.DefaultAdam}, Grid: []float64{0.5}},
+		"no rows":    {Options: train.Options{Epochs: 1, Adam: optim.DefaultAdam}, Sampler: s, Grid: []float64{0.5}},
+	} {
+		_, err := train.FitConditioned(context.Background(), tr.(train.ConditionedTrainer), d, opt, rng, rng)
+		if err == nil || errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "fit conditioned") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
+
+func TestSpread(t *testing.T) {
+	g := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
+	for _, c := range []struct {
+		grid []float64
+		k    int
+		want []float64
+	}{
+		{g, 5, []float64{1, 4, 7, 10, 13}},
+		{g, 2, []float64{1, 13}},
+		{g, 1, []float64{7}},
+		{g[:3], 5, g[:3]},
+	} {
+		if got := train.Spread(c.grid, c.k); !slices.Equal(got, c.want) {
+			t.Errorf("Spread(%v, %d) = %v, want %v", c.grid, c.k, got, c.want)
+		}
+	}
+}

@@ -108,14 +108,6 @@ type Record struct {
 	AdvClfSteps      int `json:"adv_clf_steps,omitempty"`
 	AdvClfStepsTotal int `json:"adv_clf_steps_total,omitempty"`
 
-	// Conditioned marks a record of a λ-conditioned network (docs/method.md
-	// §12): one network per split, recorded at every λ of the grid, the
-	// shared network file in Weights. EvalOnly marks a λ of the denser
-	// evaluation grid that is not in the training grid: such records are
-	// left out of comparisons with sweeps of one network per λ.
-	Conditioned bool `json:"conditioned,omitempty"`
-	EvalOnly    bool `json:"eval_only,omitempty"`
-
 	Status     string `json:"status"`
 	FailEpoch  int    `json:"fail_epoch,omitempty"`
 	FailReason string `json:"fail_reason,omitempty"`

@@ -280,6 +280,7 @@ func compas(t *table, keep map[string]bool, g GroupOptions) (*Dataset, error) {
 		if err := d.setGroups(t, rows, []*column{race}, g); err != nil {
 			return nil, err
 		}
+		d.binaryFromGroups(d.GroupPositive)
 	}
 	var feats []feature
 	for _, n := range compasNumeric {
@@ -352,6 +353,7 @@ func adult(t *table, a, preset string, keep map[string]bool, g GroupOptions) (*D
 		if err := d.setGroups(t, rows, []*column{col}, g); err != nil {
 			return nil, err
 		}
+		d.binaryFromGroups(d.GroupPositive)
 	}
 	var feats []feature
 	for _, n := range adultNumeric {
@@ -368,7 +370,7 @@ func adult(t *table, a, preset string, keep map[string]bool, g GroupOptions) (*D
 		return nil, err
 	}
 	d.Schema.TargetNegative = "<=50K"
-	if a == "sex" { // any race other than White is a = 0
+	if a == "sex" && d.GroupPositive == "Male" { // any race other than White is a = 0
 		d.Schema.SensitiveNegative = "Female"
 	}
 	return d, nil

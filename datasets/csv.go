@@ -47,9 +47,6 @@ func LoadCSV(path string, opt CSVOptions) (*Dataset, error) {
 	case opt.Target == opt.Sensitive:
 		return nil, fmt.Errorf("column %q cannot be both the target and the sensitive attribute", opt.Target)
 	}
-	if err := opt.Groups.check(); err != nil {
-		return nil, err
-	}
 	t, err := readFile(path, nil)
 	if err != nil {
 		return nil, err
@@ -103,6 +100,9 @@ func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
 	groups := opt.Groups
 	if len(sensCols) > 1 && groups.Levels == nil {
 		groups.All = true // an intersection is in groups
+	}
+	if err := groups.check(); err != nil {
+		return nil, err
 	}
 	if groups.asked() && opt.SensitivePositive != "" {
 		return nil, fmt.Errorf("%w: --sensitive-positive codes one value against the rest as two groups; with --sensitive-levels (or several --sensitive columns) the groups are given, so leave it out", ErrGroups)
@@ -160,7 +160,7 @@ rowLoop:
 		if err := d.setGroups(t, rows, sensCols, groups); err != nil {
 			return nil, err
 		}
-		d.binaryFromGroups()
+		d.binaryFromGroups("")
 	} else if d.A, d.GroupPositive, err = binaryColumn(t, sens, rows, opt.SensitivePositive, "sensitive", "--sensitive-positive"); err != nil {
 		return nil, err
 	}
@@ -246,7 +246,11 @@ func binaryColumn(t *table, c *column, rows []int, positive, role, flag string) 
 		vals = append(vals, c.levels[k])
 	}
 	sortValues(vals)
-	if len(vals) > 2 && role == "sensitive" && positive != "" && slices.Contains(vals, positive) {
+	if len(vals) > 2 && role == "sensitive" && positive != "" {
+		if !slices.Contains(vals, positive) {
+			return nil, "", t.errColumn(c, fmt.Errorf("%w: %s %q is not a value of the %s column (values: %s)",
+				ErrBadValue, flag, positive, role, quoteList(vals)))
+		}
 		// That value against the rest: a = 0 for every other value.
 		out := make([]float64, len(rows))
 		for r, i := range rows {

@@ -41,6 +41,9 @@ type Dataset struct {
 	// level its coding rule picks against the rest.
 	Groups []int
 	Levels []string
+	// GroupColumns are the columns the groups come from: the sensitive
+	// column, or the columns of an intersection.
+	GroupColumns []string
 	// GroupNotes say, one line each, which values joined the group
 	// OtherLevel for having too few rows.
 	GroupNotes []string

@@ -254,6 +254,10 @@ func (d *Dataset) setGroups(t *table, rows []int, cols []*column, g GroupOptions
 		d.Groups[r] = code[l]
 	}
 	d.Levels, d.GroupNotes = levels, notes
+	d.GroupColumns = make([]string, len(cols))
+	for j, c := range cols {
+		d.GroupColumns[j] = c.name
+	}
 	return nil
 }
 
@@ -267,17 +271,22 @@ func normalizeLabel(l string) string {
 	return strings.Join(parts, LevelSeparator)
 }
 
-// binaryFromGroups codes a as a file's binary coding would code the levels
-// (docs/method.md §1.3): 1 for the named level the coding rule picks (never
-// OtherLevel), 0 for every other group. At two named levels this is the
-// coding of the column without groups.
-func (d *Dataset) binaryFromGroups() {
+// binaryFromGroups codes a from the groups, so that two groups train as
+// the a they code: 1 for the level prefer when it is a named level (a
+// built-in dataset's value coded 1), else for the named level the coding
+// rule of a file picks (docs/method.md §1.3; never OtherLevel), 0 for every
+// other group. At two named levels this is the coding of the column
+// without groups.
+func (d *Dataset) binaryFromGroups(prefer string) {
 	named := slices.Clone(d.Levels)
 	if named[len(named)-1] == OtherLevel {
 		named = named[:len(named)-1]
 	}
 	sortValues(named)
 	pos := positiveValue(named)
+	if slices.Contains(named, prefer) {
+		pos = prefer
+	}
 	r := slices.Index(d.Levels, pos)
 	d.A = make([]float64, len(d.Groups))
 	for i, g := range d.Groups {

@@ -29,6 +29,42 @@ type Options struct {
 	// Columns chooses among the dataset's feature columns (FeatureColumns).
 	// The rows kept are the preset's whatever the choice.
 	Columns ColumnChoice
+	// Groups asks for the sensitive column's values as groups
+	// (docs/method.md §1.9); the zero value keeps only the binary a.
+	Groups GroupOptions
+}
+
+// A variant is a built-in dataset whose sensitive attribute is in fixed
+// groups: the rows, features and binary a of its base dataset, with the
+// groups of its GroupOptions.
+type variant struct {
+	base    string
+	presets []string
+	groups  GroupOptions
+}
+
+var variants = map[string]variant{
+	// COMPAS's three largest races, the other three (Asian, Native
+	// American, Other: 385 rows) together.
+	"compas-race4": {base: "compas", presets: []string{""},
+		groups: GroupOptions{Levels: []string{"African-American", "Caucasian", "Hispanic"}}},
+	// Adult's five races, on the full preset (the paper preset keeps only
+	// White and Black).
+	"adult-race5": {base: "adult-race", presets: []string{PresetFull}, groups: GroupOptions{All: true}},
+}
+
+// Variants lists the built-in datasets whose sensitive attribute is in
+// more than two groups: datasets Load reads as their base dataset (Base)
+// with the groups fixed.
+func Variants() []string { return []string{"compas-race4", "adult-race5"} }
+
+// Base is the built-in dataset a variant reads its rows from, or name
+// itself for any other name.
+func Base(name string) string {
+	if v, ok := variants[name]; ok {
+		return v.base
+	}
+	return name
 }
 
 // Names lists the built-in datasets.
@@ -36,6 +72,9 @@ func Names() []string { return []string{"compas", "adult-sex", "adult-race"} }
 
 // Presets lists the encodings a built-in dataset has; compas has one, "".
 func Presets(name string) []string {
+	if v, ok := variants[name]; ok {
+		return v.presets
+	}
 	switch name {
 	case "compas":
 		return []string{""}
@@ -53,12 +92,32 @@ func DefaultPreset(name string) string {
 	return ""
 }
 
-// Load reads a built-in dataset ("compas", "adult-sex" or "adult-race"),
-// filters and encodes it as docs/method.md §1 says.
+// Load reads a built-in dataset ("compas", "adult-sex" or "adult-race", or
+// a variant of one, Variants), filters and encodes it as docs/method.md §1
+// says.
 func Load(name string, opt Options) (*Dataset, error) {
 	presets := Presets(name)
 	if presets == nil {
-		return nil, fmt.Errorf("unknown dataset %q: want one of %s (or a CSV file)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("unknown dataset %q: want one of %s (or a CSV file)", name, strings.Join(append(Names(), Variants()...), ", "))
+	}
+	if v, ok := variants[name]; ok {
+		if opt.Groups.asked() {
+			return nil, fmt.Errorf("dataset %s has its groups (%s); --sensitive-levels chooses groups of %s", name, v.describe(), v.base)
+		}
+		if opt.Preset != "" && !slices.Contains(presets, opt.Preset) {
+			return nil, fmt.Errorf("dataset %s: preset %q: it has only the %s preset", name, opt.Preset, presets[0])
+		}
+		v.groups.MinRows = opt.Groups.MinRows
+		opt.Groups, opt.Preset = v.groups, presets[0]
+		d, err := Load(v.base, opt)
+		if err != nil {
+			return nil, err
+		}
+		d.Name = name
+		return d, nil
+	}
+	if err := opt.Groups.check(); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", name, err)
 	}
 	preset := opt.Preset
 	if preset == "" {
@@ -70,7 +129,7 @@ func Load(name string, opt Options) (*Dataset, error) {
 		}
 		return nil, fmt.Errorf("dataset %s: unknown preset %q: want %s", name, preset, strings.Join(presets, " or "))
 	}
-	keep, err := opt.Columns.keep(FeatureColumns(name), builtinHeader(name), builtinTarget(name), builtinSensitive(name), "dataset "+name)
+	keep, err := opt.Columns.keep(FeatureColumns(name), builtinHeader(name), builtinTarget(name), []string{builtinSensitive(name)}, "dataset "+name)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +138,7 @@ func Load(name string, opt Options) (*Dataset, error) {
 	case "compas":
 		var t *table
 		if t, err = source(compasFile, opt.DataDir); err == nil {
-			d, err = compas(t, keep)
+			d, err = compas(t, keep, opt.Groups)
 		}
 	default:
 		var t, u *table
@@ -90,7 +149,7 @@ func Load(name string, opt Options) (*Dataset, error) {
 			}
 		}
 		if err == nil {
-			d, err = adult(t, strings.TrimPrefix(name, "adult-"), preset, keep)
+			d, err = adult(t, strings.TrimPrefix(name, "adult-"), preset, keep, opt.Groups)
 		}
 	}
 	if err != nil {
@@ -165,10 +224,18 @@ func builtinSensitive(name string) string {
 	return "race"
 }
 
+// describe names a variant's groups for a message.
+func (v variant) describe() string {
+	if v.groups.All {
+		return "every value its own group"
+	}
+	return strings.Join(v.groups.Levels, ", ") + " and " + OtherLevel
+}
+
 // compas keeps the rows of ProPublica's analysis: screening within 30 days
 // of the arrest, a known recidivism status, no ordinary traffic offence and
 // a valid score. keep names the feature columns to encode.
-func compas(t *table, keep map[string]bool) (*Dataset, error) {
+func compas(t *table, keep map[string]bool, g GroupOptions) (*Dataset, error) {
 	days, recid, degree, score := t.column("days_b_screening_arrest"), t.column("is_recid"),
 		t.column("c_charge_degree"), t.column("score_text")
 	dayVals, dayErrs := numbers(days)
@@ -209,6 +276,12 @@ func compas(t *table, keep map[string]bool) (*Dataset, error) {
 			d.A[r] = 1
 		}
 	}
+	if g.asked() {
+		if err := d.setGroups(t, rows, []*column{race}, g); err != nil {
+			return nil, err
+		}
+		d.binaryFromGroups(d.GroupPositive)
+	}
 	var feats []feature
 	for _, n := range compasNumeric {
 		if keep[n] {
@@ -229,7 +302,7 @@ func compas(t *table, keep map[string]bool) (*Dataset, error) {
 
 // adult encodes Adult; a is "sex" or "race"; keep names the feature
 // columns to encode.
-func adult(t *table, a, preset string, keep map[string]bool) (*Dataset, error) {
+func adult(t *table, a, preset string, keep map[string]bool, g GroupOptions) (*Dataset, error) {
 	d := &Dataset{Target: "income", LabelPositive: ">50K", Sensitive: a, GroupPositive: "Male"}
 	if a == "race" {
 		d.GroupPositive = "White"
@@ -276,6 +349,12 @@ func adult(t *table, a, preset string, keep map[string]bool) (*Dataset, error) {
 			return nil, t.errAt(i, col, fmt.Errorf("%w: expected a race, got %q", ErrBadValue, v))
 		}
 	}
+	if g.asked() {
+		if err := d.setGroups(t, rows, []*column{col}, g); err != nil {
+			return nil, err
+		}
+		d.binaryFromGroups(d.GroupPositive)
+	}
 	var feats []feature
 	for _, n := range adultNumeric {
 		if keep[n] {
@@ -291,7 +370,7 @@ func adult(t *table, a, preset string, keep map[string]bool) (*Dataset, error) {
 		return nil, err
 	}
 	d.Schema.TargetNegative = "<=50K"
-	if a == "sex" { // any race other than White is a = 0
+	if a == "sex" && d.GroupPositive == "Male" { // any race other than White is a = 0
 		d.Schema.SensitiveNegative = "Female"
 	}
 	return d, nil

@@ -25,7 +25,7 @@ func (c ColumnChoice) IsZero() bool { return len(c.Features) == 0 && len(c.Exclu
 // the source has (a superset of available, with the target and the
 // sensitive column), so that a column that is there but not a feature is
 // told apart from a misspelt one; where names the data in messages.
-func (c ColumnChoice) keep(available, header []string, target, sensitive, where string) (map[string]bool, error) {
+func (c ColumnChoice) keep(available, header []string, target string, sensitive []string, where string) (map[string]bool, error) {
 	if len(c.Features) > 0 && len(c.Exclude) > 0 {
 		return nil, fmt.Errorf("%s: give --features or --exclude, not both", where)
 	}
@@ -42,7 +42,7 @@ func (c ColumnChoice) keep(available, header []string, target, sensitive, where 
 			return nil, fmt.Errorf("%s: %s: column %q is listed twice", where, flag, n)
 		case n == target:
 			return nil, fmt.Errorf("%s: %s: %q is the target column, which is never a feature", where, flag, n)
-		case n == sensitive:
+		case slices.Contains(sensitive, n):
 			return nil, fmt.Errorf("%s: %s: %q is the sensitive column, which is never a feature", where, flag, n)
 		case !slices.Contains(available, n):
 			if slices.Contains(header, n) {

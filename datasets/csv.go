@@ -10,11 +10,19 @@ import (
 
 // CSVOptions describe a CSV file's roles (docs/method.md §1.3).
 type CSVOptions struct {
-	Target            string // the label column; two distinct values
-	Sensitive         string // the sensitive-attribute column; two distinct values
+	Target string // the label column; two distinct values
+	// Sensitive is the sensitive-attribute column: two distinct values, or
+	// more with SensitivePositive (that value against the rest) or Groups.
+	// Several columns separated by commas ("race,sex") ask for the groups
+	// of their intersection (GroupOptions.All unless Groups lists levels);
+	// a column whose whole name is the string is that column.
+	Sensitive         string
 	Positive          string // the target value coded 1; "" = the rule below
 	SensitivePositive string // the sensitive value coded 1; "" = the rule below
-	DropMissing       bool   // drop rows with an empty cell in a column in use instead of failing
+	// Groups asks for the sensitive values as groups (docs/method.md §1.9);
+	// not with SensitivePositive.
+	Groups      GroupOptions
+	DropMissing bool // drop rows with an empty cell in a column in use instead of failing
 	// Columns chooses the feature columns (default: every column but the
 	// target and the sensitive one).
 	Columns ColumnChoice
@@ -56,26 +64,56 @@ func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
 	for j, c := range t.cols {
 		header[j] = c.name
 	}
-	target, sens := t.column(opt.Target), t.column(opt.Sensitive)
-	for _, m := range []struct {
+	target := t.column(opt.Target)
+	sensNames := sensitiveColumns(t, opt.Sensitive)
+	sensCols := make([]*column, len(sensNames))
+	for j, n := range sensNames {
+		sensCols[j] = t.column(n)
+	}
+	type role struct {
 		role, name string
 		c          *column
-	}{{"target", opt.Target, target}, {"sensitive", opt.Sensitive, sens}} {
+	}
+	roles := []role{{"target", opt.Target, target}}
+	for j, n := range sensNames {
+		roles = append(roles, role{"sensitive", n, sensCols[j]})
+	}
+	seen := map[string]bool{opt.Target: true}
+	for k, m := range roles {
 		if m.c == nil {
 			return nil, errorAt(t.files[0], t.headerAt, -1, "", fmt.Errorf("%w: no %s column %q in the header (columns: %s)",
 				ErrMissingColumn, m.role, m.name, quoteList(header)))
 		}
+		if k > 0 && seen[m.name] {
+			if m.name == opt.Target {
+				return nil, fmt.Errorf("column %q cannot be both the target and a sensitive column", m.name)
+			}
+			return nil, fmt.Errorf("--sensitive: column %q is listed twice", m.name)
+		}
+		seen[m.name] = true
 	}
-	if len(t.cols) < 3 {
+	sens := sensCols[0]
+	isSens := func(c *column) bool { return slices.Contains(sensCols, c) }
+	if len(t.cols) < 2+len(sensCols) {
 		return nil, errorAt(t.files[0], t.headerAt, -1, "", errors.New("no feature columns besides the target and the sensitive one"))
+	}
+	groups := opt.Groups
+	if len(sensCols) > 1 && groups.Levels == nil {
+		groups.All = true // an intersection is in groups
+	}
+	if err := groups.check(); err != nil {
+		return nil, err
+	}
+	if groups.asked() && opt.SensitivePositive != "" {
+		return nil, fmt.Errorf("%w: --sensitive-positive codes one value against the rest as two groups; with --sensitive-levels (or several --sensitive columns) the groups are given, so leave it out", ErrGroups)
 	}
 	var available []string
 	for _, c := range t.cols {
-		if c != target && c != sens {
+		if c != target && !isSens(c) {
 			available = append(available, c.name)
 		}
 	}
-	keep, err := opt.Columns.keep(available, header, opt.Target, opt.Sensitive, t.files[0])
+	keep, err := opt.Columns.keep(available, header, opt.Target, sensNames, t.files[0])
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +121,7 @@ func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
 	// kept. Only they are checked for empty cells.
 	var used []*column
 	for _, c := range t.cols {
-		if c == target || c == sens || keep[c.name] {
+		if c == target || isSens(c) || keep[c.name] {
 			used = append(used, c)
 		}
 	}
@@ -118,13 +156,18 @@ rowLoop:
 	if d.Y, d.LabelPositive, err = binaryColumn(t, target, rows, opt.Positive, "target", "--positive"); err != nil {
 		return nil, err
 	}
-	if d.A, d.GroupPositive, err = binaryColumn(t, sens, rows, opt.SensitivePositive, "sensitive", "--sensitive-positive"); err != nil {
+	if groups.asked() {
+		if err := d.setGroups(t, rows, sensCols, groups); err != nil {
+			return nil, err
+		}
+		d.binaryFromGroups("")
+	} else if d.A, d.GroupPositive, err = binaryColumn(t, sens, rows, opt.SensitivePositive, "sensitive", "--sensitive-positive"); err != nil {
 		return nil, err
 	}
 
 	var feats []feature
 	for _, c := range used {
-		if c == target || c == sens {
+		if c == target || isSens(c) {
 			continue
 		}
 		enc := numeric
@@ -145,9 +188,32 @@ rowLoop:
 		return nil, err
 	}
 	d.Schema.TargetNegative = otherValue(target, rows, d.LabelPositive)
-	d.Schema.SensitiveNegative = otherValue(sens, rows, d.GroupPositive)
+	switch {
+	case d.Levels != nil:
+		// Two named groups code as the column would; otherwise a = 0 is
+		// every group but the one coded 1.
+		if len(d.Levels) == 2 && d.Levels[1] != OtherLevel && len(sensCols) == 1 {
+			d.Schema.SensitiveNegative = otherValue(sens, rows, d.GroupPositive)
+		}
+	case len(usedCodes(sens, rows)) == 2:
+		d.Schema.SensitiveNegative = otherValue(sens, rows, d.GroupPositive)
+	}
 	d.ID = d.identity("", t.rows(), rows)
 	return d, nil
+}
+
+// sensitiveColumns splits the sensitive setting into its columns: one
+// column when the header has a column of that whole name or it holds no
+// comma, else the names between commas, trimmed.
+func sensitiveColumns(t *table, s string) []string {
+	if t.column(s) != nil || !strings.Contains(s, ",") {
+		return []string{s}
+	}
+	var out []string
+	for n := range strings.SplitSeq(s, ",") {
+		out = append(out, strings.TrimSpace(n))
+	}
+	return out
 }
 
 // usedCodes lists the codes of c that occur in rows, in order of first occurrence.
@@ -180,6 +246,20 @@ func binaryColumn(t *table, c *column, rows []int, positive, role, flag string) 
 		vals = append(vals, c.levels[k])
 	}
 	sortValues(vals)
+	if len(vals) > 2 && role == "sensitive" && positive != "" {
+		if !slices.Contains(vals, positive) {
+			return nil, "", t.errColumn(c, fmt.Errorf("%w: %s %q is not a value of the %s column (values: %s)",
+				ErrBadValue, flag, positive, role, quoteList(vals)))
+		}
+		// That value against the rest: a = 0 for every other value.
+		out := make([]float64, len(rows))
+		for r, i := range rows {
+			if c.value(i) == positive {
+				out[r] = 1
+			}
+		}
+		return out, positive, nil
+	}
 	if len(vals) != 2 {
 		var all []string // the non-empty values in the whole file
 		for _, k := range usedCodes(c, allRows(t)) {

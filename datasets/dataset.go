@@ -33,6 +33,21 @@ type Dataset struct {
 	// splits for the same seed.
 	ID string
 
+	// Groups and Levels are the sensitive attribute as R ≥ 2 groups, when
+	// they are asked for (GroupOptions; docs/method.md §1.9): Groups holds
+	// each row's group, an index into Levels, the groups' names in a stable
+	// order (OtherLevel last, when there). Both are nil otherwise. A stays
+	// the binary coding: the built-in dataset's, or for a file the named
+	// level its coding rule picks against the rest.
+	Groups []int
+	Levels []string
+	// GroupColumns are the columns the groups come from: the sensitive
+	// column, or the columns of an intersection.
+	GroupColumns []string
+	// GroupNotes say, one line each, which values joined the group
+	// OtherLevel for having too few rows.
+	GroupNotes []string
+
 	// ColumnWarnings name feature columns that identify rows rather than
 	// describe them (unique per row, a one-hot encoding wider than half the
 	// rows, a row counter), one line each, saying how to leave them out.
@@ -90,7 +105,7 @@ func (d *Dataset) Stats() Stats {
 	}
 }
 
-// Subset returns copies of the labels and groups of the given rows.
+// Subset returns copies of the labels and binary groups (a) of the given rows.
 func (d *Dataset) Subset(rows []int) (y, a []float64) {
 	y = make([]float64, len(rows))
 	a = make([]float64, len(rows))

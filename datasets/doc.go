@@ -5,7 +5,7 @@
 // statistics of the training rows only.
 //
 // Every example is (x, a, y): features x, a binary sensitive attribute a and a
-// binary label y. The sensitive attribute is never a column of x.
+// binary label y (and, when asked for, the sensitive attribute's group). The sensitive attribute is never a column of x.
 //
 // # Where the data comes from
 //
@@ -37,6 +37,13 @@
 //	            dim 96, one column per level
 //	adult-sex   a = 1 iff sex is Male
 //	adult-race  a = 1 iff race is White (against Black in paper, every other race in full)
+//	compas-race4  compas, race in four groups: African-American, Caucasian, Hispanic, other
+//	adult-race5   adult-race, full preset, race in its five groups
+//
+// GroupOptions read the sensitive attribute as R ≥ 2 groups (Dataset.Groups,
+// Dataset.Levels) beside the binary a: every value, listed values with the
+// rest as "other", or the intersection of several columns of a file, with
+// rare values merged into "other" (docs/method.md §1.9).
 //
 // Numeric columns come first in x, then the one-hot columns, named
 // "column=level".

@@ -16,7 +16,9 @@ import (
 // whose sensitive column has more values, such as COMPAS's race, 0 is
 // every other value). A network trained on d reads the file as it reads
 // d's source, and `fp train --data FILE --target T --sensitive S` codes y
-// and a as d does. It returns the number of rows written.
+// and a as d does. With groups (d.Levels) the sensitive column holds each
+// row's level instead, so that `--sensitive-levels all` groups the file as
+// d is grouped. It returns the number of rows written.
 func (d *Dataset) WriteCSV(w io.Writer) (int, error) {
 	header := make([]string, 0, len(d.Schema.Columns)+2)
 	for _, c := range d.Schema.Columns {
@@ -40,7 +42,11 @@ func (d *Dataset) WriteCSV(w io.Writer) (int, error) {
 		if err != nil {
 			return i, fmt.Errorf("write %s: row %d: %w", d.Name, i+1, err)
 		}
-		row = append(row, strconv.Itoa(int(d.Y[i])), strconv.Itoa(int(d.A[i])))
+		group := strconv.Itoa(int(d.A[i]))
+		if d.Levels != nil {
+			group = d.Levels[d.Groups[i]]
+		}
+		row = append(row, strconv.Itoa(int(d.Y[i])), group)
 		if err := cw.Write(row); err != nil {
 			return i, err
 		}

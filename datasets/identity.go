@@ -13,8 +13,10 @@ const identityVersion = "fp-data/1"
 
 // identity digests what makes two runs' rows the same data for comparing
 // fronts split by split: the definitions of y and a (the columns and the
-// raw values coded 1), the row filter, and the coded (y, a) of every kept
-// row in order. The splits are drawn from y alone, so runs with the same
+// raw values coded 1), the row filter, the coded (y, a) of every kept
+// row in order and, only where the sensitive attribute is in groups
+// (d.Levels), the levels and every row's group. The splits are drawn from
+// y (and the groups, when there are any) alone, so runs with the same
 // identity and seed have the same splits. The file's name and bytes and the
 // feature columns are left out: a copy of the file with a column removed,
 // or a run that excludes a column, has the same identity.
@@ -66,5 +68,6 @@ func (d *Dataset) identity(filter string, sourceRows int, kept []int) string {
 		ya[i] = byte(2*int(d.Y[i]) + int(d.A[i]))
 	}
 	h.Write(ya)
+	h.Write(d.groupIdentity())
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }

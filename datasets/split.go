@@ -57,7 +57,9 @@ func (o SplitOptions) sizes(n int) (train, test int, err error) {
 
 // Split draws a train/test split stratified by y: each class contributes to
 // both parts in proportion to its size (largest remainders decide the
-// rounding). The split depends only on the data and the state of rng.
+// rounding). With groups (d.Levels) it is stratified by (y, group) instead,
+// and every (y, group) cell of the data must have a row in both parts. The
+// split depends only on the data and the state of rng.
 func (d *Dataset) Split(opt SplitOptions, rng *rand.Rand) (Split, error) {
 	if rng == nil {
 		return Split{}, errors.New("split: nil random generator")
@@ -65,6 +67,9 @@ func (d *Dataset) Split(opt SplitOptions, rng *rand.Rand) (Split, error) {
 	nTrain, nTest, err := opt.sizes(d.N)
 	if err != nil {
 		return Split{}, fmt.Errorf("split: %w", err)
+	}
+	if d.Levels != nil {
+		return d.splitGroups(nTrain, nTest, rng)
 	}
 	var class [2][]int
 	for i, y := range d.Y {
@@ -91,6 +96,74 @@ func (d *Dataset) Split(opt SplitOptions, rng *rand.Rand) (Split, error) {
 	slices.Sort(s.Train)
 	slices.Sort(s.Test)
 	return s, nil
+}
+
+// splitGroups is Split stratified by the cells (y, group), taken in the
+// order y = 0 then y = 1, groups in level order within each.
+func (d *Dataset) splitGroups(nTrain, nTest int, rng *rand.Rand) (Split, error) {
+	R := len(d.Levels)
+	cells := make([][]int, 2*R)
+	for i, y := range d.Y {
+		c := d.Groups[i]
+		if y == 1 {
+			c += R
+		}
+		cells[c] = append(cells[c], i)
+	}
+	sizes := make([]int, len(cells))
+	for c := range cells {
+		sizes[c] = len(cells[c])
+	}
+	take := apportionN(nTrain+nTest, sizes)
+	train := apportionN(nTrain, take)
+	var s Split
+	for c := range cells {
+		if len(cells[c]) > 0 && (train[c] == 0 || take[c]-train[c] == 0) {
+			part := "training"
+			if train[c] > 0 {
+				part = "test"
+			}
+			return Split{}, fmt.Errorf("split: %d train and %d test rows leave the %s part without a row of group %q with y=%d (%d such rows in the data); every group needs rows of each of its classes in both parts: use more rows, or a larger --min-group-rows",
+				nTrain, nTest, part, d.Levels[c%R], c/R, len(cells[c]))
+		}
+		idx := slices.Clone(cells[c])
+		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		s.Train = append(s.Train, idx[:train[c]]...)
+		s.Test = append(s.Test, idx[train[c]:take[c]]...)
+	}
+	slices.Sort(s.Train)
+	slices.Sort(s.Test)
+	return s, nil
+}
+
+// apportionN is apportion for any number of weights.
+func apportionN(total int, w []int) []int {
+	sum := 0
+	for _, v := range w {
+		sum += v
+	}
+	out := make([]int, len(w))
+	if sum == 0 {
+		return out
+	}
+	rem := make([]int, len(w))
+	left := total
+	for c := range w {
+		out[c] = total * w[c] / sum
+		rem[c] = total * w[c] % sum
+		left -= out[c]
+	}
+	for ; left > 0; left-- {
+		c := 0
+		for k := range rem {
+			if rem[k] > rem[c] {
+				c = k
+			}
+		}
+		out[c]++
+		rem[c] = -1
+	}
+	return out
 }
 
 // apportion divides total in proportion to weights (largest remainder

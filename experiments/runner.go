@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -82,6 +83,9 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := trainableGroups(data); err != nil {
+		return nil, err
+	}
 	// The default batch of a CSV depends on the training size of a split.
 	sp0, err := splitOf(c, data, 0)
 	if err != nil {
@@ -98,7 +102,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	warnings = append(slices.Clone(data.ColumnWarnings), warnings...)
+	warnings = append(slices.Concat(data.GroupNotes, data.ColumnWarnings), warnings...)
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, adaptive, _ := c.lambdaGrid() // checked by Validate
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -141,6 +145,25 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// trainableGroups refuses data whose sensitive attribute is in more than
+// two groups, or is the intersection of several columns: the penalties and
+// engines train two groups (a = 0, 1). Two groups from --sensitive-levels
+// train as the binary a they code.
+func trainableGroups(d *datasets.Dataset) error {
+	if d.Levels == nil {
+		return nil
+	}
+	if len(d.Levels) > 2 {
+		return fmt.Errorf("training with %d sensitive groups (%s) is not supported yet; fp audit --group %s scores such groups",
+			len(d.Levels), strings.Join(d.Levels, ", "), d.Sensitive)
+	}
+	if len(d.GroupColumns) > 1 {
+		return fmt.Errorf("training on the intersection of the columns %s is not supported yet; fp audit --group %s scores such groups",
+			strings.Join(d.GroupColumns, ", "), strings.Join(d.GroupColumns, ","))
+	}
+	return nil
 }
 
 // Warnings are what NewRunner found doubtful about the sweep's data before

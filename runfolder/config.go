@@ -42,6 +42,13 @@ type Config struct {
 	Positive          string `json:"positive,omitempty"`
 	SensitivePositive string `json:"sensitive_positive,omitempty"`
 	DropMissing       bool   `json:"drop_missing,omitempty"`
+	// SensitiveLevels asks for the sensitive attribute in groups
+	// (docs/method.md §1.9): ["all"], or the values kept as groups of their
+	// own. MinGroupRows is the fewest rows of a group (0:
+	// datasets.DefaultMinGroupRows). Both are empty without groups, so a
+	// configuration without them has the digest it always had.
+	SensitiveLevels []string `json:"sensitive_levels,omitempty"`
+	MinGroupRows    int      `json:"min_group_rows,omitempty"`
 	// Features keeps only these source columns as features; Exclude keeps
 	// every feature column but these (give one or neither). Names are
 	// source columns, checked against the data before anything trains.

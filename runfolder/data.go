@@ -12,17 +12,32 @@ import (
 // LoadDataset loads the data a config names.
 func LoadDataset(c Config) (*datasets.Dataset, error) {
 	cols := datasets.ColumnChoice{Features: c.Features, Exclude: c.Exclude}
+	groups := GroupOptions(c.SensitiveLevels, c.MinGroupRows)
 	if c.CSV != "" {
 		return datasets.LoadCSV(c.CSV, datasets.CSVOptions{
 			Target: c.Target, Sensitive: c.Sensitive, Positive: c.Positive,
-			SensitivePositive: c.SensitivePositive, DropMissing: c.DropMissing, Columns: cols,
+			SensitivePositive: c.SensitivePositive, DropMissing: c.DropMissing, Columns: cols, Groups: groups,
 		})
 	}
 	preset := c.Preset
 	if preset == "" {
 		preset = datasets.DefaultPreset(c.Dataset)
 	}
-	return datasets.Load(c.Dataset, datasets.Options{Preset: preset, DataDir: c.DataDir, Columns: cols})
+	return datasets.Load(c.Dataset, datasets.Options{Preset: preset, DataDir: c.DataDir, Columns: cols, Groups: groups})
+}
+
+// GroupOptions reads the settings of groups (--sensitive-levels,
+// --min-group-rows): levels ["all"] makes every value a group, any other
+// list keeps those values; nil asks for no groups.
+func GroupOptions(levels []string, minRows int) datasets.GroupOptions {
+	g := datasets.GroupOptions{MinRows: minRows}
+	switch {
+	case len(levels) == 1 && levels[0] == "all":
+		g.All = true
+	case levels != nil:
+		g.Levels = levels
+	}
+	return g
 }
 
 // SplitOf draws split m of d, as every command that needs it does: the

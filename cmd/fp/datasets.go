@@ -13,7 +13,8 @@ func init() {
 		Name:  "datasets",
 		Usage: "the built-in datasets, their encodings and base rates (fp datasets export: one as a CSV file)",
 		Description: "One row per built-in dataset and preset: rows, dim(x), P(y=1), P(a=1), P(y=1|a=0),\n" +
-			"P(y=1|a=1), and what a = 1 and y = 1 mean. COMPAS's label records re-arrest within two years,\n" +
+			"P(y=1|a=1), and what a = 1 and y = 1 mean; then, for the datasets whose sensitive attribute is in\n" +
+			"groups (compas-race4, adult-race5), each group's rows and P(y=1). COMPAS's label records re-arrest within two years,\n" +
 			"not re-offence. fp datasets export NAME --out FILE.csv writes a dataset's rows as a CSV file.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"},

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func datasetsExportCommand() *cli.Command {
@@ -20,7 +23,9 @@ func datasetsExportCommand() *cli.Command {
 		Description: "Writes the rows fp trains on for NAME (compas, adult-sex or adult-race, with --preset for Adult):\n" +
 			"the source columns of the features under their own names and raw values, then the target and the\n" +
 			"sensitive column under their own names, coded 0/1 as fp codes them (for compas, race is 1 for\n" +
-			"African-American and 0 for every other value). A network trained on NAME scores the file with\n" +
+			"African-American and 0 for every other value). With groups (compas-race4, adult-race5 or\n" +
+			"--sensitive-levels) the sensitive column holds each row's group instead, for fp audit --group.\n" +
+			"A network trained on NAME scores the file with\n" +
 			"fp predict; fp audit reads its label and group columns; fp train --data FILE --target T\n" +
 			"--sensitive S codes y and a as the built-in dataset does. An existing --out is replaced (the\n" +
 			"file is written whole, then renamed), unless it is one of the files read.",
@@ -28,6 +33,8 @@ func datasetsExportCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "the CSV `FILE` to write (required)"},
 			&cli.StringFlag{Name: "preset", Usage: "adult preset: paper or full", DefaultText: "paper"},
 			&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"},
+			&cli.StringFlag{Name: "sensitive-levels", Usage: "write the sensitive column's groups: all (every value its own group) or `VALUES`, comma-separated (those values, the rest as \"other\")"},
+			&cli.IntFlag{Name: "min-group-rows", Usage: "with groups: a value with fewer than `N` rows joins the group \"other\"", DefaultText: "30"},
 		},
 		Action: runDatasetsExport,
 	}
@@ -45,7 +52,8 @@ func runDatasetsExport(c *cli.Context) error {
 	if out == "" {
 		return newUsageError("fp datasets export", c.Command, "--out is required")
 	}
-	opt := datasets.Options{Preset: c.String("preset"), DataDir: c.String("data-dir")}
+	opt := datasets.Options{Preset: c.String("preset"), DataDir: c.String("data-dir"),
+		Groups: runfolder.GroupOptions(columnList(c.String("sensitive-levels")), c.Int("min-group-rows"))}
 	if err := notAnInput(out, name, opt); err != nil {
 		return err
 	}
@@ -60,6 +68,14 @@ func runDatasetsExport(c *cli.Context) error {
 	}
 	if err := model.WriteFileAtomic(out, b.Bytes()); err != nil {
 		return fmt.Errorf("datasets export: %w", err)
+	}
+	for _, note := range d.GroupNotes {
+		fmt.Fprintln(c.App.ErrWriter, "note: "+note)
+	}
+	if d.Levels != nil {
+		fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: the groups %s)\n",
+			n, name, out, d.Target, d.LabelPositive, d.Sensitive, quoted(d.Levels))
+		return nil
 	}
 	fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: 1 means %q, 0 any other value)\n",
 		n, name, out, d.Target, d.LabelPositive, d.Sensitive, d.GroupPositive)
@@ -96,4 +112,13 @@ func sameFile(a, b string) bool {
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// quoted lists values, each quoted, separated by commas.
+func quoted(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
 }

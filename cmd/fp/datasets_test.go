@@ -27,6 +27,8 @@ func TestDatasetsCommand(t *testing.T) {
 		{"adult-sex", "full", 45222, 96, "sex=Male"},
 		{"adult-race", "paper", 30940, 93, "race=White"},
 		{"adult-race", "full", 45222, 96, "race=White"},
+		{"compas-race4", "", 6172, 12, "race=African-American"},
+		{"adult-race5", "full", 45222, 96, "race=White"},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d:\n%s", len(rows), len(want), out)
@@ -42,6 +44,12 @@ func TestDatasetsCommand(t *testing.T) {
 			}
 		}
 	}
+	// Only the datasets with groups list them.
+	for i, r := range rows {
+		if _, ok := r["groups"]; ok != (i >= 5) {
+			t.Errorf("row %d (%v): groups %v", i, r["name"], r["groups"])
+		}
+	}
 	if p := rows[0]["p_y"].(float64); p != 2809.0/6172 {
 		t.Errorf("compas P(y=1) = %v, want 2809/6172", p)
 	}
@@ -53,7 +61,7 @@ func TestDatasetsTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 6 || !strings.HasPrefix(lines[0], "NAME") || !strings.Contains(out, "P(y=1|a=1)") {
+	if len(lines) != 10 || !strings.HasPrefix(lines[0], "NAME") || !strings.Contains(out, "P(y=1|a=1)") {
 		t.Fatalf("table:\n%s", out)
 	}
 	for _, want := range []string{"compas", "6172", "two_year_recid=1", "adult-race", "full", "45222", "income=>50K"} {

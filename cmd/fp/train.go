@@ -29,14 +29,16 @@ func trainCommand() *cli.Command {
 	d := experiments.DefaultConfig()
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "read settings from a YAML (.yaml, .yml), TOML (.toml) or JSON (.json, e.g. a run's config.json) `FILE`: keys are flag names or config.json's keys; flags given on the command line win"},
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "built-in dataset: compas, adult-sex or adult-race (see fp datasets)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "built-in dataset: compas, adult-sex or adult-race, or one with its sensitive attribute in groups, compas-race4 or adult-race5 (see fp datasets)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "preset", Usage: "adult preset: paper or full", DefaultText: "paper"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "data", Usage: "train on a CSV `FILE` (or a Parquet file, when its name ends in .parquet) instead of a built-in dataset (with --target and --sensitive)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "target", Usage: "CSV: the label column (two values)"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive", Usage: "CSV: the sensitive-attribute column (two values)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive", Usage: "CSV: the sensitive-attribute column (two values), or several `COLUMNS`, comma-separated, for the groups of their intersection"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "positive", Usage: "CSV: the label value coded 1"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-positive", Usage: "CSV: the sensitive value coded 1"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-positive", Usage: "CSV: the sensitive value coded 1; with more than two values, that value against the rest"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-levels", Usage: "the sensitive attribute in groups: all (every value its own group) or `VALUES`, comma-separated (those values, the rest together as \"other\"); training needs two groups, fp audit --group scores more"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "min-group-rows", Usage: "with groups: a value with fewer than `N` rows in the data joins the group \"other\"", DefaultText: "30"}),
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "drop-missing", Usage: "CSV: drop rows with an empty cell in a column in use (target, sensitive, the features kept) instead of failing"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "features", Usage: "use only these source `COLUMNS` as features, comma-separated (names as in the file's header, not encoded ones such as col=level; default: every column but the target and the sensitive one)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "exclude", Usage: "leave these source `COLUMNS` out of the features, comma-separated (an identifier, a name, a column that stands in for the sensitive attribute); not with --features"}),
@@ -121,6 +123,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.Target, cfg.Sensitive = c.String("target"), c.String("sensitive")
 	cfg.Positive, cfg.SensitivePositive = c.String("positive"), c.String("sensitive-positive")
 	cfg.DropMissing = c.Bool("drop-missing")
+	cfg.SensitiveLevels, cfg.MinGroupRows = columnList(c.String("sensitive-levels")), c.Int("min-group-rows")
 	cfg.Features, cfg.Exclude = columnList(c.String("features")), columnList(c.String("exclude"))
 	if cfg.Features != nil && cfg.Exclude != nil {
 		return cfg, fmt.Errorf("give --features or --exclude, not both")

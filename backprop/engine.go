@@ -97,7 +97,8 @@ func (Engine) Name() string { return Name }
 const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output, and their R-group forms) and scalarizations (cheb, linear, cheb-aug); use the graph engine"
 
 // Check accepts the built-in BCE risk (or none), the built-in ATO
-// penalties (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty) or none,
+// penalties (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty, and their
+// R-group forms, GroupATOPenalty) or none,
 // and the built-in scalarizations (ChebyshevScalarization,
 // LinearScalarization, AugmentedChebyshevScalarization) or none; any other
 // term is graph code, which only the graph engine can differentiate.

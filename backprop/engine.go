@@ -94,7 +94,7 @@ var _ train.Engine = Engine{}
 func (Engine) Name() string { return Name }
 
 // hint is what a user of a term the engine cannot train should do.
-const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output, and their R-group forms) and scalarizations (cheb, linear, cheb-aug); use the graph engine"
+const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output) and scalarizations (cheb, linear, cheb-aug); use the graph engine"
 
 // Check accepts the built-in BCE risk (or none), the built-in ATO
 // penalties (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty, and their

@@ -318,9 +318,6 @@ func TestGroupPenaltyRefusals(t *testing.T) {
 	if err := (backprop.Engine{}).Check(train.Requirements{Penalty: pen}); err != nil {
 		t.Errorf("ato-all for 4 groups: %v", err)
 	}
-	if !strings.Contains(fmt.Sprint(backprop.Engine{}.Check(train.Requirements{Penalty: bad})), "R-group forms") {
-		t.Error("the refusal does not name the R-group forms the engine trains")
-	}
 }
 
 // badGroupTerm claims three groups but reads the binary contrast.
@@ -328,3 +325,25 @@ type badGroupTerm struct{ penalties.Penalty }
 
 func (badGroupTerm) Groups() int        { return 3 }
 func (badGroupTerm) ATOAllLayers() bool { return false }
+
+// TestGroupPenaltyZeroAllocs: the R-group forms keep the handwritten
+// engine's step free of allocations.
+func TestGroupPenaltyZeroAllocs(t *testing.T) {
+	for _, base := range []penalties.Penalty{penalties.ATOPenultimate, penalties.ATOAll, penalties.ATOPenultimateNormalized, penalties.ATOOutput} {
+		pen, _ := penalties.ForGroups(base, 4)
+		p := problem{base.Name(), model.Arch{Layers: 4, Hidden: 4}, 12, 150, 150, 0.2, objective(scalarize.Chebyshev, 0.3), pen}
+		rng := rand.New(rand.NewPCG(6, 6))
+		tr, err := backprop.New(p.spec(model.Init(p.arch, p.dim, rng)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := groupBatchFor(rng, p, 4)
+		if a := testing.AllocsPerRun(20, func() {
+			if _, err := tr.Gradient(b); err != nil {
+				panic(err)
+			}
+		}); a != 0 {
+			t.Errorf("%s: %v allocations per step, want 0", p.name, a)
+		}
+	}
+}

@@ -43,6 +43,17 @@ type OutputATOPenalty interface {
 	ATOOutput()
 }
 
+// GroupATOPenalty is the R-group form of a built-in ATO penalty
+// (penalties.ForGroups): a train.GroupTerm that also carries one of the
+// markers of ATOPenalty, NormalizedATOPenalty or OutputATOPenalty, naming
+// the values it covers, and reads the R overlap-mean columns g_r (Groups of
+// them, in group order) instead of the contrast. Each covered unit
+// contributes D_u = max_r m_r,u − min_r m_r,u with m_r,u = Σ_i g_r,i h_iu
+// in place of |τ̂_u| (docs/method.md §3.3).
+type GroupATOPenalty interface {
+	train.GroupTerm
+}
+
 // normEps is ε of NormalizedATOPenalty (penalties.NormalizedEps).
 const normEps = 1e-8
 
@@ -86,12 +97,13 @@ func (Engine) Name() string { return Name }
 const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output) and scalarizations (cheb, linear, cheb-aug); use the graph engine"
 
 // Check accepts the built-in BCE risk (or none), the built-in ATO
-// penalties (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty) or none,
+// penalties (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty, and their
+// R-group forms, GroupATOPenalty) or none,
 // and the built-in scalarizations (ChebyshevScalarization,
 // LinearScalarization, AugmentedChebyshevScalarization) or none; any other
 // term is graph code, which only the graph engine can differentiate.
 func (Engine) Check(req train.Requirements) error {
-	_, err := check(req)
+	_, _, err := check(req)
 	return err
 }
 
@@ -109,37 +121,48 @@ func builtinScalarization(s scalarize.Scalarization) (scalarize.Scalarization, e
 	return nil, &train.UnsupportedError{Engine: Name, Kind: "scalarization", Term: s.Name(), Hint: hint}
 }
 
-// check returns the penalty layers of req, or an *train.UnsupportedError.
-func check(req train.Requirements) (penalty, error) {
+// check returns the penalty layers of req and, for the R-group form of a
+// built-in penalty (GroupATOPenalty), R (0 for a binary penalty), or an
+// *train.UnsupportedError.
+func check(req train.Requirements) (penalty, int, error) {
 	if req.Scalarization != nil {
 		if _, err := builtinScalarization(req.Scalarization); err != nil {
-			return penNone, err
+			return penNone, 0, err
 		}
 	}
 	if req.Risk != nil {
 		if _, ok := req.Risk.(BCERisk); !ok {
-			return penNone, &train.UnsupportedError{Engine: Name, Kind: "risk", Term: req.Risk.Name(), Hint: hint}
+			return penNone, 0, &train.UnsupportedError{Engine: Name, Kind: "risk", Term: req.Risk.Name(), Hint: hint}
 		}
 	}
 	if req.Penalty == nil {
-		return penNone, nil
+		return penNone, 0, nil
 	}
 	unsupported := &train.UnsupportedError{Engine: Name, Kind: "penalty", Term: req.Penalty.Name(), Hint: hint}
-	if len(req.Penalty.Inputs()) != 1 {
-		return penNone, unsupported
+	inputs := 1
+	groups := 0
+	if g, ok := req.Penalty.(GroupATOPenalty); ok {
+		groups = g.Groups()
+		if groups < 2 {
+			return penNone, 0, unsupported
+		}
+		inputs = groups
+	}
+	if len(req.Penalty.Inputs()) != inputs {
+		return penNone, 0, unsupported
 	}
 	switch p := req.Penalty.(type) {
 	case ATOPenalty:
 		if p.ATOAllLayers() {
-			return penAll, nil
+			return penAll, groups, nil
 		}
-		return penLast, nil
+		return penLast, groups, nil
 	case NormalizedATOPenalty:
-		return penLastNorm, nil
+		return penLastNorm, groups, nil
 	case OutputATOPenalty:
-		return penOutput, nil
+		return penOutput, groups, nil
 	}
-	return penNone, unsupported
+	return penNone, 0, unsupported
 }
 
 // NewTrainer builds a trainer for spec. It refuses a custom penalty or risk
@@ -169,7 +192,7 @@ func New(spec train.Spec) (*Trainer, error) {
 		return nil, fmt.Errorf("backprop: %w", err)
 	}
 	req := spec.Requirements()
-	pen, err := check(req)
+	pen, groups, err := check(req)
 	if err != nil {
 		return nil, err
 	}
@@ -188,8 +211,16 @@ func New(spec train.Spec) (*Trainer, error) {
 			return nil, err
 		}
 	}
-	t := newTrainer(spec, pen)
-	if pen != penNone {
+	if pen == penNone {
+		groups = 0
+	}
+	t := newTrainer(spec, pen, groups)
+	switch {
+	case groups > 0:
+		for _, in := range req.Penalty.Inputs() {
+			t.groupCols = append(t.groupCols, in.Name)
+		}
+	case pen != penNone:
 		t.contrast = req.Penalty.Inputs()[0].Name
 	}
 	return t, nil

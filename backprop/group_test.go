@@ -77,6 +77,9 @@ func testGroupEqualsAlone(t *testing.T, c groupCase, penalty train.Term) {
 	{
 		t.Run(c.name+"/"+penalty.Name(), func(t *testing.T) {
 			d := randomData(rand.New(rand.NewPCG(1, 2)), c.n, c.dim)
+			if r := train.TermGroups(penalty); r > 2 {
+				regroup(&d, r)
+			}
 			specs := make([]train.Spec, len(c.objs))
 			for k, o := range c.objs {
 				var pen train.Term

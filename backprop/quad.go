@@ -55,11 +55,13 @@ type quadState struct {
 }
 
 // quadOK reports whether the group's members can go in quads: width 4,
-// no penalty or an ATO penalty on hidden pre-activations, one contrast.
+// no penalty or a binary ATO penalty on hidden pre-activations, one
+// contrast. Members with an R-group penalty train in the fused first layer
+// without quads, each through its own trainer's gradient.
 func quadOK(ts []*Trainer) bool {
 	contrast := ""
 	for _, t := range ts {
-		if t.h != 4 {
+		if t.h != 4 || t.groups > 0 {
 			return false
 		}
 		switch t.pen {

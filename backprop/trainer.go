@@ -26,6 +26,20 @@ type Trainer struct {
 	contrast string
 	masked   bool // dropout > 0: the batch's masks apply (as in the graph engine)
 
+	// The R-group form of the penalty (GroupATOPenalty): groups is R (0
+	// for a binary penalty), groupCols the names of the overlap-mean
+	// columns, gc their rows in the batch at hand. For each covered layer
+	// tau holds D_u = m_hi,u − m_lo,u, and hi, lo the groups of each
+	// unit's maximum and minimum mean (the lowest group on a tie); means
+	// is R×h scratch for m_r,u. For ato-output the same live in
+	// outHi, outLo.
+	groups       int
+	groupCols    []string
+	gc           [][]float64
+	hi, lo       [][]int
+	means        []float64
+	outHi, outLo int
+
 	theta, grad []float64   // all parameters / gradients, flat
 	w, b        [][]float64 // views of theta per layer (W row-major In×Out)
 	gw, gb      [][]float64 // views of grad per layer
@@ -49,11 +63,11 @@ type Trainer struct {
 	prob    []float64 // ato-output: size probabilities σ(z)
 }
 
-func newTrainer(spec train.Spec, pen penalty) *Trainer {
+func newTrainer(spec train.Spec, pen penalty, groups int) *Trainer {
 	a := spec.Arch
 	t := &Trainer{
 		spec: spec, arch: a, dim: spec.Dim, size: spec.BatchSize, h: a.Hidden, nh: a.HiddenLayers(),
-		obj: spec.Objective, pen: pen, masked: spec.Dropout > 0,
+		obj: spec.Objective, pen: pen, masked: spec.Dropout > 0, groups: groups,
 	}
 	np := a.NumParams(spec.Dim)
 	t.theta = make([]float64, np)
@@ -86,6 +100,14 @@ func newTrainer(spec train.Spec, pen penalty) *Trainer {
 	t.d1 = make([]float64, sh)
 	t.sgn = make([]float64, t.h)
 	t.wt = make([]float64, t.h*t.h)
+	if groups > 0 {
+		t.gc = make([][]float64, groups)
+		t.means = make([]float64, groups*max(t.h, 1))
+		for l := 0; l < t.nh; l++ {
+			t.hi = append(t.hi, make([]int, t.h))
+			t.lo = append(t.lo, make([]int, t.h))
+		}
+	}
 	switch pen {
 	case penLastNorm:
 		t.cen = make([]float64, sh)
@@ -134,6 +156,11 @@ func (t *Trainer) check(b *train.Batch) error {
 	}
 	if t.contrast != "" && len(b.Column(t.contrast)) < n {
 		return fmt.Errorf("backprop: batch lacks the input column %q of %d rows", t.contrast, n)
+	}
+	for _, name := range t.groupCols {
+		if len(b.Column(name)) < n {
+			return fmt.Errorf("backprop: batch lacks the input column %q of %d rows", name, n)
+		}
 	}
 	if !t.masked {
 		return nil
@@ -186,6 +213,9 @@ func (t *Trainer) gradient(b *train.Batch, first bool) train.Loss {
 	if t.contrast != "" {
 		c = b.Column(t.contrast)[:n]
 	}
+	for r, name := range t.groupCols {
+		t.gc[r] = b.Column(name)[:n]
+	}
 	sw := b.SW[:n]
 	u := t.forward(b.X, n, true, masks, c, sw, first)
 
@@ -205,17 +235,28 @@ func (t *Trainer) gradient(b *train.Batch, first bool) train.Loss {
 		dz[i] = sw[i] * (sig - y[i])
 		if t.prob != nil {
 			t.prob[i] = sig
-			tauOut += c[i] * sig
+			if t.groups == 0 {
+				tauOut += c[i] * sig
+			}
 		}
 	}
-	if t.prob != nil {
+	switch {
+	case t.prob != nil && t.groups > 0:
+		u = t.outputSpread(n)
+	case t.prob != nil:
 		u = math.Abs(tauOut)
 	}
 	v, dR, dU := t.obj.Value(r, u)
 	for i := range dz {
 		dz[i] *= dR
 	}
-	if t.prob != nil && dU != 0 {
+	if t.prob != nil && dU != 0 && t.groups > 0 {
+		// ∂D/∂z_i = (g_hi,i − g_lo,i)·σ_i(1 − σ_i).
+		hi, lo := t.gc[t.outHi], t.gc[t.outLo]
+		for i, p := range t.prob[:n] {
+			dz[i] += dU * (hi[i] - lo[i]) * p * (1 - p)
+		}
+	} else if t.prob != nil && dU != 0 {
 		// ∂|τ̂|/∂z_i = sign(τ̂)·c_i·σ_i(1 − σ_i).
 		s := dU * sign(tauOut)
 		for i, p := range t.prob[:n] {
@@ -248,13 +289,23 @@ func (t *Trainer) gradient(b *train.Batch, first bool) train.Loss {
 		if dU != 0 && t.pen.covers(l, nh) {
 			sgn = t.sgn
 			for j, tv := range t.tau[l] {
-				sgn[j] = dU * sign(tv)
+				sgn[j] = dU
+				if t.groups == 0 {
+					sgn[j] *= sign(tv)
+				}
 				if norm {
 					sgn[j] /= t.sd[j]
 				}
 			}
 		}
-		backGate(d, t.gate[l][:n*h], n, h, c, sgn, t.gb[l])
+		if t.groups > 0 {
+			backGate(d, t.gate[l][:n*h], n, h, nil, nil, t.gb[l])
+			if sgn != nil {
+				t.backGroups(d, n, l, sgn)
+			}
+		} else {
+			backGate(d, t.gate[l][:n*h], n, h, c, sgn, t.gb[l])
+		}
 		if norm {
 			t.backNorm(d, n, sw, l, dU)
 		}
@@ -318,10 +369,15 @@ func (t *Trainer) forward(x []float64, n int, training bool, masks [][]float64, 
 
 // ato stores τ̂(h^(l)) = preᵀc and returns Σ_u |τ̂_u|, or for
 // ato-penultimate-normalized Σ_u |τ̂_u|/σ'_u, keeping the centred
-// pre-activations and σ' for the backward pass.
+// pre-activations and σ' for the backward pass. For the R-group form it
+// stores D_u ≥ 0 in place of τ̂_u (spread), and the same sums follow.
 func (t *Trainer) ato(l int, pre []float64, n int, c, sw []float64) float64 {
 	tau := t.tau[l]
-	gemvT(tau, pre, n, t.h, c)
+	if t.groups > 0 {
+		t.spread(tau, t.hi[l], t.lo[l], pre, n, t.h)
+	} else {
+		gemvT(tau, pre, n, t.h, c)
+	}
 	var s float64
 	if t.pen != penLastNorm {
 		for _, v := range tau {
@@ -348,6 +404,57 @@ func (t *Trainer) ato(l int, pre []float64, n int, c, sw []float64) float64 {
 		s += math.Abs(tau[j]) / t.sd[j]
 	}
 	return s
+}
+
+// spread sets d_u = m_hi,u − m_lo,u for each of the h units of the n×h
+// matrix pre, with m_r = preᵀg_r the group means and hi_u, lo_u the groups
+// of the largest and smallest mean, the lowest group on a tie (as the
+// graph's running selection).
+func (t *Trainer) spread(d []float64, hi, lo []int, pre []float64, n, h int) {
+	m := t.means[:t.groups*h]
+	for r, g := range t.gc {
+		gemvT(m[r*h:r*h+h], pre, n, h, g)
+	}
+	for u := 0; u < h; u++ {
+		a, b := 0, 0
+		for r := 1; r < t.groups; r++ {
+			v := m[r*h+u]
+			if v > m[a*h+u] {
+				a = r
+			}
+			if v < m[b*h+u] {
+				b = r
+			}
+		}
+		hi[u], lo[u] = a, b
+		d[u] = m[a*h+u] - m[b*h+u]
+	}
+}
+
+// outputSpread returns D of the probabilities in prob (ato-output's R-group
+// form) and keeps the groups of its maximum and minimum mean.
+func (t *Trainer) outputSpread(n int) float64 {
+	var d [1]float64
+	var hi, lo [1]int
+	t.spread(d[:], hi[:], lo[:], t.prob[:n], n, 1)
+	t.outHi, t.outLo = hi[0], lo[0]
+	return d[0]
+}
+
+// backGroups adds to d (∂/∂pre of hidden layer l, n×h) and to its bias
+// gradient the R-group penalty's part: ∂D_u/∂h_iu = g_hi,i − g_lo,i,
+// times s_u (dU, over σ'_u for the normalized form).
+func (t *Trainer) backGroups(d []float64, n, l int, s []float64) {
+	h := t.h
+	hi, lo, gb := t.hi[l], t.lo[l], t.gb[l][:h]
+	for i := 0; i < n; i++ {
+		row := d[i*h : i*h+h]
+		for u, su := range s[:h] {
+			v := su * (t.gc[hi[u]][i] - t.gc[lo[u]][i])
+			row[u] += v
+			gb[u] += v
+		}
+	}
 }
 
 // backNorm adds to d (∂/∂pre of hidden layer l, n×h) and to its bias

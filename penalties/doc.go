@@ -1,9 +1,10 @@
 // Package penalties writes unfairness penalties U as Gorgonia graph code for
 // the graph engine: the built-in ATO penalties (ATOPenultimate, ATOAll,
-// ATOPenultimateNormalized, ATOOutput), the
-// graph view of the network and the batch they read (Net, BatchNodes), the
-// per-row input columns they declare (Contrast, Group1Mean, Group0Mean) and
-// NewPenalty, the extension point for a penalty of one's own.
+// ATOPenultimateNormalized, ATOOutput) and their forms for a sensitive
+// attribute of R groups (ForGroups), the graph view of the network and the
+// batch they read (Net, BatchNodes), the per-row input columns they declare
+// (Contrast, Group1Mean, Group0Mean, GroupMean) and NewPenalty, the
+// extension point for a penalty of one's own.
 //
 // Every Penalty is also a train.Term: its name, the version of its code and
 // its inputs are all the trainer contract sees of it. The handwritten engine
@@ -25,4 +26,9 @@
 //     this one.
 //   - ato-output: |τ̂(σ(z))|, the ATO of the predicted probability, the
 //     quantity the test metric ato measures.
+//
+// For R groups, ForGroups gives each its R-group form: |τ̂_u| becomes
+// D_u = max_r m_r,u − min_r m_r,u, the largest difference between the
+// overlap-weighted group means of unit u (docs/method.md §3.3); at R = 2 it
+// is |τ̂_u| again.
 package penalties

@@ -61,27 +61,7 @@ func (p normalizedPenalty) Node(n Net, b BatchNodes) (*G.Node, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	mu, err := G.Mul(b.SW, h)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	cen, err := G.BroadcastSub(h, mu, nil, []byte{0})
-	if err != nil {
-		return nil, wrap(err)
-	}
-	sq, err := G.HadamardProd(cen, cen)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	v, err := G.Mul(b.SW, sq)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	v, err = G.Add(v, G.NewConstant(NormalizedEps*NormalizedEps))
-	if err != nil {
-		return nil, wrap(err)
-	}
-	sd, err := G.Sqrt(v)
+	sd, err := unitSD(h, b.SW)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -98,6 +78,31 @@ func (p normalizedPenalty) Node(n Net, b BatchNodes) (*G.Node, error) {
 		return nil, wrap(err)
 	}
 	return u, nil
+}
+
+// unitSD builds σ'_u = √(Σ_i sw_i (h_iu − μ_u)² + ε²), μ = swᵀh, for each
+// unit of the batch×H matrix h.
+func unitSD(h, sw *G.Node) (*G.Node, error) {
+	mu, err := G.Mul(sw, h)
+	if err != nil {
+		return nil, err
+	}
+	cen, err := G.BroadcastSub(h, mu, nil, []byte{0})
+	if err != nil {
+		return nil, err
+	}
+	sq, err := G.HadamardProd(cen, cen)
+	if err != nil {
+		return nil, err
+	}
+	v, err := G.Mul(sw, sq)
+	if err != nil {
+		return nil, err
+	}
+	if v, err = G.Add(v, G.NewConstant(NormalizedEps*NormalizedEps)); err != nil {
+		return nil, err
+	}
+	return G.Sqrt(v)
 }
 
 type outputPenalty struct{}

@@ -7,10 +7,25 @@ import (
 
 // Data is a training set: n rows of dim features with label y, sensitive
 // attribute a and overlap weight w (w may be nil when no penalty is used).
+//
+// Groups is the number of groups of the sensitive attribute: 0 or 2 for
+// today's binary attribute, A holding 0 or 1; R ≥ 3 for an attribute of R
+// groups, A holding each row's group code 0 … R−1 (as a float64), every
+// code on at least one row (docs/method.md §3.3).
 type Data struct {
 	X       []float64 // row-major N×Dim
 	N, Dim  int
 	Y, A, W []float64
+	Groups  int
+}
+
+// GroupCount is R, the number of groups of the sensitive attribute: 2 when
+// Groups is 0.
+func (d Data) GroupCount() int {
+	if d.Groups == 0 {
+		return 2
+	}
+	return d.Groups
 }
 
 // Validate checks shapes and values.
@@ -27,9 +42,36 @@ func (d Data) Validate() error {
 			return fmt.Errorf("training data: row %d, feature %d is %v", i/d.Dim, i%d.Dim, v)
 		}
 	}
+	if d.Groups > 2 {
+		return d.validateGroups()
+	}
+	if d.Groups != 0 && d.Groups != 2 {
+		return fmt.Errorf("training data: %d groups, want 0 or 2 (a 0/1 attribute) or at least 3", d.Groups)
+	}
 	for i := range d.Y {
 		if (d.Y[i] != 0 && d.Y[i] != 1) || (d.A[i] != 0 && d.A[i] != 1) {
 			return fmt.Errorf("training data: row %d: label %v and group %v must be 0 or 1", i, d.Y[i], d.A[i])
+		}
+	}
+	return nil
+}
+
+// validateGroups checks the labels and group codes of data of R ≥ 3 groups.
+func (d Data) validateGroups() error {
+	seen := make([]bool, d.Groups)
+	for i := range d.Y {
+		if d.Y[i] != 0 && d.Y[i] != 1 {
+			return fmt.Errorf("training data: row %d: label %v, want 0 or 1", i, d.Y[i])
+		}
+		a := d.A[i]
+		if !(a >= 0 && a < float64(d.Groups)) || a != math.Trunc(a) {
+			return fmt.Errorf("training data: row %d: group %v, want an integer code 0 … %d", i, a, d.Groups-1)
+		}
+		seen[int(a)] = true
+	}
+	for r, ok := range seen {
+		if !ok {
+			return fmt.Errorf("training data: group %d of %d has no row: every group needs rows for the penalty to compare it", r, d.Groups)
 		}
 	}
 	return nil
@@ -48,12 +90,17 @@ type Batch struct {
 	Y, A, W      []float64   // Size
 	SW           []float64   // 1/N on real rows
 	Masks        [][]float64 // one Size×H dropout mask per hidden layer
-	// Complete is false when the batch lacks one of the two groups; a
-	// penalty is then 0 by construction (docs/method.md §3).
+	// Groups is the data's Groups (Fill copies it): 0 or 2 for a 0/1
+	// attribute, R ≥ 3 for A holding group codes 0 … R−1.
+	Groups int
+	// Complete is false when the batch lacks one of the groups (one of the
+	// two, or of the R); a penalty is then 0 by construction
+	// (docs/method.md §3).
 	Complete bool
 
 	inputs []Input
 	cols   map[string][]float64
+	seen   []bool // everyGroup's scratch
 }
 
 // NewBatch allocates a batch of size rows, dim features and hidden layers of
@@ -90,6 +137,7 @@ func (b *Batch) Inputs() []Input { return b.inputs }
 func (b *Batch) Fill(d Data, idx []int) {
 	n := len(idx)
 	b.N = n
+	b.Groups = d.Groups
 	for k, i := range idx {
 		copy(b.X[k*b.Dim:(k+1)*b.Dim], d.X[i*d.Dim:(i+1)*d.Dim])
 		b.Y[k], b.A[k] = d.Y[i], d.A[i]
@@ -106,23 +154,49 @@ func (b *Batch) Fill(d Data, idx []int) {
 	b.Derive()
 }
 
-// Derive recomputes SW, Complete and the input columns from N, Y, A and W.
+// Derive recomputes SW, Complete and the input columns from N, Groups, Y,
+// A and W.
 func (b *Batch) Derive() {
 	n := b.N
-	var n1 float64
-	for k := 0; k < n; k++ {
-		n1 += b.A[k]
-	}
 	for k := 0; k < b.Size; k++ {
 		b.SW[k] = 0
 		if k < n {
 			b.SW[k] = 1 / float64(n)
 		}
 	}
-	b.Complete = n1 > 0 && n1 < float64(n)
+	if b.Groups > 2 {
+		b.Complete = b.everyGroup()
+	} else {
+		var n1 float64
+		for k := 0; k < n; k++ {
+			n1 += b.A[k]
+		}
+		b.Complete = n1 > 0 && n1 < float64(n)
+	}
 	for _, in := range b.inputs {
 		col := b.cols[in.Name]
 		clear(col)
 		in.Fill(b, col[:n])
 	}
+}
+
+// everyGroup reports whether each of the Groups codes is on one of the
+// batch's real rows.
+func (b *Batch) everyGroup() bool {
+	if len(b.seen) < b.Groups {
+		b.seen = make([]bool, b.Groups)
+	}
+	seen := b.seen[:b.Groups]
+	clear(seen)
+	missing := b.Groups
+	for _, a := range b.A[:b.N] {
+		r := int(a)
+		if r >= 0 && r < b.Groups && float64(r) == a && !seen[r] {
+			seen[r] = true
+			if missing--; missing == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

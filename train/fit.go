@@ -268,9 +268,16 @@ func checkFit(tr Trainer, d Data, opt *Options) (*Holdout, error) {
 	if opt.Epochs < 1 {
 		return nil, fmt.Errorf("fit: epochs = %d, want ≥ 1", opt.Epochs)
 	}
+	pen := tr.Spec().Penalty
+	if err := matchGroups(pen, d); err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
+	}
 	h := opt.Holdout
 	if h != nil {
 		if err := h.Data.Validate(); err != nil {
+			return nil, fmt.Errorf("validation: %w", err)
+		}
+		if err := matchGroups(pen, h.Data); err != nil {
 			return nil, fmt.Errorf("validation: %w", err)
 		}
 		if h.Data.Dim != d.Dim || h.Eval == nil {
@@ -279,6 +286,20 @@ func checkFit(tr Trainer, d Data, opt *Options) (*Holdout, error) {
 		opt.Holdout = nil
 	}
 	return h, nil
+}
+
+// matchGroups checks that a penalty compares as many groups as d has: a
+// binary penalty would read codes 2 … R−1 as group 0, an R-group penalty
+// would never see a complete batch of data with fewer groups.
+func matchGroups(pen Term, d Data) error {
+	if pen == nil {
+		return nil
+	}
+	if want, have := TermGroups(pen), d.GroupCount(); want != have {
+		return fmt.Errorf("the penalty %s compares %d groups, the data's sensitive attribute has %d: build the penalty for %d groups",
+			pen.Name(), want, have, have)
+	}
+	return nil
 }
 
 // keeper scores a loop's network on the holdout after every epoch and keeps

@@ -68,6 +68,9 @@ func (ev *Evaluator) Loss(params [][]float64, d Data) (Loss, error) {
 		}
 		copy(ev.params[i], p)
 	}
+	if err := matchGroups(ev.tr.Spec().Penalty, d); err != nil {
+		return Loss{}, fmt.Errorf("evaluator: %w", err)
+	}
 	size := ev.batch.Size
 	if len(ev.idx) < size {
 		ev.idx = make([]int, size)

@@ -37,6 +37,24 @@ type Term interface {
 	Inputs() []Input
 }
 
+// GroupTerm is a term computed over the R groups of a sensitive attribute
+// with R values (docs/method.md §3.3) instead of over a 0/1 attribute.
+// The data it is trained on must have exactly R groups (Data.GroupCount).
+type GroupTerm interface {
+	Term
+	// Groups is R ≥ 2.
+	Groups() int
+}
+
+// TermGroups is the number of groups t compares: a GroupTerm's R, and 2 for
+// any other term (a 0/1 attribute).
+func TermGroups(t Term) int {
+	if g, ok := t.(GroupTerm); ok {
+		return g.Groups()
+	}
+	return 2
+}
+
 // Requirements are what a training job asks of an engine, known before any
 // data is read: the penalty and the risk its networks are trained on, and
 // the scalarization that combines them.

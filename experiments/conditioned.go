@@ -38,6 +38,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 			return fieldErr("lambda_draw", "%q: the λ draw applies to --conditioned only", c.LambdaDraw)
 		case c.EvalLambdas != "":
 			return fieldErr("eval_lambdas", "%q: only a λ-conditioned network (--conditioned) can be evaluated at λ it was not trained for", c.EvalLambdas)
+		case c.ScheduleRows != 0:
+			return fieldErr("schedule_rows", "%d: the schedule's rows apply to --conditioned only", c.ScheduleRows)
 		}
 		return nil
 	}
@@ -48,6 +50,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 		return fieldErr("conditioned", "%q: a conditioned network is recorded at a fixed grid; give log:N, linear:N or a list (and --eval-lambdas for a denser one)", c.Lambdas)
 	case c.Lockstep:
 		return fieldErr("lockstep", "a conditioned sweep trains one network per split, not a lockstep group; leave out --lockstep")
+	case c.ScheduleRows < 0:
+		return fieldErr("schedule_rows", "%d, want ≥ 1 (0: every training row)", c.ScheduleRows)
 	case c.FiLMWidth < 0:
 		return fieldErr("film_width", "%d, want ≥ 1 (0: %d)", c.FiLMWidth, model.DefaultFiLMWidth)
 	case c.LambdaDraw != "" && !slices.Contains(train.Draws, c.LambdaDraw):
@@ -240,7 +244,7 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 	adam.LR = c.LR
 	plateau := optim.DefaultPlateau
 	opt := train.ConditionedOptions{Options: train.Options{Epochs: c.Epochs, Adam: adam, Plateau: &plateau},
-		Sampler: sampler, Grid: schedule, Rows: sd.train, Eval: eval}
+		Sampler: sampler, Grid: schedule, Rows: scheduleRows(sd.train, c.ScheduleRows, newRand(c.Seed, "schedule-rows", sd.m, c.Method, 0)), Eval: eval}
 	if sd.val.N > 0 {
 		opt.Holdout = &train.Holdout{Data: sd.val, Eval: eval, Objective: spec.Objective}
 	}
@@ -294,4 +298,31 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 		}
 	}
 	return recs, nil
+}
+
+// scheduleRows is the fixed set of training rows the conditioned network's
+// schedule is measured on: every row of d, or with most > 0 and fewer rows
+// than d has, that many drawn without replacement by rng and kept in their
+// order. Measuring on every row costs about an epoch per λ of the
+// schedule (docs/method.md §12), most of a conditioned network's time on
+// Adult; a sample bounds it.
+func scheduleRows(d train.Data, most int, rng *rand.Rand) train.Data {
+	if most <= 0 || most >= d.N {
+		return d
+	}
+	idx := rng.Perm(d.N)[:most]
+	slices.Sort(idx)
+	s := train.Data{N: most, Dim: d.Dim, X: make([]float64, 0, most*d.Dim),
+		Y: make([]float64, most), A: make([]float64, most), Groups: d.Groups}
+	if d.W != nil {
+		s.W = make([]float64, most)
+	}
+	for k, i := range idx {
+		s.X = append(s.X, d.X[i*d.Dim:(i+1)*d.Dim]...)
+		s.Y[k], s.A[k] = d.Y[i], d.A[i]
+		if d.W != nil {
+			s.W[k] = d.W[i]
+		}
+	}
+	return s
 }

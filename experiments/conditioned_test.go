@@ -259,6 +259,8 @@ func TestConditionedRefusals(t *testing.T) {
 		{"width without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.FiLMWidth = false, "", 8 }, "film_width", "--conditioned only"},
 		{"draw without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.LambdaDraw = false, "", "grid" }, "lambda_draw", "--conditioned only"},
 		{"evaluation grid without --conditioned", func(c *experiments.Config) { c.Conditioned = false }, "eval_lambdas", "--conditioned"},
+		{"negative schedule rows", func(c *experiments.Config) { c.ScheduleRows = -1 }, "schedule_rows", "want ≥ 1"},
+		{"schedule rows without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ScheduleRows = false, "", 100 }, "schedule_rows", "--conditioned only"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := conditionedConfig()

@@ -142,13 +142,15 @@ type Config struct {
 	// every λ of the grid (docs/method.md §12). FiLMWidth is its
 	// conditioning network's width, LambdaDraw the distribution of the λ
 	// it trains at (train.Draws), EvalLambdas an optional denser grid it is
-	// also recorded at (records marked eval_only). All four are zero for a
-	// sweep of one network per λ, so that its digest is that of folders
-	// written before they existed.
-	Conditioned bool   `json:"conditioned,omitempty"`
-	FiLMWidth   int    `json:"film_width,omitempty"`
-	LambdaDraw  string `json:"lambda_draw,omitempty"`
-	EvalLambdas string `json:"eval_lambdas,omitempty"`
+	// also recorded at (records marked eval_only), ScheduleRows the most
+	// training rows its schedule is measured on (0: all of them). All five
+	// are zero for a sweep of one network per λ, so that its digest is that
+	// of folders written before they existed.
+	Conditioned  bool   `json:"conditioned,omitempty"`
+	FiLMWidth    int    `json:"film_width,omitempty"`
+	LambdaDraw   string `json:"lambda_draw,omitempty"`
+	EvalLambdas  string `json:"eval_lambdas,omitempty"`
+	ScheduleRows int    `json:"schedule_rows,omitempty"`
 
 	// Coding records which raw target and sensitive values the data coded
 	// 1; experiments.NewRunner fills it. It follows from the other

@@ -3,7 +3,8 @@
 # whole front"): on the backprop engine, the grid in lockstep, the grid one network after another
 # and the conditioned network (with the dense evaluation grid log:64), at log:15 and 500 epochs:
 # COMPAS at 100 splits with ato-output and ato-penultimate, Adult-sex at 20 splits with ato-output
-# in two shards. Each job's wall time is appended to results/conditioned-times.tsv; its records and
+# in two shards (and a variant measuring the schedule on 2,000 rows, run on shard 1 only:
+# JOBS=adult-sex:conditioned-rows2000-ato-output:1). Each job's wall time is appended to results/conditioned-times.tsv; its records and
 # config.json are copied to results/DATASET/conditioned/NAME/ when it ends; rerunning resumes (a
 # resumed job's time then covers only what was left). Once every job of a dataset is done, the
 # conditioned network is compared with the grid (compare-*.txt and .json beside them).
@@ -26,6 +27,7 @@ declare -A FLAGS=(
   [compas:conditioned-ato-penultimate]="--splits 100 --penalty ato-penultimate --conditioned --eval-lambdas log:64"
   [adult-sex:grid-lockstep-ato-output]="--splits 20 --penalty ato-output --lockstep"
   [adult-sex:conditioned-ato-output]="--splits 20 --penalty ato-output --conditioned --eval-lambdas log:64"
+  [adult-sex:conditioned-rows2000-ato-output]="--splits 20 --penalty ato-output --conditioned --eval-lambdas log:64 --schedule-rows 2000"
 )
 ALL=""
 for name in grid-lockstep-ato-output grid-ato-output conditioned-ato-output \

@@ -4,7 +4,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 STATICCHECK_VERSION := v0.8.2
 PKGS    := ./...
 
-.PHONY: all build test test-short bench lint staticcheck demo report-demo clean reproduce reproduce-adv-matched
+.PHONY: all build test test-short bench lint staticcheck demo report-demo clean reproduce reproduce-adv-matched reproduce-conditioned
 
 all: build
 
@@ -75,3 +75,9 @@ reproduce-adult10: build
 # shard, resuming: make reproduce-adv-matched JOBS="adult-sex:adversarial-matched-beta200:3"
 reproduce-adv-matched: build
 	JOBS="$(JOBS)" scripts/adv-matched.sh
+
+# The λ-conditioned network against one network per λ (COMPAS at 100 splits, Adult-sex at 20 in two
+# shards), each job's wall time in results/conditioned-times.tsv: make reproduce-conditioned
+# JOBS="adult-sex:conditioned-ato-output:1"
+reproduce-conditioned: build
+	JOBS="$(JOBS)" scripts/conditioned.sh

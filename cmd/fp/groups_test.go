@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,29 +10,18 @@ import (
 	"github.com/fpareto/fp/runfolder"
 )
 
-// Data in more than two groups, or the intersection of several columns,
-// is refused by fp train in one line before any folder is written.
+// What cannot train more than two groups (the adversarial baseline,
+// λ-conditioned networks) and bad group settings are refused by fp train in
+// one line before any folder is written.
 func TestTrainRefusesMoreThanTwoGroups(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("x,y,g,s\n")
-	for i := range 200 {
-		fmt.Fprintf(&b, "%d,%d,%c,%c\n", i, i%2, "ABC"[i%3], "FM"[i/100])
-	}
-	csv := filepath.Join(t.TempDir(), "d.csv")
-	if err := os.WriteFile(csv, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--dataset", "compas-race4"},
-			"training with 4 sensitive groups (African-American, Caucasian, Hispanic, other) is not supported yet; fp audit --group race scores such groups"},
-		{[]string{"--dataset", "compas", "--sensitive-levels", "all", "--min-group-rows", "5"},
-			"training with 6 sensitive groups"},
-		{[]string{"--data", csv, "--target", "y", "--sensitive", "g", "--sensitive-levels", "all"}, "training with 3 sensitive groups"},
-		{[]string{"--data", csv, "--target", "y", "--sensitive", "g,s", "--sensitive-levels", "A*F", "--min-group-rows", "5"},
-			"training on the intersection of the columns g, s is not supported yet; fp audit --group g,s scores such groups"},
+		{[]string{"--dataset", "compas-race4", "--method", "adversarial"},
+			"the adversarial baseline trains against a two-group adversary, not 4 sensitive groups (African-American, Caucasian, Hispanic, other); use the method cheb or linear"},
+		{[]string{"--dataset", "compas", "--sensitive-levels", "all", "--min-group-rows", "5", "--conditioned", "--engine", "backprop"},
+			"--conditioned trains two groups, not 6 sensitive groups"},
 		{[]string{"--dataset", "compas", "--sensitive-levels", "Martian"}, `"Martian" is not a value of the column race`},
 		{[]string{"--dataset", "compas", "--min-group-rows", "10"}, "--min-group-rows applies to groups"},
 	} {

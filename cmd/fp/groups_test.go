@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,5 +93,103 @@ func TestDatasetsGroups(t *testing.T) {
 	}
 	if lines := strings.Split(string(b), "\n"); !strings.HasSuffix(lines[0], ",race") || !strings.HasSuffix(lines[1], ",other") {
 		t.Errorf("file starts %q", lines[:2])
+	}
+}
+
+// fp train on COMPAS's race in four groups, then fp predict
+// --with-propensity on a split's test rows writes one propensity_<level>
+// column per group, and fp audit --group race on that output gives back
+// the records' R-group metrics, ato included.
+func TestPredictAuditGroups(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if _, stderr, err := runFP(t, "train", "--dataset", "compas-race4", "--out", run, "--quiet", "--no-plot",
+		"--epochs", "3", "--splits", "1", "--lambdas", "0,0.5,1", "--propensity-epochs", "3", "--engine", "backprop"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	all := filepath.Join(dir, "all.csv")
+	if _, stderr, err := runFP(t, "datasets", "export", "compas-race4", "--out", all); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	c, err := runfolder.ReadConfig(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := runfolder.LoadDataset(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := runfolder.PartsOf(c, d, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines)-1 != d.N {
+		t.Fatalf("%d exported rows, %d in the dataset", len(lines)-1, d.N)
+	}
+	test := []string{lines[0]}
+	for _, i := range parts.Test {
+		test = append(test, lines[1+i])
+	}
+	rows := filepath.Join(dir, "test.csv")
+	if err := os.WriteFile(rows, []byte(strings.Join(test, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runfolder.ReadRecords(run)
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("%d records: %v", len(recs), err)
+	}
+	for _, rec := range recs {
+		out := filepath.Join(dir, "scores.csv")
+		if _, stderr, err := runFP(t, "predict", "--model", filepath.Join(run, rec.Weights), "--data", rows, "--out", out,
+			"--logit", "--with-propensity", "--keep-coded", "--keep", "race"); err != nil {
+			t.Fatalf("predict: %v\n%s", err, stderr)
+		}
+		sb, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, _, _ := strings.Cut(string(sb), "\n")
+		if want := "race,score,label,logit,propensity_African-American,propensity_Caucasian,propensity_Hispanic,propensity_other,y_coded,a_coded"; header != want {
+			t.Fatalf("header %q, want %q", header, want)
+		}
+		stdout, stderr, err := runFP(t, "audit", "--data", out, "--logit", "logit", "--label", "y_coded", "--group", "race", "--json")
+		if err != nil {
+			t.Fatalf("audit: %v\n%s", err, stderr)
+		}
+		var got struct {
+			Risk, Accuracy, DP, EO, EOpp float64
+			ATO                          *float64
+			ByGroup                      []struct {
+				Group string
+				N     int `json:"count"`
+			} `json:"by_group"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil || got.ATO == nil {
+			t.Fatalf("audit JSON %s: %v", stdout, err)
+		}
+		if len(got.ByGroup) != 4 {
+			t.Fatalf("audit: %d groups, want 4: %s", len(got.ByGroup), stdout)
+		}
+		for _, g := range got.ByGroup {
+			if rec.GroupCounts[g.Group] != g.N {
+				t.Errorf("group %q: audit %d rows, record %d", g.Group, g.N, rec.GroupCounts[g.Group])
+			}
+		}
+		for _, m := range []struct {
+			name      string
+			got, want float64
+		}{
+			{"risk", got.Risk, rec.Risk}, {"accuracy", got.Accuracy, rec.Accuracy}, {"ato", *got.ATO, rec.ATO},
+			{"dp", got.DP, rec.DP}, {"eo", got.EO, rec.EO}, {"eopp", got.EOpp, rec.EOpp},
+		} {
+			if math.Abs(m.got-m.want) > 1e-9 {
+				t.Errorf("λ = %g: audit %s = %v, record %v", rec.Lambda, m.name, m.got, m.want)
+			}
+		}
 	}
 }

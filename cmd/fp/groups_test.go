@@ -193,3 +193,39 @@ func TestPredictAuditGroups(t *testing.T) {
 		}
 	}
 }
+
+// fp front, fp pick, fp report and fp plot --dist run on a sweep of four
+// groups and name them: the front's note of the groups, pick's audit over
+// the sensitive column, the report's dataset label, the figure's legend.
+func TestToolsOnGroupsRun(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if _, stderr, err := runFP(t, "train", "--dataset", "compas-race4", "--out", run, "--quiet", "--no-plot",
+		"--epochs", "3", "--splits", "2", "--lambdas", "0,0.3,0.6,1", "--propensity-epochs", "3"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	key := "race[African-American|Caucasian|Hispanic|other]"
+	stdout, _, err := runFP(t, "front", run)
+	if err != nil || !strings.Contains(stdout, "groups: "+key+"; dp, eo, eopp and ato are the indices over these groups") {
+		t.Errorf("front: %v\n%s", err, stdout)
+	}
+	stdout, _, err = runFP(t, "pick", run, "--max-risk", "10", "--allow-degenerate")
+	if err != nil || !strings.Contains(stdout, "(4 groups):") || !strings.Contains(stdout, "--keep race | fp audit --data - --logit logit --label y_coded --group race\n") {
+		t.Errorf("pick: %v\n%s", err, stdout)
+	}
+	page := filepath.Join(dir, "report.html")
+	_, stderr, err := runFP(t, "report", run, "--out", page)
+	if err != nil || !strings.Contains(stderr, "the bootstrap intervals are of two groups") {
+		t.Errorf("report: %v\n%s", err, stderr)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), key) {
+		t.Errorf("report page: %v (names the groups: %v)", err, strings.Contains(string(b), key))
+	}
+	png := filepath.Join(dir, "dist.png")
+	if _, stderr, err := runFP(t, "plot", "--dist", run, "--out", png); err != nil {
+		t.Errorf("plot --dist: %v\n%s", err, stderr)
+	}
+	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
+		t.Errorf("plot --dist wrote no figure: %v", err)
+	}
+}

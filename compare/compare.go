@@ -43,6 +43,10 @@ type Result struct {
 	// groups were compared: a comparison is on the λ every group trained
 	// for (docs/method.md §12).
 	EvalOnlyLeftOut int `json:"eval_only_left_out,omitempty"`
+	// Groups names the sensitive attributes of more than two groups the
+	// records were trained on (records.Record.Sensitive with its levels);
+	// their dp, eo, eopp and ato are the R-group ones. Absent for two.
+	Groups []string `json:"groups,omitempty"`
 	// DecidedOn names the rows whose metrics decided the fronts: "test", or
 	// "selection" (the hypervolumes are then of the test metrics of the
 	// candidates non-dominated on the selection rows).
@@ -151,6 +155,11 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 	slices.SortStableFunc(data, func(a, b records.DataGroup) int { return strings.Compare(a.Label, b.Label) })
 	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}, DecidedOn: opt.Decide.String(),
 		EvalOnlyLeftOut: left}
+	for _, r := range recs {
+		if len(r.GroupCounts) > 0 && !slices.Contains(res.Groups, r.Sensitive) {
+			res.Groups = append(res.Groups, r.Sensitive)
+		}
+	}
 	for _, d := range data {
 		res.Datasets = append(res.Datasets, d.Label)
 	}

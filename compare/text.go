@@ -34,6 +34,9 @@ func WriteText(w io.Writer, res *Result) error {
 		fmt.Fprint(w, "fronts chosen on the selection rows (sel_* metrics): nondominated and share count those; the hypervolumes\n"+
 			"are of the test metrics of the candidates so chosen (chosen on selection rows, shown on test rows).\n")
 	}
+	for _, g := range res.Groups {
+		fmt.Fprintf(w, "groups: %s; dp, eo, eopp and ato are the indices over these groups (docs/method.md §7).\n", g)
+	}
 	if res.EvalOnlyLeftOut > 0 {
 		fmt.Fprintf(w, "left out: %d eval_only records of a conditioned sweep (λ of --eval-lambdas only, which the other groups did not train).\n", res.EvalOnlyLeftOut)
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/fpareto/fp/adversarial"
+	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/runfolder"
@@ -55,6 +56,18 @@ type Config struct {
 	// each run appends them with its start and end times to the folder's
 	// runs.log (see runfolder.Invocation). They change no result.
 	Args []string `json:"-"`
+
+	// groups is R, the number of groups of the sensitive attribute, when
+	// the data has more than two (docs/method.md §3.3); 0 otherwise. It
+	// comes from the data (NewRunner), so a configuration validated before
+	// the data is read checks the binary penalty.
+	groups int
+}
+
+// Groups is R when the sweep's sensitive attribute has R > 2 groups, 0 for
+// two groups.
+func (c Config) Groups() int {
+	return c.groups
 }
 
 // Coding is the meaning of y = 1 and a = 1 (Config.Coding).
@@ -327,11 +340,24 @@ func (c Config) requirements() (train.Requirements, error) {
 // Penalty.
 func (c Config) penalty() (train.Term, error) {
 	if c.CustomPenalty != nil {
+		if c.groups > 2 && train.TermGroups(c.CustomPenalty) != c.groups {
+			return nil, fieldErr("penalty", "the custom penalty %s compares two groups, but the sensitive attribute has %d; give a train.GroupTerm of %d groups or a built-in penalty",
+				c.CustomPenalty.Name(), c.groups, c.groups)
+		}
 		return c.CustomPenalty, nil
 	}
 	p, err := penalties.Builtin(c.Penalty)
 	if err != nil {
 		return nil, &FieldError{Field: "penalty", Err: err}
+	}
+	if c.groups > 2 {
+		// The R-group form: the spread of the overlap-weighted group means
+		// in place of |τ̂| (docs/method.md §3.3). Two groups keep p.
+		g, err := penalties.ForGroups(p, c.groups)
+		if err != nil {
+			return nil, &FieldError{Field: "penalty", Err: err}
+		}
+		return g, nil
 	}
 	return p, nil
 }
@@ -353,7 +379,8 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 	}
 	if c.Arch == "" || c.Batch == 0 {
 		arch, batch := "4x16", int(math.Round(0.05*float64(nTrain)))
-		switch c.Dataset {
+		// A variant with groups (compas-race4) has its base dataset's rows.
+		switch datasets.Base(c.Dataset) {
 		case "compas":
 			arch, batch = "4x4", 150
 		case "adult-sex", "adult-race":

@@ -83,7 +83,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := trainableGroups(data); err != nil {
+	if c.groups, err = trainableGroups(c, data); err != nil {
 		return nil, err
 	}
 	// The default batch of a CSV depends on the training size of a split.
@@ -147,23 +147,23 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	return r, nil
 }
 
-// trainableGroups refuses data whose sensitive attribute is in more than
-// two groups, or is the intersection of several columns: the penalties and
-// engines train two groups (a = 0, 1). Two groups from --sensitive-levels
-// train as the binary a they code.
-func trainableGroups(d *datasets.Dataset) error {
-	if d.Levels == nil {
-		return nil
+// trainableGroups is R when the data's sensitive attribute has R > 2
+// groups, which train with the R-group penalty (docs/method.md §3.3), and 0
+// otherwise: two groups from --sensitive-levels, of one column or an
+// intersection, train as the binary a they code. The adversarial baseline
+// and λ-conditioned networks train two groups only and are refused.
+func trainableGroups(c Config, d *datasets.Dataset) (int, error) {
+	if len(d.Levels) <= 2 {
+		return 0, nil
 	}
-	if len(d.Levels) > 2 {
-		return fmt.Errorf("training with %d sensitive groups (%s) is not supported yet; fp audit --group %s scores such groups",
-			len(d.Levels), strings.Join(d.Levels, ", "), d.Sensitive)
+	what := fmt.Sprintf("%d sensitive groups (%s)", len(d.Levels), strings.Join(d.Levels, ", "))
+	switch {
+	case c.Method == MethodAdversarial:
+		return 0, fmt.Errorf("the adversarial baseline trains against a two-group adversary, not %s; use the method cheb or linear", what)
+	case c.Conditioned:
+		return 0, fmt.Errorf("--conditioned trains two groups, not %s; leave it out to train one network per λ", what)
 	}
-	if len(d.GroupColumns) > 1 {
-		return fmt.Errorf("training on the intersection of the columns %s is not supported yet; fp audit --group %s scores such groups",
-			strings.Join(d.GroupColumns, ", "), strings.Join(d.GroupColumns, ","))
-	}
-	return nil
+	return len(d.Levels), nil
 }
 
 // Warnings are what NewRunner found doubtful about the sweep's data before
@@ -186,12 +186,20 @@ func checkGroups(c Config, d *datasets.Dataset) ([]string, error) {
 			return nil, err
 		}
 		fit, _ := holdOut(c, d, m, sp.Train, c.ValFraction)
+		batch := min(c.Batch, len(fit))
+		if c.groups > 2 {
+			w, err := checkLevels(c, d, m, fit, batch)
+			if err != nil {
+				return nil, err
+			}
+			warnings = append(warnings, w...)
+			continue
+		}
 		var n1 int
 		for _, i := range fit {
 			n1 += int(d.A[i])
 		}
 		n0 := len(fit) - n1
-		batch := min(c.Batch, len(fit))
 		if c.Method != MethodAdversarial && (n1 == 0 || n0 == 0 || batch < 2) {
 			return nil, fmt.Errorf("split %d: the networks train on %d rows (%d with a = 1, %d with a = 0) in batches of %d: every batch would lack one of the groups, so the unfairness penalty would be 0 throughout; use more rows (or a larger --batch)",
 				m, len(fit), n1, n0, batch)
@@ -202,6 +210,31 @@ func checkGroups(c Config, d *datasets.Dataset) ([]string, error) {
 		}
 	}
 	return warnings, nil
+}
+
+// checkLevels is checkGroups for R > 2 groups on the rows fit of split m:
+// a group without rows (or batches of one row) is refused, a group with
+// fewer than MinGroupRows rows warned about, naming it.
+func checkLevels(c Config, d *datasets.Dataset, m int, fit []int, batch int) ([]string, error) {
+	counts := make([]int, c.groups)
+	for _, i := range fit {
+		counts[d.Groups[i]]++
+	}
+	var few []string
+	for g, n := range counts {
+		if n == 0 || batch < 2 {
+			return nil, fmt.Errorf("split %d: the networks train on %d rows, %d of group %q, in batches of %d: every batch would lack one of the groups, so the unfairness penalty would be 0 throughout; use more rows (or a larger --batch), or merge rare groups with --min-group-rows",
+				m, len(fit), n, d.Levels[g], batch)
+		}
+		if n < MinGroupRows {
+			few = append(few, fmt.Sprintf("%d of group %q", n, d.Levels[g]))
+		}
+	}
+	if len(few) == 0 {
+		return nil, nil
+	}
+	return []string{fmt.Sprintf("split %d: the networks train on %s; with fewer than %d rows in a group the ATO estimates are noisy",
+		m, strings.Join(few, ", "), MinGroupRows)}, nil
 }
 
 // Config is the resolved configuration the runner uses.

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -209,7 +210,7 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 		preset = r.data.Preset
 	}
 	rec := records.Record{
-		Dataset: name, Preset: preset, Sensitive: r.data.Sensitive,
+		Dataset: name, Preset: preset, Sensitive: r.sensitiveKey(),
 		Method: c.Method, Penalty: c.Penalty, Rho: c.Rho, Lambdas: c.Lambdas, Split: sd.m, Lambda: lambda, Seed: c.Seed,
 		Engine: r.engine.Name(), EngineVersion: r.engine.Version(), EngineMode: r.mode(),
 		Arch: c.Arch, Batch: c.Batch, Epochs: c.Epochs,
@@ -220,8 +221,47 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 	if n := len(sd.sel.y); n > 0 {
 		rec.Selection = &records.Selection{NSel: n}
 	}
+	if r.cfg.groups > 2 {
+		rec.GroupCounts = make(map[string]int, r.cfg.groups)
+		for _, l := range r.data.Levels {
+			rec.GroupCounts[l] = 0
+		}
+		for _, g := range sd.testZ {
+			rec.GroupCounts[r.data.Levels[g]]++
+		}
+	}
 	setOverlap(&rec, sd.overlap)
 	return rec
+}
+
+// sensitiveKey is the records' sensitive key: the sensitive column, and
+// for R > 2 groups the column(s) with the levels in code order,
+// "race[African-American|Caucasian|Hispanic|other]".
+func (r *Runner) sensitiveKey() string {
+	if r.cfg.groups <= 2 {
+		return r.data.Sensitive
+	}
+	cols := r.data.GroupColumns
+	if len(cols) == 0 {
+		cols = []string{r.data.Sensitive}
+	}
+	return strings.Join(cols, ",") + "[" + strings.Join(r.data.Levels, "|") + "]"
+}
+
+// evaluate scores logits z of the test rows (sel false) or the selection
+// rows: the binary metrics, or for R > 2 groups the R-group ones
+// (fairness.EvaluateGroupsLogits, with the generalised overlap weights).
+func (r *Runner) evaluate(z []float64, sd *splitData, sel bool) (fairness.Metrics, error) {
+	if r.cfg.groups > 2 {
+		if sel {
+			return fairness.EvaluateGroupsLogits(z, sd.sel.y, sd.sel.z, sd.sel.w)
+		}
+		return fairness.EvaluateGroupsLogits(z, sd.testY, sd.testZ, sd.testW)
+	}
+	if sel {
+		return fairness.EvaluateLogits(z, sd.sel.y, sd.sel.a, sd.sel.e)
+	}
+	return fairness.EvaluateLogits(z, sd.testY, sd.testA, sd.testE)
 }
 
 func (r *Runner) penalty() (train.Term, error) { return r.cfg.penalty() }
@@ -350,7 +390,14 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 
 // card is the model card of the network behind rec.
 func (r *Runner) card(rec *records.Record) *model.Card {
-	return &model.Card{
+	var levels, cols []string
+	if r.cfg.groups > 2 {
+		levels, cols = r.data.Levels, r.data.GroupColumns
+		if len(cols) == 0 {
+			cols = []string{r.data.Sensitive}
+		}
+	}
+	return &model.Card{Levels: levels, GroupColumns: cols,
 		Dataset: rec.Dataset, Preset: rec.Preset, Sensitive: rec.Sensitive, Method: rec.Method, Penalty: rec.Penalty,
 		Lambda: rec.Lambda, Split: rec.Split, Seed: rec.Seed, Engine: rec.Engine, Epochs: rec.Epochs,
 		Config: r.cfg.Digest(), Version: model.Version(),
@@ -376,7 +423,7 @@ func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) 
 	n := len(sd.testY)
 	z := make([]float64, n)
 	net.Forward(sd.testX, n, z)
-	met, err := fairness.EvaluateLogits(z, sd.testY, sd.testA, sd.testE)
+	met, err := r.evaluate(z, sd, false)
 	if err != nil {
 		return fmt.Errorf("split %d, λ = %g: evaluation: %w", sd.m, rec.Lambda, err)
 	}
@@ -388,7 +435,7 @@ func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) 
 	if n := len(sd.sel.y); n > 0 {
 		zs := make([]float64, n)
 		net.Forward(sd.sel.x, n, zs)
-		sm, err := fairness.EvaluateLogits(zs, sd.sel.y, sd.sel.a, sd.sel.e)
+		sm, err := r.evaluate(zs, sd, true)
 		if err != nil {
 			return fmt.Errorf("split %d, λ = %g: evaluation on the selection rows: %w", sd.m, rec.Lambda, err)
 		}

@@ -203,6 +203,10 @@ func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Ra
 		return refuse("no intervals for %s: its data now holds other rows than it was trained on "+
 			"(data_id %s, the records say %s): the data, or its target or sensitive column, changed since training", f.dir, id, rec.DataID)
 	}
+	if len(rec.GroupCounts) > 0 {
+		return refuse("no intervals for %s: its sensitive attribute is in %d groups (%s), and the bootstrap intervals are of two groups",
+			f.dir, len(rec.GroupCounts), rec.Sensitive)
+	}
 	if rec.Weights == "" {
 		return refuse("no interval for %s: the record names no network file", who)
 	}

@@ -26,6 +26,12 @@ type Card struct {
 	// itself has no meaningful Lambda, and its Test metrics are zero: they
 	// differ with λ, and the records of the run hold them for each λ.
 	Conditioned bool `json:"conditioned,omitempty"`
+	// Levels name, in code order, the groups of a sensitive attribute of
+	// R > 2 groups the network was trained on (docs/method.md §3.3), and
+	// GroupColumns the columns they come from; both absent for two groups.
+	// The test metrics dp, eo, eopp and ato are then the R-group ones.
+	Levels       []string `json:"levels,omitempty"`
+	GroupColumns []string `json:"group_columns,omitempty"`
 }
 
 // Metrics are a network's metrics on a set of rows, as records hold them.

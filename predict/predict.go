@@ -23,7 +23,10 @@ type Options struct {
 	Parquet   bool     // write a Parquet file instead of a CSV
 
 	// Propensity, when set, adds the column propensity: the calibrated
-	// propensity ê = P(a=1 | x) of each row under that model.
+	// propensity ê = P(a=1 | x) of each row under that model; for a model
+	// of R ≥ 3 groups (Propensity.Levels) one column per group instead,
+	// propensity_<level> (datasets.PropensityPrefix), as fp audit --group
+	// reads them.
 	Propensity *Propensity
 	// KeepCoded adds the columns y_coded and a_coded: the network's own
 	// 0/1 coding of the row's target and sensitive value (the schema's),
@@ -37,14 +40,22 @@ type Options struct {
 type Propensity struct {
 	File *model.File
 	T    float64
+	// Levels name the groups of a model of R ≥ 3 groups, in code order;
+	// Groups then gives the calibrated propensities of n rows encoded by
+	// File.Schema (not standardized), row-major n×R
+	// (runfolder.PropensityFile.PredictGroups), and File holds no
+	// network model.Scorer reads.
+	Levels []string
+	Groups func(x []float64, n int) ([]float64, error)
 }
 
 // scored is what is written for one row besides the kept cells.
 type scored struct {
 	p, z  float64
 	label bool
-	e     float64 // propensity
-	y, a  float64 // coded target and sensitive value
+	e     float64   // propensity
+	es    []float64 // the propensities of R ≥ 3 groups
+	y, a  float64   // coded target and sensitive value
 }
 
 // DefaultThreshold is the threshold of the records' accuracy.
@@ -160,7 +171,11 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 		r.p = model.Sigmoid(r.z)
 		r.label = r.p >= opt.Threshold
 		if pe != nil {
-			if r.e, err = pe.score(fields, at, x); err != nil {
+			if pe.groups != nil {
+				if r.es, err = pe.scoreGroups(fields, at, x); err != nil {
+					return n, err
+				}
+			} else if r.e, err = pe.score(fields, at, x); err != nil {
 				return n, err
 			}
 		}
@@ -182,7 +197,9 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 
 // propensityEncoder scores raw rows with a propensity model.
 type propensityEncoder struct {
-	sc  *model.Scorer
+	sc     *model.Scorer
+	groups func(x []float64, n int) ([]float64, error) // a model of R ≥ 3 groups; sc is nil
+
 	enc *datasets.Encoder // nil: the network's encoding serves
 	x   []float64
 	T   float64
@@ -195,23 +212,29 @@ func newPropensityEncoder(net *model.File, pm *Propensity, src datasets.RowSourc
 	if !(pm.T > 0) || math.IsInf(pm.T, 1) {
 		return nil, fmt.Errorf("propensity model: temperature %v, want a finite value > 0", pm.T)
 	}
-	sc, err := pm.File.NewScorer()
-	if err != nil {
-		return nil, fmt.Errorf("propensity model: %w", err)
+	var sc *model.Scorer
+	dim := pm.File.Dim
+	if pm.Groups == nil {
+		var err error
+		if sc, err = pm.File.NewScorer(); err != nil {
+			return nil, fmt.Errorf("propensity model: %w", err)
+		}
+		dim = sc.Dim()
 	}
-	pe := &propensityEncoder{sc: sc, T: pm.T}
+	pe := &propensityEncoder{sc: sc, groups: pm.Groups, T: pm.T}
+	var err error
 	if !reflect.DeepEqual(pm.File.Schema, net.Schema) {
 		// Its own encoding: a propensity model need not read the columns
 		// the network reads.
 		if pe.enc, err = pm.File.Schema.NewEncoder(src); err != nil {
 			return nil, fmt.Errorf("propensity model: %w", err)
 		}
-		if pe.enc.Dim() != sc.Dim() {
-			return nil, fmt.Errorf("propensity model: the schema encodes %d inputs, the network takes %d", pe.enc.Dim(), sc.Dim())
+		if pe.enc.Dim() != dim {
+			return nil, fmt.Errorf("propensity model: the schema encodes %d inputs, the network takes %d", pe.enc.Dim(), dim)
 		}
 		pe.x = make([]float64, pe.enc.Dim())
-	} else if netEnc.Dim() != sc.Dim() {
-		return nil, fmt.Errorf("propensity model: the schema encodes %d inputs, the network takes %d", netEnc.Dim(), sc.Dim())
+	} else if netEnc.Dim() != dim {
+		return nil, fmt.Errorf("propensity model: the schema encodes %d inputs, the network takes %d", netEnc.Dim(), dim)
 	}
 	return pe, nil
 }
@@ -226,6 +249,18 @@ func (pe *propensityEncoder) score(fields [][]byte, at datasets.Position, x []fl
 		x = pe.x
 	}
 	return model.CalibratedPropensity(pe.sc.Logit(x), pe.T), nil
+}
+
+// scoreGroups is score for a model of R ≥ 3 groups: the row's R calibrated
+// propensities.
+func (pe *propensityEncoder) scoreGroups(fields [][]byte, at datasets.Position, x []float64) ([]float64, error) {
+	if pe.enc != nil {
+		if err := pe.enc.Encode(fields, at, pe.x); err != nil {
+			return nil, err
+		}
+		x = pe.x
+	}
+	return pe.groups(x, 1)
 }
 
 // codeRow codes the row's target and sensitive value as the schema says,
@@ -252,7 +287,11 @@ func extraColumns(opt Options) []string {
 	if opt.Logit {
 		out = append(out, "logit")
 	}
-	if opt.Propensity != nil {
+	if p := opt.Propensity; p != nil && p.Groups != nil {
+		for _, l := range p.Levels {
+			out = append(out, datasets.PropensityPrefix+l)
+		}
+	} else if p != nil {
 		out = append(out, "propensity")
 	}
 	if opt.KeepCoded {
@@ -268,7 +307,12 @@ func appendExtras(b []byte, r scored, opt Options, ends []int) ([]byte, []int) {
 		b = strconv.AppendFloat(append(b, ','), r.z, 'g', -1, 64)
 		ends = append(ends, len(b))
 	}
-	if opt.Propensity != nil {
+	if p := opt.Propensity; p != nil && p.Groups != nil {
+		for _, e := range r.es {
+			b = strconv.AppendFloat(append(b, ','), e, 'g', -1, 64)
+			ends = append(ends, len(b))
+		}
+	} else if p != nil {
 		b = strconv.AppendFloat(append(b, ','), r.e, 'g', -1, 64)
 		ends = append(ends, len(b))
 	}
@@ -299,7 +343,7 @@ func newCSVOut(out io.Writer, opt Options) (*csvOut, error) {
 	}
 	line = append(line, "score,label"...)
 	for _, name := range extraColumns(opt) {
-		line = append(append(line, ','), name...)
+		line = appendCell(append(line, ','), []byte(name))
 	}
 	line = append(line, '\n')
 	_, err := c.w.Write(line)

@@ -20,21 +20,27 @@ const (
 // FailReason set and zero metrics; every fp tool leaves such records out of
 // fronts and plots.
 type Record struct {
-	Dataset   string  `json:"dataset"`
-	Preset    string  `json:"preset"`
-	Sensitive string  `json:"sensitive"`
-	Method    string  `json:"method"`
-	Penalty   string  `json:"penalty"`
-	Split     int     `json:"split"`
-	Lambda    float64 `json:"lambda"`
-	Seed      uint64  `json:"seed"`
-	Engine    string  `json:"engine"`
-	Arch      string  `json:"arch"`
-	Batch     int     `json:"batch"`
-	Epochs    int     `json:"epochs"`
-	Dim       int     `json:"dim"`
-	NTrain    int     `json:"n_train"`
-	NTest     int     `json:"n_test"`
+	Dataset string `json:"dataset"`
+	Preset  string `json:"preset"`
+	// Sensitive names the sensitive column; for a sensitive attribute of
+	// R > 2 groups it names the column(s), joined by ",", and the levels
+	// in code order: "race[African-American|Caucasian|Hispanic|other]".
+	Sensitive string `json:"sensitive"`
+	// GroupCounts are, for R > 2 groups, the test rows of each group, by
+	// level; absent for two groups.
+	GroupCounts map[string]int `json:"group_counts,omitempty"`
+	Method      string         `json:"method"`
+	Penalty     string         `json:"penalty"`
+	Split       int            `json:"split"`
+	Lambda      float64        `json:"lambda"`
+	Seed        uint64         `json:"seed"`
+	Engine      string         `json:"engine"`
+	Arch        string         `json:"arch"`
+	Batch       int            `json:"batch"`
+	Epochs      int            `json:"epochs"`
+	Dim         int            `json:"dim"`
+	NTrain      int            `json:"n_train"`
+	NTest       int            `json:"n_test"`
 
 	// EngineVersion is the engine's numerical implementation (e.g.
 	// "backprop/2"); EngineMode is "lockstep" for a network trained in

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,10 +15,15 @@ import (
 // Dist is one panel of a distribution figure: a candidate's predicted
 // probabilities P on the test split with the labels Y and sensitive
 // attributes A (each 0 or 1), and the metrics to print in its heading.
+//
+// With Levels (R > 2 groups), A holds each example's group, an index into
+// Levels, and the panel draws one histogram per label and group, named.
+// The panels of one figure share their Levels.
 type Dist struct {
 	Title             string // e.g. "λ = 0.01"
 	P, Y, A           []float64
 	ATO, EO, EOpp, DP float64
+	Levels            []string
 }
 
 // DistOptions set the look of a distribution figure. Zero values take the
@@ -49,6 +55,34 @@ var groups = []group{
 	{1, 1, "y=1, a=1", color.NRGBA{R: 230, G: 159, B: 0, A: 255}, []vg.Length{4 * pt, 2 * pt}},
 }
 
+// levelPalette colours the groups of a figure of R > 2 groups: the
+// Okabe–Ito palette, repeated (with a longer dash) beyond eight groups.
+var levelPalette = []color.NRGBA{
+	{R: 0, G: 114, B: 178, A: 255}, {R: 213, G: 94, B: 0, A: 255}, {R: 0, G: 158, B: 115, A: 255},
+	{R: 204, G: 121, B: 167, A: 255}, {R: 230, G: 159, B: 0, A: 255}, {R: 86, G: 180, B: 233, A: 255},
+	{R: 0, G: 0, B: 0, A: 255}, {R: 240, G: 228, B: 66, A: 255},
+}
+
+// levelCells are the (y, group) cells of a figure of the named groups: a
+// colour per group, y = 1 dashed.
+func levelCells(levels []string) []group {
+	var out []group
+	for y := range 2 {
+		for r, l := range levels {
+			g := group{y: float64(y), a: float64(r), label: fmt.Sprintf("y=%d, %s", y, l),
+				color: levelPalette[r%len(levelPalette)]}
+			if y == 1 {
+				g.dash = []vg.Length{4 * pt, 2 * pt}
+			}
+			if r >= len(levelPalette) {
+				g.dash = []vg.Length{1 * pt, 2 * pt}
+			}
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // Distributions builds the distribution figure: for each panel, the
 // densities of the predicted probability within the four groups (y, a) as
 // overlaid step histograms on [0, 1], titled with the panel's title and its
@@ -65,10 +99,17 @@ func Distributions(panels []Dist, opt DistOptions) (*Figure, error) {
 	if bins <= 0 {
 		bins = 30
 	}
+	cells := groups
+	if lv := panels[0].Levels; len(lv) > 0 {
+		cells = levelCells(lv)
+	}
 	plots := make([]*plot.Plot, len(panels))
 	var lines []*plotter.Line
 	for k := range panels {
 		d := &panels[k]
+		if !slices.Equal(d.Levels, panels[0].Levels) {
+			return nil, fmt.Errorf("distribution figure: panel %d (%q): groups %q, the first panel's are %q", k, d.Title, d.Levels, panels[0].Levels)
+		}
 		if err := d.validate(); err != nil {
 			return nil, fmt.Errorf("distribution figure: panel %d (%q): %w", k, d.Title, err)
 		}
@@ -76,7 +117,7 @@ func Distributions(panels []Dist, opt DistOptions) (*Figure, error) {
 		p := newPanel(title, "predicted probability", "density")
 		p.Add(gridLines())
 		lines = lines[:0]
-		for _, g := range groups {
+		for _, g := range cells {
 			l, err := plotter.NewLine(stepOutline(histogram(d, g.y, g.a, bins)))
 			if err != nil {
 				return nil, fmt.Errorf("distribution figure: panel %d (%q): %w", k, d.Title, err)
@@ -97,7 +138,7 @@ func Distributions(panels []Dist, opt DistOptions) (*Figure, error) {
 		cols = 2
 	}
 	fig := &Figure{title: opt.Title, panels: layout(plots, cols), dpi: opt.DPI}
-	for i, g := range groups {
+	for i, g := range cells {
 		fig.legend = append(fig.legend, legendEntry{g.label, lines[i]})
 	}
 	fig.width, fig.height = figureSize(fig.panels, opt.Width, opt.Height, 4.2*vg.Inch, 3.3*vg.Inch)
@@ -129,7 +170,11 @@ func (d *Dist) validate() error {
 		if d.Y[i] != 0 && d.Y[i] != 1 {
 			return fmt.Errorf("label %d = %v: want 0 or 1", i, d.Y[i])
 		}
-		if d.A[i] != 0 && d.A[i] != 1 {
+		if r := len(d.Levels); r > 0 {
+			if !(d.A[i] >= 0 && d.A[i] < float64(r)) || d.A[i] != float64(int(d.A[i])) {
+				return fmt.Errorf("group %d = %v: want a group 0 … %d", i, d.A[i], r-1)
+			}
+		} else if d.A[i] != 0 && d.A[i] != 1 {
 			return fmt.Errorf("attribute %d = %v: want 0 or 1", i, d.A[i])
 		}
 	}

@@ -170,3 +170,32 @@ func TestStepOutline(t *testing.T) {
 		}
 	}
 }
+
+// With Levels the figure draws a histogram per label and named group, and
+// refuses a group code outside the levels or panels of other groups.
+func TestDistLevels(t *testing.T) {
+	levels := []string{"African-American", "Caucasian", "Hispanic"}
+	d := Dist{Title: "λ = 0", P: []float64{0.1, 0.9, 0.5}, Y: []float64{0, 1, 1}, A: []float64{0, 1, 2}, Levels: levels}
+	fig, err := Distributions([]Dist{d}, DistOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, e := range fig.legend {
+		labels = append(labels, e.label)
+	}
+	want := "y=0, African-American|y=0, Caucasian|y=0, Hispanic|y=1, African-American|y=1, Caucasian|y=1, Hispanic"
+	if got := strings.Join(labels, "|"); got != want {
+		t.Errorf("legend %q, want %q", got, want)
+	}
+	bad := d
+	bad.A = []float64{0, 3, 1}
+	if _, err := Distributions([]Dist{bad}, DistOptions{}); err == nil || !strings.Contains(err.Error(), "group 1 = 3: want a group 0 … 2") {
+		t.Errorf("group out of range: err = %v", err)
+	}
+	other := d
+	other.Levels = nil
+	if _, err := Distributions([]Dist{d, other}, DistOptions{}); err == nil || !strings.Contains(err.Error(), "the first panel's are") {
+		t.Errorf("mixed groups: err = %v", err)
+	}
+}

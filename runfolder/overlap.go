@@ -42,6 +42,24 @@ type SplitOverlap struct {
 	Selection           *propensity.Overlap `json:"selection,omitempty"`
 	ATOReliable         *bool               `json:"ato_reliable,omitempty"`
 	ATOUnreliableReason string              `json:"ato_unreliable_reason,omitempty"`
+
+	// Groups, TestGroups and SelectionGroups are the overlap of a
+	// sensitive attribute of R > 2 groups (propensity.DiagnoseGroups) on
+	// the training, test and selection rows (SetGroups); the embedded
+	// Overlap then holds only the temperature and the extreme and clipped
+	// shares. Absent for two groups.
+	Groups          *propensity.GroupOverlap `json:"groups,omitempty"`
+	TestGroups      *propensity.GroupOverlap `json:"test_groups,omitempty"`
+	SelectionGroups *propensity.GroupOverlap `json:"selection_groups,omitempty"`
+}
+
+// SetGroups stores the overlap of R > 2 groups on the training, test and
+// (when not nil) selection rows, and decides whether the ATO measured
+// there is reliable (propensity.UnreliableGroups on each set of rows).
+func (o *SplitOverlap) SetGroups(train, test propensity.GroupOverlap, sel *propensity.GroupOverlap) {
+	o.Groups, o.TestGroups, o.SelectionGroups = &train, &test, sel
+	o.Temperature, o.Extreme, o.Clipped = train.Temperature, train.Extreme, train.Clipped
+	o.decide()
 }
 
 // SetTest stores the overlap on the test rows and the decision whether the
@@ -73,6 +91,23 @@ func (o *SplitOverlap) decide() {
 		for _, clause := range strings.Split(strings.ReplaceAll(w, "evaluation rows", name), "; ") {
 			if !slices.Contains(why, clause) {
 				why = append(why, clause)
+			}
+		}
+	}
+	if o.Groups != nil {
+		for _, rows := range []struct {
+			o    *propensity.GroupOverlap
+			name string
+		}{{o.TestGroups, "test rows"}, {o.SelectionGroups, "selection rows"}} {
+			if rows.o == nil {
+				continue
+			}
+			if bad, w := propensity.UnreliableGroups(*o.Groups, *rows.o); bad {
+				for _, clause := range strings.Split(strings.ReplaceAll(w, "evaluation rows", rows.name), "; ") {
+					if !slices.Contains(why, clause) {
+						why = append(why, clause)
+					}
+				}
 			}
 		}
 	}

@@ -102,11 +102,21 @@ func WriteOverlaps(w io.Writer, ovs []SplitOverlap) {
 
 // WriteSplitOverlap prints one split's overlap as WriteOverlaps does.
 func WriteSplitOverlap(w io.Writer, o SplitOverlap) {
-	fmt.Fprintf(w, "split %d overlap: %s\n", o.Split, o.Overlap)
-	if o.Test != nil {
+	if o.Groups != nil {
+		fmt.Fprintf(w, "split %d overlap: %s\n", o.Split, o.Groups)
+		if o.TestGroups != nil {
+			fmt.Fprintf(w, "split %d overlap on the test rows: %s\n", o.Split, o.TestGroups)
+		}
+		if o.SelectionGroups != nil {
+			fmt.Fprintf(w, "split %d overlap on the selection rows: %s\n", o.Split, o.SelectionGroups)
+		}
+	} else {
+		fmt.Fprintf(w, "split %d overlap: %s\n", o.Split, o.Overlap)
+	}
+	if o.Test != nil && o.Groups == nil {
 		fmt.Fprintf(w, "split %d overlap on the test rows: %s\n", o.Split, o.Test.WeightsString())
 	}
-	if o.Selection != nil {
+	if o.Selection != nil && o.Groups == nil {
 		fmt.Fprintf(w, "split %d overlap on the selection rows: %s\n", o.Split, o.Selection.WeightsString())
 	}
 	for _, a := range []string{o.Advice(), o.ATOAdvice()} {

@@ -17,6 +17,11 @@ type Predictions struct {
 	// Z are the logits of P (the risk is computed from them exactly as
 	// training computed it).
 	Z []float64
+	// Groups and Levels are, when the run's sensitive attribute is in
+	// R > 2 groups, each row's group (an index into Levels) and the groups'
+	// names in code order; nil otherwise. A stays the binary coding.
+	Groups []int
+	Levels []string
 	// Selection holds the same on the split's selection rows; nil when the
 	// run keeps none.
 	Selection *Predictions
@@ -83,7 +88,14 @@ func predict(dir string, data *datasets.Dataset, sp Parts, rec *records.Record) 
 			return nil, err
 		}
 		y, a := data.Subset(rows)
-		return &Predictions{P: sigmoids(z), Y: y, A: a, Z: z}, nil
+		pr := &Predictions{P: sigmoids(z), Y: y, A: a, Z: z}
+		if len(data.Levels) > 2 {
+			pr.Levels = data.Levels
+			for _, i := range rows {
+				pr.Groups = append(pr.Groups, data.Groups[i])
+			}
+		}
+		return pr, nil
 	}
 	out, err := on(sp.Test)
 	if err != nil || len(sp.Selection) == 0 {

@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,29 +11,18 @@ import (
 	"github.com/fpareto/fp/runfolder"
 )
 
-// Data in more than two groups, or the intersection of several columns,
-// is refused by fp train in one line before any folder is written.
+// What cannot train more than two groups (the adversarial baseline,
+// λ-conditioned networks) and bad group settings are refused by fp train in
+// one line before any folder is written.
 func TestTrainRefusesMoreThanTwoGroups(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("x,y,g,s\n")
-	for i := range 200 {
-		fmt.Fprintf(&b, "%d,%d,%c,%c\n", i, i%2, "ABC"[i%3], "FM"[i/100])
-	}
-	csv := filepath.Join(t.TempDir(), "d.csv")
-	if err := os.WriteFile(csv, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--dataset", "compas-race4"},
-			"training with 4 sensitive groups (African-American, Caucasian, Hispanic, other) is not supported yet; fp audit --group race scores such groups"},
-		{[]string{"--dataset", "compas", "--sensitive-levels", "all", "--min-group-rows", "5"},
-			"training with 6 sensitive groups"},
-		{[]string{"--data", csv, "--target", "y", "--sensitive", "g", "--sensitive-levels", "all"}, "training with 3 sensitive groups"},
-		{[]string{"--data", csv, "--target", "y", "--sensitive", "g,s", "--sensitive-levels", "A*F", "--min-group-rows", "5"},
-			"training on the intersection of the columns g, s is not supported yet; fp audit --group g,s scores such groups"},
+		{[]string{"--dataset", "compas-race4", "--method", "adversarial"},
+			"the adversarial baseline trains against a two-group adversary, not 4 sensitive groups (African-American, Caucasian, Hispanic, other); use the method cheb or linear"},
+		{[]string{"--dataset", "compas", "--sensitive-levels", "all", "--min-group-rows", "5", "--conditioned", "--engine", "backprop"},
+			"--conditioned trains two groups, not 6 sensitive groups"},
 		{[]string{"--dataset", "compas", "--sensitive-levels", "Martian"}, `"Martian" is not a value of the column race`},
 		{[]string{"--dataset", "compas", "--min-group-rows", "10"}, "--min-group-rows applies to groups"},
 	} {
@@ -104,5 +93,139 @@ func TestDatasetsGroups(t *testing.T) {
 	}
 	if lines := strings.Split(string(b), "\n"); !strings.HasSuffix(lines[0], ",race") || !strings.HasSuffix(lines[1], ",other") {
 		t.Errorf("file starts %q", lines[:2])
+	}
+}
+
+// fp train on COMPAS's race in four groups, then fp predict
+// --with-propensity on a split's test rows writes one propensity_<level>
+// column per group, and fp audit --group race on that output gives back
+// the records' R-group metrics, ato included.
+func TestPredictAuditGroups(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if _, stderr, err := runFP(t, "train", "--dataset", "compas-race4", "--out", run, "--quiet", "--no-plot",
+		"--epochs", "3", "--splits", "1", "--lambdas", "0,0.5,1", "--propensity-epochs", "3", "--engine", "backprop"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	all := filepath.Join(dir, "all.csv")
+	if _, stderr, err := runFP(t, "datasets", "export", "compas-race4", "--out", all); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	c, err := runfolder.ReadConfig(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := runfolder.LoadDataset(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := runfolder.PartsOf(c, d, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines)-1 != d.N {
+		t.Fatalf("%d exported rows, %d in the dataset", len(lines)-1, d.N)
+	}
+	test := []string{lines[0]}
+	for _, i := range parts.Test {
+		test = append(test, lines[1+i])
+	}
+	rows := filepath.Join(dir, "test.csv")
+	if err := os.WriteFile(rows, []byte(strings.Join(test, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runfolder.ReadRecords(run)
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("%d records: %v", len(recs), err)
+	}
+	for _, rec := range recs {
+		out := filepath.Join(dir, "scores.csv")
+		if _, stderr, err := runFP(t, "predict", "--model", filepath.Join(run, rec.Weights), "--data", rows, "--out", out,
+			"--logit", "--with-propensity", "--keep-coded", "--keep", "race"); err != nil {
+			t.Fatalf("predict: %v\n%s", err, stderr)
+		}
+		sb, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, _, _ := strings.Cut(string(sb), "\n")
+		if want := "race,score,label,logit,propensity_African-American,propensity_Caucasian,propensity_Hispanic,propensity_other,y_coded,a_coded"; header != want {
+			t.Fatalf("header %q, want %q", header, want)
+		}
+		stdout, stderr, err := runFP(t, "audit", "--data", out, "--logit", "logit", "--label", "y_coded", "--group", "race", "--json")
+		if err != nil {
+			t.Fatalf("audit: %v\n%s", err, stderr)
+		}
+		var got struct {
+			Risk, Accuracy, DP, EO, EOpp float64
+			ATO                          *float64
+			ByGroup                      []struct {
+				Group string
+				N     int `json:"count"`
+			} `json:"by_group"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil || got.ATO == nil {
+			t.Fatalf("audit JSON %s: %v", stdout, err)
+		}
+		if len(got.ByGroup) != 4 {
+			t.Fatalf("audit: %d groups, want 4: %s", len(got.ByGroup), stdout)
+		}
+		for _, g := range got.ByGroup {
+			if rec.GroupCounts[g.Group] != g.N {
+				t.Errorf("group %q: audit %d rows, record %d", g.Group, g.N, rec.GroupCounts[g.Group])
+			}
+		}
+		for _, m := range []struct {
+			name      string
+			got, want float64
+		}{
+			{"risk", got.Risk, rec.Risk}, {"accuracy", got.Accuracy, rec.Accuracy}, {"ato", *got.ATO, rec.ATO},
+			{"dp", got.DP, rec.DP}, {"eo", got.EO, rec.EO}, {"eopp", got.EOpp, rec.EOpp},
+		} {
+			if math.Abs(m.got-m.want) > 1e-9 {
+				t.Errorf("λ = %g: audit %s = %v, record %v", rec.Lambda, m.name, m.got, m.want)
+			}
+		}
+	}
+}
+
+// fp front, fp pick, fp report and fp plot --dist run on a sweep of four
+// groups and name them: the front's note of the groups, pick's audit over
+// the sensitive column, the report's dataset label, the figure's legend.
+func TestToolsOnGroupsRun(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if _, stderr, err := runFP(t, "train", "--dataset", "compas-race4", "--out", run, "--quiet", "--no-plot",
+		"--epochs", "3", "--splits", "2", "--lambdas", "0,0.3,0.6,1", "--propensity-epochs", "3"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	key := "race[African-American|Caucasian|Hispanic|other]"
+	stdout, _, err := runFP(t, "front", run)
+	if err != nil || !strings.Contains(stdout, "groups: "+key+"; dp, eo, eopp and ato are the indices over these groups") {
+		t.Errorf("front: %v\n%s", err, stdout)
+	}
+	stdout, _, err = runFP(t, "pick", run, "--max-risk", "10", "--allow-degenerate")
+	if err != nil || !strings.Contains(stdout, "(4 groups):") || !strings.Contains(stdout, "--keep race | fp audit --data - --logit logit --label y_coded --group race\n") {
+		t.Errorf("pick: %v\n%s", err, stdout)
+	}
+	page := filepath.Join(dir, "report.html")
+	_, stderr, err := runFP(t, "report", run, "--out", page)
+	if err != nil || !strings.Contains(stderr, "the bootstrap intervals are of two groups") {
+		t.Errorf("report: %v\n%s", err, stderr)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), key) {
+		t.Errorf("report page: %v (names the groups: %v)", err, strings.Contains(string(b), key))
+	}
+	png := filepath.Join(dir, "dist.png")
+	if _, stderr, err := runFP(t, "plot", "--dist", run, "--out", png); err != nil {
+		t.Errorf("plot --dist: %v\n%s", err, stderr)
+	}
+	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
+		t.Errorf("plot --dist wrote no figure: %v", err)
 	}
 }

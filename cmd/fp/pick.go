@@ -12,6 +12,7 @@ import (
 
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/intervals"
+	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -184,11 +185,11 @@ func runPick(c *cli.Context) error {
 // A λ-conditioned network is named with the candidate's --lambda.
 func writePredictHint(w io.Writer, k *choose.Shown) error {
 	net, dir := k.Weights, k.Run
-	model := shellword.Quote(net)
+	quoted := shellword.Quote(net)
 	if k.Conditioned {
-		model += " --lambda " + records.FormatLambda(k.Lambda)
+		quoted += " --lambda " + records.FormatLambda(k.Lambda)
 	}
-	fmt.Fprintf(w, "score new rows (NEW.csv: the columns it was trained on) with:\n  fp predict --model %s --data NEW.csv --out scores.csv\n", model)
+	fmt.Fprintf(w, "score new rows (NEW.csv: the columns it was trained on) with:\n  fp predict --model %s --data NEW.csv --out scores.csv\n", quoted)
 	if cfg, err := runfolder.ReadConfig(dir); err == nil {
 		switch {
 		case cfg.CSV != "":
@@ -198,9 +199,18 @@ func writePredictHint(w io.Writer, k *choose.Shown) error {
 				cfg.Dataset, cfg.Dataset, cfg.Dataset)
 		}
 	}
+	if f, err := model.Load(net); err == nil && f.Card != nil && len(f.Card.GroupColumns) > 0 {
+		// A network of more than two groups: the audit groups by the
+		// sensitive column(s) and reads propensity_<group>.
+		cols := shellword.Quote(strings.Join(f.Card.GroupColumns, ","))
+		_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it (%d groups):\n"+
+			"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded --keep %s | "+
+			"fp audit --data - --logit logit --label y_coded --group %s\n", len(f.Card.Levels), quoted, cols, cols)
+		return err
+	}
 	_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it:\n"+
 		"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded | "+
-		"fp audit --data - --logit logit --label y_coded --group a_coded --propensity propensity\n", model)
+		"fp audit --data - --logit logit --label y_coded --group a_coded --propensity propensity\n", quoted)
 	return err
 }
 

@@ -36,7 +36,9 @@ func predictCommand() *cli.Command {
 			"run's ATO used; --propensity-file names that file elsewhere. --keep-coded adds y_coded and a_coded,\n" +
 			"the network's own 0/1 coding of the target and sensitive columns, so that\n" +
 			"fp audit --logit logit --label y_coded --group a_coded --propensity propensity measures what\n" +
-			"the records measure.\n\n" +
+			"the records measure. For a network trained on more than two groups the propensity model gives\n" +
+			"one column per group, propensity_<group>, and fp audit --logit logit --label y_coded --group COL\n" +
+			"(with --keep COL, the sensitive column) reads them.\n\n" +
 			"A λ-conditioned network (fp train --conditioned; format fp-network/3, one file per split) is\n" +
 			"scored at the trade-off weight --lambda L, which it then requires.",
 		Flags: []cli.Flag{
@@ -47,7 +49,7 @@ func predictCommand() *cli.Command {
 			&cli.StringFlag{Name: "keep", Usage: "comma-separated columns of --data to copy to the output"},
 			&cli.Float64Flag{Name: "threshold", Value: predict.DefaultThreshold, Usage: "label is 1 when score ≥ this"},
 			&cli.BoolFlag{Name: "logit", Usage: "also write the logit"},
-			&cli.BoolFlag{Name: "with-propensity", Usage: "also write propensity, the calibrated P(a=1 | x) of the propensity model of the network's split, found in its run folder"},
+			&cli.BoolFlag{Name: "with-propensity", Usage: "also write propensity, the calibrated P(a=1 | x) of the propensity model of the network's split, found in its run folder (for more than two groups, propensity_<group> for each group)"},
 			&cli.StringFlag{Name: "propensity-file", Usage: "the propensity model `FILE` (a run's splits/split-NNN/propensity.json) when it is not in the network's run folder; implies --with-propensity"},
 			&cli.BoolFlag{Name: "keep-coded", Usage: "also write y_coded and a_coded, the network's 0/1 coding of the target and sensitive columns"},
 		},
@@ -117,6 +119,13 @@ func readPropensity(c *cli.Context, f *model.File) (*predict.Propensity, error) 
 	}
 	if pf.Borrowed {
 		fmt.Fprintf(c.App.ErrWriter, "fp: %s holds no raw input schema (written by an older fp): its rows are encoded and standardized as the network's, which share its split's standardization\n", path)
+	}
+	if pf.Format == runfolder.PropensityFormatGroups {
+		// One column per group, as fp audit --group reads them.
+		if _, err := pf.Groups(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return &predict.Propensity{File: pf.Network, T: pf.T, Levels: pf.Levels, Groups: pf.PredictGroups}, nil
 	}
 	return &predict.Propensity{File: pf.Network, T: pf.T}, nil
 }

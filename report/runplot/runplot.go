@@ -201,7 +201,15 @@ func DrawDist(path string, o Dist, warn io.Writer) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plot --dist: predictions of candidate %s: %w", r.Key(), err)
 		}
-		panels = append(panels, report.DistPanel(r, p.P, p.Y, p.A))
+		panel := report.DistPanel(r, p.P, p.Y, p.A)
+		if len(p.Levels) > 2 {
+			// One histogram per label and group, the groups named.
+			panel.Levels, panel.A = p.Levels, make([]float64, len(p.Groups))
+			for i, g := range p.Groups {
+				panel.A[i] = float64(g)
+			}
+		}
+		panels = append(panels, panel)
 		lambdas = append(lambdas, r.Lambda)
 	}
 	res := &Result{Out: o.Out, Split: &split, Lambdas: lambdas, Failed: failed}

@@ -20,6 +20,12 @@ import (
 // row's level instead, so that `--sensitive-levels all` groups the file as
 // d is grouped. It returns the number of rows written.
 func (d *Dataset) WriteCSV(w io.Writer) (int, error) {
+	return d.WriteCSVRows(w, nil)
+}
+
+// WriteCSVRows is WriteCSV for the rows with the given indices, in that
+// order (every row when rows is nil): one part of a split, for instance.
+func (d *Dataset) WriteCSVRows(w io.Writer, rows []int) (int, error) {
 	header := make([]string, 0, len(d.Schema.Columns)+2)
 	for _, c := range d.Schema.Columns {
 		header = append(header, c.Name)
@@ -33,14 +39,23 @@ func (d *Dataset) WriteCSV(w io.Writer) (int, error) {
 	if d.Dim == 0 || len(d.X) != d.N*d.Dim || len(d.Y) != d.N || len(d.A) != d.N {
 		return 0, fmt.Errorf("write %s: %d rows of %d values, %d labels and %d groups do not match", d.Name, d.N, d.Dim, len(d.Y), len(d.A))
 	}
+	if rows == nil {
+		rows = make([]int, d.N)
+		for i := range rows {
+			rows[i] = i
+		}
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return 0, err
 	}
-	for i := range d.N {
+	for k, i := range rows {
+		if i < 0 || i >= d.N {
+			return k, fmt.Errorf("write %s: row index %d out of range [0, %d)", d.Name, i, d.N)
+		}
 		row, err := d.Schema.Raw(d.X[i*d.Dim : (i+1)*d.Dim])
 		if err != nil {
-			return i, fmt.Errorf("write %s: row %d: %w", d.Name, i+1, err)
+			return k, fmt.Errorf("write %s: row %d: %w", d.Name, i+1, err)
 		}
 		group := strconv.Itoa(int(d.A[i]))
 		if d.Levels != nil {
@@ -48,9 +63,9 @@ func (d *Dataset) WriteCSV(w io.Writer) (int, error) {
 		}
 		row = append(row, strconv.Itoa(int(d.Y[i])), group)
 		if err := cw.Write(row); err != nil {
-			return i, err
+			return k, err
 		}
 	}
 	cw.Flush()
-	return d.N, cw.Error()
+	return len(rows), cw.Error()
 }

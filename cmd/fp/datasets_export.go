@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,13 +29,21 @@ func datasetsExportCommand() *cli.Command {
 			"A network trained on NAME scores the file with\n" +
 			"fp predict; fp audit reads its label and group columns; fp train --data FILE --target T\n" +
 			"--sensitive S codes y and a as the built-in dataset does. An existing --out is replaced (the\n" +
-			"file is written whole, then renamed), unless it is one of the files read.",
+			"file is written whole, then renamed), unless it is one of the files read.\n" +
+			"--run DIR --split M writes only the rows of one part of split M of the run in DIR (--part: test,\n" +
+			"the rows of the records' test metrics; selection; or train, the whole training split), so that\n" +
+			"fp predict and fp audit score a network on the rows its records were measured on. The run must\n" +
+			"train on NAME's rows (compas and compas-race4 have the same rows, so a compas run's test rows\n" +
+			"can be written with their four groups).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "the CSV `FILE` to write (required)"},
 			&cli.StringFlag{Name: "preset", Usage: "adult preset: paper or full", DefaultText: "paper"},
 			&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"},
 			&cli.StringFlag{Name: "sensitive-levels", Usage: "write the sensitive column's groups: all (every value its own group) or `VALUES`, comma-separated (those values, the rest as \"other\")"},
 			&cli.IntFlag{Name: "min-group-rows", Usage: "with groups: a value with fewer than `N` rows joins the group \"other\"", DefaultText: "30"},
+			&cli.StringFlag{Name: "run", Usage: "write only rows of one split of the run in `DIR` (with --split and --part)"},
+			&cli.IntFlag{Name: "split", Usage: "with --run: the split `M` (0-based)"},
+			&cli.StringFlag{Name: "part", Usage: "with --run: the part of the split, test, selection or train", Value: "test"},
 		},
 		Action: runDatasetsExport,
 	}
@@ -61,8 +70,18 @@ func runDatasetsExport(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}
+	var rows []int
+	what := name
+	if run := c.String("run"); run != "" {
+		if rows, err = runPart(run, c.Int("split"), c.String("part"), d); err != nil {
+			return fmt.Errorf("datasets export: %w", err)
+		}
+		what = fmt.Sprintf("%s (the %s rows of split %d of %s)", name, c.String("part"), c.Int("split"), run)
+	} else if c.IsSet("split") || c.IsSet("part") {
+		return newUsageError("fp datasets export", c.Command, "--split and --part need --run DIR, the run whose split they name")
+	}
 	var b bytes.Buffer
-	n, err := d.WriteCSV(&b)
+	n, err := d.WriteCSVRows(&b, rows)
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}
@@ -74,12 +93,55 @@ func runDatasetsExport(c *cli.Context) error {
 	}
 	if d.Levels != nil {
 		fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: the groups %s)\n",
-			n, name, out, d.Target, d.LabelPositive, d.Sensitive, quoted(d.Levels))
+			n, what, out, d.Target, d.LabelPositive, d.Sensitive, quoted(d.Levels))
 		return nil
 	}
 	fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: 1 means %q, 0 any other value)\n",
-		n, name, out, d.Target, d.LabelPositive, d.Sensitive, d.GroupPositive)
+		n, what, out, d.Target, d.LabelPositive, d.Sensitive, d.GroupPositive)
 	return nil
+}
+
+// runPart returns the indices into d of one part of split m of the run in
+// dir, drawn as the run draws them (runfolder.PartsOf). The run must train
+// on d's rows: the same number, in the same order, with the same y and
+// binary a, which holds for a dataset and its variant in groups (compas and
+// compas-race4) although their data_id differ.
+func runPart(dir string, m int, part string, d *datasets.Dataset) ([]int, error) {
+	if part != "test" && part != "selection" && part != "train" {
+		return nil, fmt.Errorf("--part %q: want test, selection or train", part)
+	}
+	cfg, err := runfolder.ReadConfig(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--run %s: %w", dir, err)
+	}
+	if cfg.CSV != "" {
+		return nil, fmt.Errorf("--run %s trains on the file %s, not a built-in dataset: its rows are that file's", dir, cfg.CSV)
+	}
+	if m < 0 || m >= cfg.Splits {
+		return nil, fmt.Errorf("--split %d: the run in %s has splits 0 to %d", m, dir, cfg.Splits-1)
+	}
+	rd, err := runfolder.LoadDataset(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("--run %s: %w", dir, err)
+	}
+	if rd.N != d.N || !slices.Equal(rd.Y, d.Y) || !slices.Equal(rd.A, d.A) {
+		return nil, fmt.Errorf("--run %s trains on %s (%d rows), not on the rows of %s (%d rows, or another y or a): its splits index other rows",
+			dir, cfg.Dataset, rd.N, d.Name, d.N)
+	}
+	p, err := runfolder.PartsOf(cfg, rd, m)
+	if err != nil {
+		return nil, fmt.Errorf("--run %s: %w", dir, err)
+	}
+	switch part {
+	case "train":
+		return p.Train, nil
+	case "selection":
+		if p.Selection == nil {
+			return nil, fmt.Errorf("--part selection: the run in %s keeps no selection rows (fp train --select-fraction)", dir)
+		}
+		return p.Selection, nil
+	}
+	return p.Test, nil
 }
 
 // notAnInput refuses an output path that is a folder or one of the original

@@ -31,16 +31,24 @@ func NewParams(a Arch, dim int) *Params {
 // weights before biases, weights in row-major In×Out order.
 func Init(a Arch, dim int, rng *rand.Rand) *Params {
 	p := NewParams(a, dim)
-	for l, s := range a.Shapes(dim) {
+	InitLayers(a.Shapes(dim), p.W, p.B, rng)
+	return p
+}
+
+// InitLayers draws the weights w[l] and biases b[l] of the linear layers
+// shapes as Init does: layer by layer, weights before biases, each from
+// U(−1/√fan_in, 1/√fan_in). Any fully connected network (the propensity
+// model's softmax one too) starts from it.
+func InitLayers(shapes []Shape, w, b [][]float64, rng *rand.Rand) {
+	for l, s := range shapes {
 		bound := 1 / math.Sqrt(float64(s.In))
-		for i := range p.W[l] {
-			p.W[l][i] = (2*rng.Float64() - 1) * bound
+		for i := range w[l] {
+			w[l][i] = (2*rng.Float64() - 1) * bound
 		}
-		for i := range p.B[l] {
-			p.B[l][i] = (2*rng.Float64() - 1) * bound
+		for i := range b[l] {
+			b[l][i] = (2*rng.Float64() - 1) * bound
 		}
 	}
-	return p
 }
 
 // Tensors returns views of the parameters in the order W0, B0, W1, B1, ….

@@ -122,14 +122,7 @@ func FitMultinomial(ctx context.Context, x []float64, n, dim int, a []int, group
 		}
 	}
 
-	var trainIdx, calibIdx []int
-	for _, r := range rows {
-		rng.Shuffle(len(r), func(i, j int) { r[i], r[j] = r[j], r[i] })
-		k := int(math.Round(cfg.CalibFrac * float64(len(r))))
-		k = min(max(k, 1), len(r)-1)
-		calibIdx = append(calibIdx, r[:k]...)
-		trainIdx = append(trainIdx, r[k:]...)
-	}
+	trainIdx, calibIdx := splitCalibration(rows, cfg.CalibFrac, rng)
 	trX, trA := gatherGroups(x, a, dim, trainIdx)
 	caX, caA := gatherGroups(x, a, dim, calibIdx)
 

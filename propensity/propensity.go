@@ -148,14 +148,7 @@ func Fit(ctx context.Context, eng train.Engine, x []float64, n, dim int, a []flo
 	}
 
 	// Split within each group.
-	var trainIdx, calibIdx []int
-	for _, rows := range groups {
-		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-		k := int(math.Round(cfg.CalibFrac * float64(len(rows))))
-		k = min(max(k, 1), len(rows)-1)
-		calibIdx = append(calibIdx, rows[:k]...)
-		trainIdx = append(trainIdx, rows[k:]...)
-	}
+	trainIdx, calibIdx := splitCalibration(groups[:], cfg.CalibFrac, rng)
 	tr := gather(x, a, dim, trainIdx)
 	ca := gather(x, a, dim, calibIdx)
 
@@ -223,4 +216,18 @@ func (m *Model) Predict(x []float64, n int) []float64 {
 		e[i] = model.CalibratedPropensity(z, m.T)
 	}
 	return e
+}
+
+// splitCalibration splits each group's rows (shuffled in place, group by
+// group, from rng) into training and calibration rows: round(frac·n) of a
+// group's n rows, at least one and at most n − 1, calibrate.
+func splitCalibration(groups [][]int, frac float64, rng *rand.Rand) (trainIdx, calibIdx []int) {
+	for _, rows := range groups {
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		k := int(math.Round(frac * float64(len(rows))))
+		k = min(max(k, 1), len(rows)-1)
+		calibIdx = append(calibIdx, rows[:k]...)
+		trainIdx = append(trainIdx, rows[k:]...)
+	}
+	return trainIdx, calibIdx
 }

@@ -41,15 +41,7 @@ func newSoftmaxNet(a model.Arch, dim, groups int) *SoftmaxNet {
 // from U(−1/√fan_in, 1/√fan_in).
 func initSoftmaxNet(a model.Arch, dim, groups int, rng *rand.Rand) *SoftmaxNet {
 	p := newSoftmaxNet(a, dim, groups)
-	for l, s := range p.Shapes() {
-		bound := 1 / math.Sqrt(float64(s.In))
-		for i := range p.W[l] {
-			p.W[l][i] = (2*rng.Float64() - 1) * bound
-		}
-		for i := range p.B[l] {
-			p.B[l][i] = (2*rng.Float64() - 1) * bound
-		}
-	}
+	model.InitLayers(p.Shapes(), p.W, p.B, rng)
 	return p
 }
 

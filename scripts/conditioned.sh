@@ -75,3 +75,7 @@ a=results/adult-sex/conditioned
 if [ -f $a/conditioned-ato-output/records-shard-1-of-2.jsonl ] && [ -f $a/grid-lockstep-ato-output/records-shard-1-of-2.jsonl ]; then
   compare "$a/compare-conditioned-vs-grid-ato-output" "$a/conditioned-ato-output" "$a/grid-lockstep-ato-output"
 fi
+if [ -f $a/conditioned-rows2000-ato-output/records-shard-1-of-2.jsonl ] && [ -f $a/grid-lockstep-ato-output/records-shard-1-of-2.jsonl ]; then
+  # Paired over the splits both have (shard 1's).
+  compare "$a/compare-conditioned-rows2000-vs-grid-ato-output" "$a/conditioned-rows2000-ato-output" "$a/grid-lockstep-ato-output"
+fi

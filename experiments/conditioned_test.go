@@ -159,7 +159,12 @@ func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
 		d := filepath.Join(t.TempDir(), "stopped")
 		ctx, cancel := context.WithCancel(context.Background())
 		obs := &cancelAfter{cancel: cancel, stop: func(r *records.Record) bool { return r.Split == 0 && r.Lambda == 1 }}
-		run, err := experiments.NewRunner(cfg, d, obs)
+		// One worker: with more, another split's conditioned network can
+		// finish between the stop and its reaching the workers, on a busy
+		// machine.
+		stopCfg := cfg
+		stopCfg.Workers = 1
+		run, err := experiments.NewRunner(stopCfg, d, obs)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -312,17 +312,5 @@ func scheduleRows(d train.Data, most int, rng *rand.Rand) train.Data {
 	}
 	idx := rng.Perm(d.N)[:most]
 	slices.Sort(idx)
-	s := train.Data{N: most, Dim: d.Dim, X: make([]float64, 0, most*d.Dim),
-		Y: make([]float64, most), A: make([]float64, most), Groups: d.Groups}
-	if d.W != nil {
-		s.W = make([]float64, most)
-	}
-	for k, i := range idx {
-		s.X = append(s.X, d.X[i*d.Dim:(i+1)*d.Dim]...)
-		s.Y[k], s.A[k] = d.Y[i], d.A[i]
-		if d.W != nil {
-			s.W[k] = d.W[i]
-		}
-	}
-	return s
+	return d.Rows(idx)
 }

@@ -148,14 +148,11 @@ type encoded struct{ train.Data }
 // rows is the part of d made of the given dataset rows; pos maps a dataset
 // row to its place in d.
 func (d encoded) rows(rows []int, pos map[int]int) train.Data {
-	out := train.Data{N: len(rows), Dim: d.Dim, Groups: d.Groups, X: make([]float64, 0, len(rows)*d.Dim),
-		Y: make([]float64, len(rows)), A: make([]float64, len(rows)), W: make([]float64, len(rows))}
+	idx := make([]int, len(rows))
 	for k, i := range rows {
-		j := pos[i]
-		out.X = append(out.X, d.X[j*d.Dim:(j+1)*d.Dim]...)
-		out.Y[k], out.A[k], out.W[k] = d.Y[j], d.A[j], d.W[j]
+		idx[k] = pos[i]
 	}
-	return out
+	return d.Rows(idx)
 }
 
 // propensityModel reloads the split's propensity model or fits and stores

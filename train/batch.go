@@ -28,6 +28,24 @@ func (d Data) GroupCount() int {
 	return d.Groups
 }
 
+// Rows returns rows idx of d, in that order, as new data; W is copied when
+// d has it.
+func (d Data) Rows(idx []int) Data {
+	out := Data{N: len(idx), Dim: d.Dim, Groups: d.Groups, X: make([]float64, 0, len(idx)*d.Dim),
+		Y: make([]float64, len(idx)), A: make([]float64, len(idx))}
+	if d.W != nil {
+		out.W = make([]float64, len(idx))
+	}
+	for k, j := range idx {
+		out.X = append(out.X, d.X[j*d.Dim:(j+1)*d.Dim]...)
+		out.Y[k], out.A[k] = d.Y[j], d.A[j]
+		if d.W != nil {
+			out.W[k] = d.W[j]
+		}
+	}
+	return out
+}
+
 // Validate checks shapes and values.
 func (d Data) Validate() error {
 	if d.N < 1 || d.Dim < 1 || len(d.X) != d.N*d.Dim || len(d.Y) != d.N || len(d.A) != d.N {

@@ -182,9 +182,15 @@ func (c *Conditioned) At(lambda float64) *Params {
 // allocating only the modulation.
 func FoldInto(dst, net *Params, film *FiLM, lambda float64) {
 	gamma, delta := film.Modulation(lambda)
+	FoldWith(dst, net, gamma, delta)
+}
+
+// FoldWith is FoldInto with the modulation (γ_l, δ_l of each modulated
+// hidden layer, as FiLM.Modulation gives them) already computed.
+func FoldWith(dst, net *Params, gamma, delta [][]float64) {
 	shapes := net.Arch.Shapes(net.Dim)
 	for l, s := range shapes {
-		if l >= film.Layers {
+		if l >= len(gamma) {
 			copy(dst.W[l], net.W[l])
 			copy(dst.B[l], net.B[l])
 			continue

@@ -144,12 +144,12 @@ func (f *Folded) Conditioned() *model.Conditioned {
 // biases γ⊙b + δ: ∂/∂W = G_W·diag γ, ∂/∂b = γ⊙g_b, ∂/∂γ_j = Σ_i W_ij G_W,ij
 // + b_j g_b,j and ∂/∂δ = g_b.
 func (f *Folded) Gradient(b *Batch) (Loss, error) {
-	model.FoldInto(f.view, f.net, f.film, f.lambda)
+	gamma, delta := f.film.Modulation(f.lambda)
+	model.FoldWith(f.view, f.net, gamma, delta)
 	loss, err := f.inner.Gradient(b)
 	if err != nil {
 		return loss, err
 	}
-	gamma, _ := f.film.Modulation(f.lambda)
 	shapes := f.spec.Arch.Shapes(f.spec.Dim)
 	dGamma := make([][]float64, f.film.Layers)
 	dDelta := make([][]float64, f.film.Layers)

@@ -240,6 +240,16 @@ func checkLevels(c Config, d *datasets.Dataset, m int, fit []int, batch int) ([]
 // Config is the resolved configuration the runner uses.
 func (r *Runner) Config() Config { return r.cfg }
 
+// Levels are the names of the sensitive attribute's groups when the sweep
+// trains more than two (docs/method.md §1.9), and nil when it trains the
+// binary a.
+func (r *Runner) Levels() []string {
+	if r.cfg.groups == 0 {
+		return nil
+	}
+	return r.data.Levels
+}
+
 // Close closes the records file.
 func (r *Runner) Close() error { return r.writer.Close() }
 

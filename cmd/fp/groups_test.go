@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -227,5 +228,36 @@ func TestToolsOnGroupsRun(t *testing.T) {
 	}
 	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
 		t.Errorf("plot --dist wrote no figure: %v", err)
+	}
+}
+
+// A CSV's coding line names the groups of a sweep of more than two, not a
+// binary a it does not train on; with two groups it stays the binary line.
+func TestTrainCodingLineNamesGroups(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x,g,y\n")
+	for i := range 240 {
+		fmt.Fprintf(&b, "%d,%s,%d\n", i%17, []string{"a", "b", "c"}[i%3], i/3%2)
+	}
+	data := filepath.Join(dir, "d.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		levels, want string
+	}{
+		{"all", `coding: y = 1 means y = "1"; 3 groups of g: "a", "b", "c"`},
+		{"a", `coding: y = 1 means y = "1"; a = 1 means g = "a"`},
+	} {
+		stdout, stderr, err := runFP(t, "train", "--data", data, "--target", "y", "--sensitive", "g",
+			"--sensitive-levels", c.levels, "--min-group-rows", "5", "--out", filepath.Join(dir, c.levels),
+			"--quiet", "--no-plot", "--epochs", "1", "--splits", "1", "--lambdas", "0,1", "--propensity-epochs", "1")
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.levels, err, stderr)
+		}
+		if !strings.Contains(stdout, c.want+"\n") {
+			t.Errorf("--sensitive-levels %s: no line %q in\n%s", c.levels, c.want, stdout)
+		}
 	}
 }

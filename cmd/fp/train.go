@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -259,8 +260,18 @@ func runTrain(c *cli.Context) error {
 		if c.Bool(jsonFlag) {
 			w = c.App.ErrWriter // standard output is the JSON document
 		}
-		fmt.Fprintf(w, "coding: y = 1 means %s = %q; a = 1 means %s = %q\n",
-			printable.String(rc.Coding.Target), rc.Coding.TargetPositive, printable.String(rc.Coding.Sensitive), rc.Coding.SensitivePositive)
+		if lv := runner.Levels(); lv != nil {
+			// More than two groups train as groups, not as the binary a.
+			q := make([]string, len(lv))
+			for i, l := range lv {
+				q[i] = strconv.Quote(l)
+			}
+			fmt.Fprintf(w, "coding: y = 1 means %s = %q; %d groups of %s: %s\n",
+				printable.String(rc.Coding.Target), rc.Coding.TargetPositive, len(lv), printable.String(rc.Coding.Sensitive), strings.Join(q, ", "))
+		} else {
+			fmt.Fprintf(w, "coding: y = 1 means %s = %q; a = 1 means %s = %q\n",
+				printable.String(rc.Coding.Target), rc.Coding.TargetPositive, printable.String(rc.Coding.Sensitive), rc.Coding.SensitivePositive)
+		}
 	}
 	for _, s := range runner.Warnings() {
 		fmt.Fprintln(c.App.ErrWriter, "warning: "+s)

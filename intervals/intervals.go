@@ -203,10 +203,6 @@ func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Ra
 		return refuse("no intervals for %s: its data now holds other rows than it was trained on "+
 			"(data_id %s, the records say %s): the data, or its target or sensitive column, changed since training", f.dir, id, rec.DataID)
 	}
-	if len(rec.GroupCounts) > 0 {
-		return refuse("no intervals for %s: its sensitive attribute is in %d groups (%s), and the bootstrap intervals are of two groups",
-			f.dir, len(rec.GroupCounts), rec.Sensitive)
-	}
 	if rec.Weights == "" {
 		return refuse("no interval for %s: the record names no network file", who)
 	}
@@ -223,6 +219,9 @@ func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Ra
 	pr, err := f.src.Predictions(rec)
 	if err != nil {
 		return refuse("no interval for %s: its test rows cannot be re-scored: %v", who, err)
+	}
+	if len(rec.GroupCounts) > 0 {
+		return f.prepareGroups(rec, pr, who)
 	}
 	var note string
 	e, err := f.src.Propensity(rec.Split)
@@ -245,6 +244,40 @@ func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Ra
 		return refuse("no interval for %s: %v", who, err)
 	}
 	rng = runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
+	return s, rng, CI{Note: note}, true
+}
+
+// prepareGroups is prepare for a record whose sensitive attribute is in
+// R > 2 groups (docs/method.md §1.9): the R-group metrics, with the
+// generalised overlap weights of the split's multinomial propensity.
+func (f *Folder) prepareGroups(rec *records.Record, pr *runfolder.Predictions, who string) (*bootstrap.Sample, *rand.Rand, CI, bool) {
+	refuse := func(format string, a ...any) (*bootstrap.Sample, *rand.Rand, CI, bool) {
+		return nil, nil, CI{Note: fmt.Sprintf(format, a...)}, false
+	}
+	r := len(pr.Levels)
+	if r != len(rec.GroupCounts) {
+		return refuse("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
+	}
+	var note string
+	w, err := f.src.OverlapWeightsGroups(rec.Split)
+	if err != nil {
+		w, note = nil, fmt.Sprintf("no ATO interval for %s: %v", who, err)
+	}
+	if w != nil && len(w) != len(pr.Z) {
+		return refuse("no interval for %s: %d overlap weights for %d test rows", who, len(w), len(pr.Z))
+	}
+	met, err := fairness.EvaluateGroupsLogits(pr.Z, pr.Y, pr.Groups, w)
+	if err != nil {
+		return refuse("no interval for %s: its test rows cannot be scored: %v", who, err)
+	}
+	if why := mismatch(rec, met); why != "" {
+		return refuse("no interval for %s: %s: the data or the network changed since training", who, why)
+	}
+	s, err := bootstrap.NewGroupsLogits(pr.Z, pr.Y, pr.Groups, r, w)
+	if err != nil {
+		return refuse("no interval for %s: %v", who, err)
+	}
+	rng := runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
 	return s, rng, CI{Note: note}, true
 }
 

@@ -2,8 +2,11 @@ package runfolder
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/propensity"
 	"github.com/fpareto/fp/records"
 )
 
@@ -17,6 +20,7 @@ type PredictionSource struct {
 	data   *datasets.Dataset
 	splits map[int]Parts
 	props  map[int][]float64 // the test rows' propensities by split
+	groupW map[int][]float64 // the test rows' generalised overlap weights by split, R > 2 groups
 }
 
 // NewPredictionSource reads dir's config.json and loads its data.
@@ -29,7 +33,8 @@ func NewPredictionSource(dir string) (*PredictionSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PredictionSource{dir: dir, cfg: c, data: data, splits: map[int]Parts{}, props: map[int][]float64{}}, nil
+	return &PredictionSource{dir: dir, cfg: c, data: data, splits: map[int]Parts{}, props: map[int][]float64{},
+		groupW: map[int][]float64{}}, nil
 }
 
 // Predictions returns rec's predicted probabilities on its test split, with
@@ -77,6 +82,47 @@ func (s *PredictionSource) Propensity(m int) ([]float64, error) {
 	e := on(sp.Test)
 	s.props[m] = e
 	return e, nil
+}
+
+// OverlapWeightsGroups returns, for a run whose sensitive attribute is in
+// R > 2 groups, the generalised overlap weights of split m's test rows
+// (in the order of Predictions' rows and groups), from the split's stored
+// multinomial propensity model as the run computed them
+// (propensity.OverlapWeights of its calibrated propensities).
+func (s *PredictionSource) OverlapWeightsGroups(m int) ([]float64, error) {
+	if w, ok := s.groupW[m]; ok {
+		return w, nil
+	}
+	r := len(s.data.Levels)
+	if r <= 2 {
+		return nil, fmt.Errorf("split %d: the data has %d groups; two groups have a binary propensity (Propensity)", m, r)
+	}
+	sp, err := s.split(m)
+	if err != nil {
+		return nil, err
+	}
+	pm, levels, err := ReadPropensityGroups(s.dir, m)
+	if err != nil {
+		return nil, fmt.Errorf("split %d: %w", m, err)
+	}
+	if pm == nil {
+		return nil, fmt.Errorf("split %d: %s: no propensity model stored", m, PropensityPath(s.dir, m))
+	}
+	if !slices.Equal(levels, s.data.Levels) {
+		return nil, fmt.Errorf("split %d: %s is a model of the groups %s, the data's are %s", m, PropensityPath(s.dir, m),
+			strings.Join(levels, ", "), strings.Join(s.data.Levels, ", "))
+	}
+	std := datasets.FitStandardizer(s.data, sp.Train)
+	z := make([]int, len(sp.Test))
+	for k, i := range sp.Test {
+		z[k] = s.data.Groups[i]
+	}
+	w := make([]float64, len(z))
+	if err := propensity.OverlapWeights(pm.Predict(std.Apply(s.data, sp.Test), len(z)), r, z, w); err != nil {
+		return nil, fmt.Errorf("split %d: test rows: %w", m, err)
+	}
+	s.groupW[m] = w
+	return w, nil
 }
 
 // Config is the folder's stored configuration.

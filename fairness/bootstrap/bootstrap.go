@@ -15,10 +15,12 @@ import (
 // score order with their loss, correctness, label, group and overlap
 // weight. It is read-only once made and safe for concurrent use.
 type Sample struct {
-	p, y, a, w  []float64 // in score order; w nil without a propensity
+	p, y, w     []float64 // in score order; w nil without a propensity
 	loss, right []float64 // each row's cross-entropy and 1 if classified right
-	g, sub      []uint8   // the group a, and the subset 1 + y
+	g           []int32   // the group, 0 … r−1
+	sub         []uint8   // the subset 1 + y
 	last        []bool    // last[k]: row k ends a block of tied scores
+	r           int       // the number of groups
 }
 
 // New prepares predicted probabilities p with labels y, groups a and, when
@@ -28,6 +30,69 @@ func New(p, y, a, e []float64) (*Sample, error) {
 	if _, err := fairness.Evaluate(p, y, a, e); err != nil {
 		return nil, fmt.Errorf("bootstrap: %w", err)
 	}
+	return newSample(p, y, binary(a), 2, overlap(e, a), probLosses(p, y)), nil
+}
+
+// NewLogits is New for logits z: p = sigmoid(z) and each row's loss is
+// softplus(z) − y·z, as fairness.EvaluateLogits computes it.
+func NewLogits(z, y, a, e []float64) (*Sample, error) {
+	if _, err := fairness.EvaluateLogits(z, y, a, e); err != nil {
+		return nil, fmt.Errorf("bootstrap: %w", err)
+	}
+	p, loss := logitLosses(z, y)
+	return newSample(p, y, binary(a), 2, overlap(e, a), loss), nil
+}
+
+// NewGroupsLogits is NewLogits for a sensitive attribute of r ≥ 2 groups
+// (docs/method.md §1.9): g holds each row's group, 0 … r−1, and w, when not
+// nil, each row's generalised overlap weight (fairness.OverlapWeightsGroups),
+// so that with every multiplicity 1 the metrics are
+// fairness.EvaluateGroupsLogits(z, y, g, w)'s. Every one of the r groups must
+// occur; a resample is valid only when it holds each of them.
+func NewGroupsLogits(z, y []float64, g []int, r int, w []float64) (*Sample, error) {
+	if r < 2 || r > math.MaxInt32 {
+		return nil, fmt.Errorf("bootstrap: %d groups, want at least 2", r)
+	}
+	if _, err := fairness.EvaluateGroupsLogits(z, y, g, w); err != nil {
+		return nil, fmt.Errorf("bootstrap: %w", err)
+	}
+	seen := make([]bool, r)
+	codes := make([]int32, len(g))
+	for i, v := range g {
+		if v < 0 || v >= r {
+			return nil, fmt.Errorf("bootstrap: row %d: group %d, want 0 … %d", i, v, r-1)
+		}
+		seen[v], codes[i] = true, int32(v)
+	}
+	if k := slices.Index(seen, false); k >= 0 {
+		return nil, fmt.Errorf("bootstrap: group %d of %d has no rows", k, r)
+	}
+	p, loss := logitLosses(z, y)
+	return newSample(p, y, codes, r, w, loss), nil
+}
+
+// binary codes a 0/1 attribute as groups 0 and 1 (1 iff a_i = 1).
+func binary(a []float64) []int32 {
+	g := make([]int32, len(a))
+	for i, v := range a {
+		if v == 1 {
+			g[i] = 1
+		}
+	}
+	return g
+}
+
+// overlap is the overlap weights of propensities e (nil without them).
+func overlap(e, a []float64) []float64 {
+	if e == nil {
+		return nil
+	}
+	w := make([]float64, len(e))
+	fairness.OverlapWeights(e, a, w)
+	return w
+}
+
+func probLosses(p, y []float64) []float64 {
 	loss := make([]float64, len(p))
 	for i, pi := range p {
 		pc := min(max(pi, fairness.ProbClip), 1-fairness.ProbClip)
@@ -37,25 +102,22 @@ func New(p, y, a, e []float64) (*Sample, error) {
 			loss[i] = -math.Log1p(-pc)
 		}
 	}
-	return newSample(p, y, a, e, loss), nil
+	return loss
 }
 
-// NewLogits is New for logits z: p = sigmoid(z) and each row's loss is
-// softplus(z) − y·z, as fairness.EvaluateLogits computes it.
-func NewLogits(z, y, a, e []float64) (*Sample, error) {
-	if _, err := fairness.EvaluateLogits(z, y, a, e); err != nil {
-		return nil, fmt.Errorf("bootstrap: %w", err)
-	}
-	p := make([]float64, len(z))
-	loss := make([]float64, len(z))
+func logitLosses(z, y []float64) (p, loss []float64) {
+	p = make([]float64, len(z))
+	loss = make([]float64, len(z))
 	for i, zi := range z {
 		p[i] = model.Sigmoid(zi)
 		loss[i] = model.Softplus(zi) - y[i]*zi
 	}
-	return newSample(p, y, a, e, loss), nil
+	return p, loss
 }
 
-func newSample(p, y, a, e, loss []float64) *Sample {
+// newSample sorts the rows by score; g holds groups 0 … r−1 and w the
+// overlap weights (nil without a propensity).
+func newSample(p, y []float64, g []int32, r int, w, loss []float64) *Sample {
 	n := len(p)
 	order := make([]int, n)
 	for i := range order {
@@ -65,17 +127,14 @@ func newSample(p, y, a, e, loss []float64) *Sample {
 	// run as fairness.Evaluate's do for the rows of one group.
 	sort.SliceStable(order, func(i, j int) bool { return p[order[i]] < p[order[j]] })
 	s := &Sample{
-		p: make([]float64, n), y: make([]float64, n), a: make([]float64, n),
-		loss: make([]float64, n), right: make([]float64, n),
+		p: make([]float64, n), y: make([]float64, n), g: make([]int32, n),
+		loss: make([]float64, n), right: make([]float64, n), r: r,
 	}
-	var w []float64
-	if e != nil {
-		w = make([]float64, n)
-		fairness.OverlapWeights(e, a, w)
+	if w != nil {
 		s.w = make([]float64, n)
 	}
 	for k, i := range order {
-		s.p[k], s.y[k], s.a[k], s.loss[k] = p[i], y[i], a[i], loss[i]
+		s.p[k], s.y[k], s.g[k], s.loss[k] = p[i], y[i], g[i], loss[i]
 		if (p[i] >= 0.5) == (y[i] == 1) {
 			s.right[k] = 1
 		}
@@ -83,9 +142,9 @@ func newSample(p, y, a, e, loss []float64) *Sample {
 			s.w[k] = w[i]
 		}
 	}
-	s.g, s.sub, s.last = make([]uint8, n), make([]uint8, n), make([]bool, n)
+	s.sub, s.last = make([]uint8, n), make([]bool, n)
 	for k := range n {
-		s.g[k], s.sub[k] = uint8(s.a[k]), 1+uint8(s.y[k])
+		s.sub[k] = 1 + uint8(s.y[k])
 		s.last[k] = k == n-1 || s.p[k+1] != s.p[k]
 	}
 	return s
@@ -94,6 +153,9 @@ func newSample(p, y, a, e, loss []float64) *Sample {
 // Len is the number of rows.
 func (s *Sample) Len() int { return len(s.p) }
 
+// Groups is the number of groups.
+func (s *Sample) Groups() int { return s.r }
+
 // HasATO reports whether the sample has a propensity, so that the ATO is
 // computed.
 func (s *Sample) HasATO() bool { return s.w != nil }
@@ -101,18 +163,23 @@ func (s *Sample) HasATO() bool { return s.w != nil }
 // Metrics computes the metrics with row k of the original order counted
 // m[k] times — except that m is indexed in score order (see Draw): the
 // multiplicities of a bootstrap are exchangeable, so no mapping back is
-// needed. With every m[k] = 1 the result is fairness.Evaluate's. ok is false
-// when the resample lacks a group (no contrast can be measured); DP, EO and
-// EOpp are then 0 and the ATO is NaN. m must have Len() entries ≥ 0 with a
+// needed. With every m[k] = 1 the result is fairness.Evaluate's (or
+// fairness.EvaluateGroupsLogits' for a sample of NewGroupsLogits). ok is
+// false when the resample lacks a group (no contrast between all the
+// groups can be measured); DP, EO and EOpp are then those of the groups
+// present and the ATO is NaN. m must have Len() entries ≥ 0 with a
 // positive sum.
 func (s *Sample) Metrics(m []float64) (met fairness.Metrics, ok bool) {
 	if len(m) != len(s.p) {
 		panic(fmt.Sprintf("bootstrap: %d multiplicities for %d rows", len(m), len(s.p)))
 	}
+	r := s.r
 	var total, loss, right float64
-	var t1, t0, s1, s0 float64 // the ATO's weighted sums
-	// Group totals within each subset: [0] every row, [1] y = 0, [2] y = 1.
-	var W [3][2]float64
+	// Group totals within each subset: W[0] every row, W[1] y = 0, W[2]
+	// y = 1, each of r entries; then the ATO's weighted sums per group.
+	buf := make([]float64, 5*r)
+	W := [3][]float64{buf[:r], buf[r : 2*r], buf[2*r : 3*r]}
+	sw, tw := buf[3*r:4*r], buf[4*r:]
 	for k, mk := range m {
 		if mk == 0 {
 			continue
@@ -125,49 +192,62 @@ func (s *Sample) Metrics(m []float64) (met fairness.Metrics, ok bool) {
 		W[sub][g] += mk
 		if s.w != nil {
 			mw := mk * s.w[k]
-			if g == 1 {
-				s1 += mw
-				t1 += mw * s.p[k]
-			} else {
-				s0 += mw
-				t0 += mw * s.p[k]
-			}
+			sw[g] += mw
+			tw[g] += mw * s.p[k]
 		}
 	}
 	met.N = int(total)
 	met.Risk = loss / total
 	met.Accuracy = right / total
-	ok = W[0][0] > 0 && W[0][1] > 0
+	ok = !slices.Contains(W[0], 0)
 	if s.w != nil {
 		met.HasATO = true
-		if s1 > 0 && s0 > 0 {
-			met.ATO = math.Abs(t1/s1 - t0/s0)
-		} else {
+		if slices.Contains(sw, 0) {
 			met.ATO, ok = math.NaN(), false
+		} else {
+			// max_r m_r − min_r m_r; at r = 2 exactly |m_1 − m_0|.
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for g := range r {
+				mean := tw[g] / sw[g]
+				lo, hi = min(lo, mean), max(hi, mean)
+			}
+			met.ATO = hi - lo
 		}
 	}
-	mv := s.mv(m, &W)
+	mv := s.mv(m, W)
 	met.DP, met.EO, met.EOpp = mv[0], max(mv[1], mv[2]), mv[2]
 	return met, ok
 }
 
 // mv is the weighted mean-variance index of the scores against the group in
 // each subset (every row, y = 0, y = 1): fairness.MV with row k counted
-// m[k] times, in one pass over the tie blocks.
-func (s *Sample) mv(m []float64, W *[3][2]float64) [3]float64 {
-	var cum [3][2]float64
-	var sum [3]float64
-	// Reciprocals, so that a block costs multiplications only; a subset
-	// without both groups is skipped.
-	var inv [3][2]float64
+// m[k] times, in one pass over the tie blocks. A group absent from a
+// subset is left out of its index, as fairness.MV leaves out empty groups.
+func (s *Sample) mv(m []float64, W [3][]float64) [3]float64 {
+	r := s.r
+	buf := make([]float64, 6*r)
+	// cum[j][g]: group g's weight so far in subset j; inv[j][g] its
+	// reciprocal total, 0 for a group absent from subset j (so that a
+	// block costs multiplications only).
+	cum := [3][]float64{buf[:r], buf[r : 2*r], buf[2*r : 3*r]}
+	inv := [3][]float64{buf[3*r : 4*r], buf[4*r : 5*r], buf[5*r:]}
 	var invT [3]float64
-	var both [3]bool
+	var use [3]bool // the subset holds at least two groups
 	for j := range 3 {
-		if both[j] = W[j][0] > 0 && W[j][1] > 0; both[j] {
-			inv[j] = [2]float64{1 / W[j][0], 1 / W[j][1]}
-			invT[j] = 1 / (W[j][0] + W[j][1])
+		var tot float64
+		present := 0
+		for g, wg := range W[j] {
+			if wg > 0 {
+				inv[j][g] = 1 / wg
+				tot += wg
+				present++
+			}
+		}
+		if use[j] = present >= 2; use[j] {
+			invT[j] = 1 / tot
 		}
 	}
+	var sum [3]float64
 	var bw [3]float64 // the current block's weight in each subset
 	for k, mk := range m {
 		if mk != 0 {
@@ -183,20 +263,29 @@ func (s *Sample) mv(m []float64, W *[3][2]float64) [3]float64 {
 		// The end of a block of tied scores: every row of it shares F̂ and
 		// F̂_r, now counting the whole block.
 		for j := range 3 {
-			if bw[j] == 0 || !both[j] {
+			if bw[j] == 0 || !use[j] {
 				continue
 			}
-			f := (cum[j][0] + cum[j][1]) * invT[j]
-			d0 := cum[j][0]*inv[j][0] - f
-			d1 := cum[j][1]*inv[j][1] - f
-			// Σ_r W_r·(F̂_r − F̂)²
-			sum[j] += bw[j] * (W[j][0]*d0*d0 + W[j][1]*d1*d1)
+			var c float64
+			for _, v := range cum[j] {
+				c += v
+			}
+			f := c * invT[j]
+			// Σ_r W_r·(F̂_r − F̂)² over the groups present
+			var block float64
+			for g, wg := range W[j] {
+				if wg > 0 {
+					d := cum[j][g]*inv[j][g] - f
+					block += wg * d * d
+				}
+			}
+			sum[j] += bw[j] * block
 		}
 		bw = [3]float64{}
 	}
 	var out [3]float64
 	for j := range 3 {
-		if both[j] {
+		if use[j] {
 			out[j] = sum[j] * invT[j] * invT[j]
 		}
 	}

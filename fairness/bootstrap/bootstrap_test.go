@@ -116,9 +116,9 @@ func TestMultiplicitiesAreRepeatedRows(t *testing.T) {
 		var ep, ey, ea, ee []float64
 		for k, mk := range m {
 			for range int(mk) {
-				ep, ey, ea = append(ep, s.p[k]), append(ey, s.y[k]), append(ea, s.a[k])
+				ep, ey, ea = append(ep, s.p[k]), append(ey, s.y[k]), append(ea, float64(s.g[k]))
 				// ê from the stored overlap weight: w = 1 − ê for a = 1, ê otherwise.
-				if s.a[k] == 1 {
+				if s.g[k] == 1 {
 					ee = append(ee, 1-s.w[k])
 				} else {
 					ee = append(ee, s.w[k])
@@ -150,8 +150,8 @@ func TestMetricsWithoutAGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := make([]float64, 4)
-	for k := range s.a {
-		if s.a[k] == 0 {
+	for k := range s.g {
+		if s.g[k] == 0 {
 			m[k] = 2
 		}
 	}

@@ -239,6 +239,10 @@ func TestToolsOnGroupsRun(t *testing.T) {
 	}
 	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), key) {
 		t.Errorf("report page: %v (names the groups: %v)", err, strings.Contains(string(b), key))
+	} else if !strings.Contains(string(b), "ESS Hispanic / rows") || strings.Contains(string(b), "ESS a=1") {
+		// The propensity table shows each group's effective sample size,
+		// not the binary a = 1 / a = 0 of a two-group run.
+		t.Errorf("report page: the propensity table does not name the four groups' ESS")
 	}
 	png := filepath.Join(dir, "dist.png")
 	if _, stderr, err := runFP(t, "plot", "--dist", run, "--out", png); err != nil {

@@ -412,6 +412,10 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 	}
 	var out []PropensityRow
 	for _, m := range ms {
+		if o, ok := overlaps[m]; ok && o.Groups != nil {
+			out = append(out, groupPropensityRow(run, m, o))
+			continue
+		}
 		if o, ok := overlaps[m]; ok {
 			row := PropensityRow{Run: run, Split: m, Items: []NamedValue{
 				{"calibration temperature", o.Temperature},
@@ -454,6 +458,39 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 		out = append(out, row)
 	}
 	return out
+}
+
+// groupPropensityRow is propensityRows' row of a split whose sensitive
+// attribute is in R > 2 groups: each group's effective sample size on the
+// training and the test rows (docs/method.md §4.4) instead of a = 1 and
+// a = 0's.
+func groupPropensityRow(run, m int, o runfolder.SplitOverlap) PropensityRow {
+	row := PropensityRow{Run: run, Split: m, Items: []NamedValue{
+		{"calibration temperature", o.Temperature},
+		{"share of rows with some ê_r < 0.01", o.Extreme},
+	}}
+	for _, g := range o.Groups.Groups {
+		row.Items = append(row.Items, NamedValue{fmt.Sprintf("ESS %s / rows", g.Level), ratio(g.ESS, g.N)})
+	}
+	if t := o.TestGroups; t != nil {
+		var share float64
+		for _, g := range t.Groups {
+			row.Items = append(row.Items, NamedValue{fmt.Sprintf("test rows: ESS %s / rows", g.Level), ratio(g.ESS, g.N)})
+			share = max(share, g.MaxShare)
+		}
+		row.Items = append(row.Items, NamedValue{"test rows: largest share of a group's weight on one row", share})
+	}
+	if o.Advice() != "" {
+		row.Predictors = o.Predictors
+	}
+	var warn []string
+	for _, a := range []string{o.Advice(), o.ATOAdvice()} {
+		if a != "" {
+			warn = append(warn, a)
+		}
+	}
+	row.Warning = strings.Join(warn, ". ")
+	return row
 }
 
 func ratio(a float64, n int) float64 {

@@ -434,16 +434,7 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 					NamedValue{"test rows: ESS a=0 / rows", ratio(t.ESS0, t.N0)},
 					NamedValue{"test rows: largest share of a group's weight on one row", max(t.MaxShare1, t.MaxShare0)})
 			}
-			if o.Advice() != "" {
-				row.Predictors = o.Predictors
-			}
-			var warn []string
-			for _, a := range []string{o.Advice(), o.ATOAdvice()} {
-				if a != "" {
-					warn = append(warn, a)
-				}
-			}
-			row.Warning = strings.Join(warn, ". ")
+			row.warn(o)
 			out = append(out, row)
 			continue
 		}
@@ -480,6 +471,14 @@ func groupPropensityRow(run, m int, o runfolder.SplitOverlap) PropensityRow {
 		}
 		row.Items = append(row.Items, NamedValue{"test rows: largest share of a group's weight on one row", share})
 	}
+	row.warn(o)
+	return row
+}
+
+// warn sets the row's warning from the split's overlap advice and ATO
+// advice, and names the columns that predict the sensitive attribute when
+// the overlap is poor.
+func (row *PropensityRow) warn(o runfolder.SplitOverlap) {
 	if o.Advice() != "" {
 		row.Predictors = o.Predictors
 	}
@@ -490,7 +489,6 @@ func groupPropensityRow(run, m int, o runfolder.SplitOverlap) PropensityRow {
 		}
 	}
 	row.Warning = strings.Join(warn, ". ")
-	return row
 }
 
 func ratio(a float64, n int) float64 {

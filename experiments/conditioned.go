@@ -2,9 +2,12 @@ package experiments
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -146,8 +149,10 @@ func (r *Runner) conditionedLambdas() []float64 {
 // conditionedSplit trains split sd's conditioned network, unless every
 // record it gives is written already, and writes its records not yet
 // written. A split whose standardization failed (reason) gets failed
-// records. A network is trained whole: a sweep stopped while it trains
-// trains it again from the start when resumed, to the same weights.
+// records. The network saves its state every conditionedEvery epochs: a
+// sweep stopped while it trains goes on from the last checkpoint when
+// resumed, to the same weights; the checkpoint is removed once the
+// records are written.
 func (r *Runner) conditionedSplit(ctx context.Context, sd *splitData, constants scalarize.Standardizer, reason string, workers chan struct{}) error {
 	var todo []float64
 	for _, l := range r.conditionedLambdas() {
@@ -156,7 +161,9 @@ func (r *Runner) conditionedSplit(ctx context.Context, sd *splitData, constants 
 		}
 	}
 	if len(todo) == 0 {
-		return nil
+		// A sweep killed between the last record and the removal leaves
+		// the checkpoint behind.
+		return removeIfAny(r.conditionedPath(sd.m))
 	}
 	if reason != "" {
 		for _, l := range todo {
@@ -181,7 +188,67 @@ func (r *Runner) conditionedSplit(ctx context.Context, sd *splitData, constants 
 			return err
 		}
 	}
-	return nil
+	return removeIfAny(r.conditionedPath(sd.m))
+}
+
+// conditionedEvery is how many epochs a conditioned network trains between
+// checkpoints (CheckpointEvery; tests lower it to stop a short run after
+// one).
+var conditionedEvery = CheckpointEvery
+
+// conditionedFile is a conditioned network's checkpoint: the sweep (its
+// configuration's digest), the engine and the split whose network it is,
+// and the network's state.
+type conditionedFile struct {
+	Config string                  `json:"config"`
+	Engine string                  `json:"engine"`
+	Split  int                     `json:"split"`
+	State  *train.ConditionedState `json:"state"`
+}
+
+// conditionedPath is the checkpoint file of split m's conditioned network.
+func (r *Runner) conditionedPath(m int) string {
+	return runfolder.ConditionedCheckpointPath(r.out, m, r.cfg.Method, r.cfg.Penalty)
+}
+
+// conditionedCheckpoints returns how split m's conditioned network saves
+// its state, and resumes from a saved one when the file holds the state of
+// this sweep's network of the split on this engine; a file of another
+// network is ignored (and overwritten by the first save), as a lockstep
+// group's is.
+func (r *Runner) conditionedCheckpoints(m int) (train.ConditionedCheckpoints, error) {
+	path := r.conditionedPath(m)
+	key := conditionedFile{Config: r.cfg.Digest(), Engine: r.engine.Name() + " " + r.engine.Version(), Split: m}
+	ck := train.ConditionedCheckpoints{Every: conditionedEvery, Save: func(st *train.ConditionedState) error {
+		f := key
+		f.State = st
+		b, err := json.Marshal(f)
+		if err != nil {
+			return err
+		}
+		if err := writeAtomic(path, b); err != nil {
+			return err
+		}
+		if checkpointSaved != nil {
+			checkpointSaved(path, st.Epoch)
+		}
+		return nil
+	}}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ck, nil
+	}
+	if err != nil {
+		return ck, err
+	}
+	var f conditionedFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return ck, fmt.Errorf("%s: %w (delete it to train the network from the start)", path, err)
+	}
+	if f.Config == key.Config && f.Engine == key.Engine && f.Split == key.Split && f.State != nil {
+		ck.From = f.State
+	}
+	return ck, nil
 }
 
 // conditionedRecord is the record of split sd's conditioned network at λ
@@ -248,9 +315,15 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 	if sd.val.N > 0 {
 		opt.Holdout = &train.Holdout{Data: sd.val, Eval: eval, Objective: spec.Objective}
 	}
+	if opt.Checkpoints, err = r.conditionedCheckpoints(sd.m); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	res, fitErr := train.FitConditioned(ctx, ct, sd.train, opt, rng, lambdaRng)
 	seconds := time.Since(start).Seconds()
+	if errors.Is(fitErr, train.ErrSavedState) {
+		return nil, fmt.Errorf("%s: %w (delete it to train the network from the start)", r.conditionedPath(sd.m), fitErr)
+	}
 
 	recs := make([]records.Record, len(todo))
 	for k, l := range todo {

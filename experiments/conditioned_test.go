@@ -2,6 +2,7 @@ package experiments_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -51,9 +52,9 @@ func (c *cancelAfter) Done(rec *records.Record) {
 // of the evaluation grid (those not in the grid marked eval_only), all
 // naming the split's one fp-network/3 file, each scored as that file
 // folded at its λ. Workers and shards do not change the records, and a
-// sweep stopped while a split's conditioned network trains, or killed
-// after some of its records, resumes to the records of the uninterrupted
-// sweep.
+// sweep stopped before a split's conditioned network trains, or after its
+// first checkpoint, or killed after some of its records, resumes to the
+// records of the uninterrupted sweep and leaves no checkpoint behind.
 func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains 8 networks several times; run without -short")
@@ -112,6 +113,14 @@ func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
 			t.Errorf("%s: train U %g, constants [%g, %g]", r.Key(), r.TrainU, r.UMin, r.UMax)
 		}
 	}
+
+	noCheckpoints := func(t *testing.T, dir string) {
+		t.Helper()
+		if left, _ := filepath.Glob(filepath.Join(dir, "splits", "*", "conditioned-*.json")); len(left) != 0 {
+			t.Errorf("checkpoints left after the sweep: %v", left)
+		}
+	}
+	noCheckpoints(t, whole)
 
 	t.Run("status", func(t *testing.T) {
 		rep, err := experiments.Status(whole, 0)
@@ -173,9 +182,10 @@ func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("stopped run: err = %v, want context.Canceled", err)
 		}
+		// Split 1 may run first while split 0 waits for the worker.
 		part := readRecords(t, d)
 		for _, r := range part {
-			if r.Conditioned {
+			if r.Split == 0 && r.Conditioned {
 				t.Fatalf("%s recorded before the stop: the stop came too late to test anything", r.Key())
 			}
 		}
@@ -184,6 +194,107 @@ func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
 		}
 		if got := readRecords(t, d); !reflect.DeepEqual(got, want) {
 			t.Error("the resumed sweep's records differ from the uninterrupted sweep's")
+		}
+	})
+	t.Run("stopped after a checkpoint", func(t *testing.T) {
+		// A checkpoint every 2 epochs of the 6: saved after epochs 2 and 4.
+		defer experiments.SetConditionedCheckpointEvery(2)()
+		d := filepath.Join(t.TempDir(), "stopped")
+		ck := runfolder.ConditionedCheckpointPath(d, 0, "cheb", "ato-output")
+		ctx, cancel := context.WithCancel(context.Background())
+		var mu sync.Mutex
+		var saves []int // split 0's conditioned network's saved epochs
+		experiments.SetCheckpointSaved(func(path string, epoch int) {
+			mu.Lock()
+			defer mu.Unlock()
+			if path == ck {
+				saves = append(saves, epoch)
+				cancel()
+			}
+		})
+		defer experiments.SetCheckpointSaved(nil)
+		run, err := experiments.NewRunner(cfg, d, nil) // one worker
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = run.Run(ctx)
+		run.Close()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("stopped run: err = %v, want context.Canceled", err)
+		}
+		if _, err := os.Stat(ck); err != nil || !slices.Equal(saves, []int{2}) {
+			t.Fatalf("after the stop: %v, saved after epochs %v; want a checkpoint after epoch 2", err, saves)
+		}
+		for _, r := range readRecords(t, d) {
+			if r.Split == 0 && r.Conditioned {
+				t.Fatalf("%s recorded before the stop: the stop came too late to test anything", r.Key())
+			}
+		}
+		experiments.SetCheckpointSaved(func(path string, epoch int) {
+			mu.Lock()
+			defer mu.Unlock()
+			if filepath.Base(filepath.Dir(path)) == "split-000" {
+				saves = append(saves, epoch)
+			}
+		})
+		b, err := os.ReadFile(ck)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// edit rewrites the checkpoint's JSON object.
+		edit := func(f func(map[string]any)) []byte {
+			var v map[string]any
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatal(err)
+			}
+			f(v)
+			out, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		for _, c := range []struct {
+			name  string
+			file  []byte
+			err   string // "": resumed from the start
+			saves []int
+		}{
+			{"corrupt", b[:len(b)/2], "delete it to train the network from the start", nil},
+			{"of another split", edit(func(v map[string]any) { v["split"] = 1.0 }), "", []int{2, 4}},
+			{"of another configuration", edit(func(v map[string]any) { v["config"] = "0123456789ab" }), "", []int{2, 4}},
+			{"of another shape", edit(func(v map[string]any) {
+				st := v["state"].(map[string]any)
+				st["params"] = st["params"].([]any)[1:]
+			}), "does not fit", nil},
+			{"as saved", b, "", []int{4}},
+		} {
+			dir := filepath.Join(t.TempDir(), "resumed")
+			if err := os.CopyFS(dir, os.DirFS(d)); err != nil {
+				t.Fatal(err)
+			}
+			path := runfolder.ConditionedCheckpointPath(dir, 0, "cheb", "ato-output")
+			if err := os.WriteFile(path, c.file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			saves = nil
+			err := runSweep(cfg, dir)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), c.err) || strings.Contains(err.Error(), "\n") {
+					t.Errorf("%s checkpoint: err = %v, want one line naming %s and saying %q", c.name, err, path, c.err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s checkpoint: %v", c.name, err)
+			}
+			if !slices.Equal(saves, c.saves) {
+				t.Errorf("%s checkpoint: split 0's network saved after epochs %v, want %v", c.name, saves, c.saves)
+			}
+			if got := readRecords(t, dir); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s checkpoint: the resumed sweep's records differ from the uninterrupted sweep's", c.name)
+			}
+			noCheckpoints(t, dir)
 		}
 	})
 	t.Run("killed after some records", func(t *testing.T) {

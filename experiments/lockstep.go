@@ -87,12 +87,13 @@ func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize
 	return recs, res, nil
 }
 
-// CheckpointEvery is how many epochs a lockstep group trains between the
-// checkpoints of its state: an interruption loses at most this many epochs
-// of the group.
+// CheckpointEvery is how many epochs a lockstep group, or a λ-conditioned
+// network, trains between the checkpoints of its state: an interruption
+// loses at most this many epochs of it.
 const CheckpointEvery = 50
 
-// checkpointSaved, when set (by tests), is told of every checkpoint saved.
+// checkpointSaved, when set (by tests), is told of every checkpoint saved,
+// a lockstep group's or a conditioned network's.
 var checkpointSaved func(path string, epoch int)
 
 // groupFile is a lockstep group's checkpoint: the λ of its members, which

@@ -11,6 +11,10 @@
 //	                                  the judgement of its ATO (SplitOverlap, ReadOverlaps,
 //	                                  ReadRunOverlaps, ATOWarning)
 //	splits/split-NNN/std-*.json       its standardization runs until their records are written
+//	splits/split-NNN/lockstep-*.json  its lockstep groups' checkpoints (GroupCheckpointPath)
+//	splits/split-NNN/conditioned-*.json
+//	                                  and its λ-conditioned network's (ConditionedCheckpointPath),
+//	                                  until their records are written
 //	cache/                            optional caches of derived results (WriteCache)
 //
 // It also recomputes what a folder implies but does not store: the data

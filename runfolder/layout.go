@@ -109,7 +109,7 @@ func ReadRecords(dir string) ([]records.Record, error) {
 
 // SplitDir is the folder of what a run keeps of split m besides its
 // records and networks: its propensity model, its overlap summary, its
-// standardization runs and lockstep checkpoints until they are recorded.
+// standardization runs and training checkpoints until they are recorded.
 func SplitDir(dir string, m int) string {
 	return filepath.Join(dir, "splits", fmt.Sprintf("split-%03d", m))
 }
@@ -174,6 +174,17 @@ func WriteStandardization(dir string, m int, method string, rec *records.Record)
 // ordered by order; it is removed once the group's outcomes are written.
 func GroupCheckpointPath(dir string, m int, order string) string {
 	return filepath.Join(SplitDir(dir, m), "lockstep-"+order+".json")
+}
+
+// ConditionedCheckpointPath is the checkpoint file of split m's
+// λ-conditioned network of method and penalty; it is removed once the
+// network's records are written.
+func ConditionedCheckpointPath(dir string, m int, method, penalty string) string {
+	name := method
+	if penalty != "" {
+		name += "-" + penalty
+	}
+	return filepath.Join(SplitDir(dir, m), "conditioned-"+name+".json")
 }
 
 // writeAtomic writes path whole or not at all, making its folder.

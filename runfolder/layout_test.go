@@ -35,6 +35,7 @@ func TestLayout(t *testing.T) {
 		{OverlapPath("run", 12), "run/splits/split-012/overlap.json"},
 		{StandardizationPath("run", 0, "risk"), "run/splits/split-000/std-risk.json"},
 		{GroupCheckpointPath("run", 3, "desc"), "run/splits/split-003/lockstep-desc.json"},
+		{ConditionedCheckpointPath("run", 3, "cheb", "ato-output"), "run/splits/split-003/conditioned-cheb-ato-output.json"},
 		{NetworkPath("cheb", "ato-penultimate", 1, 0.25), "networks/split-001/cheb-ato-penultimate-lambda-0.25.json"},
 		{NetworkPath("adversarial", "", 0, 200), "networks/split-000/adversarial-lambda-200.json"},
 		{CachePath("run", "intervals.json"), "run/cache/intervals.json"},

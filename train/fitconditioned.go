@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -93,7 +94,38 @@ type ConditionedOptions struct {
 	// validation part is used instead.
 	Rows Data
 	Eval *Evaluator
+	// Checkpoints saves the training state every few epochs and resumes
+	// from a saved one; the zero value does neither.
+	Checkpoints ConditionedCheckpoints
 }
+
+// ConditionedCheckpoints configures FitConditioned's saving and resuming,
+// as Checkpoints does FitGroup's.
+type ConditionedCheckpoints struct {
+	Every int                           // epochs between saves; 0: none
+	Save  func(*ConditionedState) error // called with the state after every Every epochs
+	From  *ConditionedState             // a saved state to go on from
+}
+
+// ConditionedState is a conditioned network's training state after a whole
+// epoch, in a form that encoding/json writes and reads back exactly.
+type ConditionedState struct {
+	Epoch int `json:"epoch"` // epochs done
+	// Params are the MLP's tensors, then the conditioning network's
+	// (ConditionedTrainer.Params order).
+	Params  [][]float64     `json:"params"`
+	Adam    optim.AdamState `json:"adam"`
+	Plateau *optim.Plateau  `json:"plateau,omitempty"`
+	Result  Result          `json:"result"`
+	// Best and Kept are the holdout's best network so far and its epoch;
+	// empty without a holdout.
+	Best [][]float64 `json:"best,omitempty"`
+	Kept int         `json:"kept,omitempty"`
+}
+
+// ErrSavedState is the error of a saved training state that does not fit
+// the network or options it is to resume.
+var ErrSavedState = errors.New("the saved training state does not fit")
 
 // ConditionedResult is Result with the network kept (the best epoch's with
 // a holdout, else the last) as a conditioned network.
@@ -113,6 +145,14 @@ type ConditionedResult struct {
 // Result.Val holding its means of R, U and the objective), else opt.Rows.
 // It stops with ctx's error when ctx is done and with a *DivergedError
 // when a loss or gradient is not finite.
+//
+// With opt.Checkpoints.Every > 0 it hands Save the state after every Every
+// epochs (not after the last); with From it goes on from such a state,
+// given the trainer as built at the start and the generators as they were
+// then: as FitGroup, it replays their draws of the saved epochs (the
+// shuffles, the λ and the dropout masks) instead of storing them, so the
+// result equals the uninterrupted run's bit for bit. A state that does not
+// fit gives an error wrapping ErrSavedState.
 func FitConditioned(ctx context.Context, tr ConditionedTrainer, d Data, opt ConditionedOptions, rng, lambdaRng *rand.Rand) (ConditionedResult, error) {
 	h, err := checkFit(tr, d, &opt.Options)
 	if err != nil {
@@ -145,7 +185,27 @@ func FitConditioned(ctx context.Context, tr ConditionedTrainer, d Data, opt Cond
 	}
 	var best [][]float64
 	kept := 0
-	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+	ck := opt.Checkpoints
+	first := 1
+	if st := ck.From; st != nil {
+		if err := st.restore(l, plateau, h != nil, opt.Epochs); err != nil {
+			return ConditionedResult{}, err
+		}
+		best, kept = st.Best, st.Kept
+		// Replay the draws of the saved epochs, in the order the loop below
+		// makes them: each epoch's shuffle (of the loop's order, as each
+		// shuffle starts from the last), then per step a λ and the masks.
+		perm := l.order(d.N)
+		for range st.Epoch {
+			rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+			for start := 0; start < len(perm); start += l.batch.Size {
+				opt.Sampler.Draw(lambdaRng)
+				l.fillMasks(l.batch.Masks, rng)
+			}
+		}
+		first = st.Epoch + 1
+	}
+	for epoch := first; epoch <= opt.Epochs; epoch++ {
 		if err := ctx.Err(); err != nil {
 			return ConditionedResult{Result: l.res}, err
 		}
@@ -185,6 +245,18 @@ func FitConditioned(ctx context.Context, tr ConditionedTrainer, d Data, opt Cond
 				best, kept = cloneTensors(l.params), epoch
 			}
 		}
+		if ck.Every > 0 && ck.Save != nil && epoch%ck.Every == 0 && epoch < opt.Epochs {
+			st := &ConditionedState{Epoch: epoch, Params: cloneTensors(l.params), Adam: l.adam.State(),
+				Result: l.res, Best: best, Kept: kept}
+			st.Result.History = slices.Clone(l.res.History)
+			if plateau != nil {
+				p := *plateau
+				st.Plateau = &p
+			}
+			if err := ck.Save(st); err != nil {
+				return ConditionedResult{Result: l.res}, fmt.Errorf("epoch %d: checkpoint: %w", epoch, err)
+			}
+		}
 	}
 	if h != nil {
 		for i, p := range best {
@@ -193,6 +265,54 @@ func FitConditioned(ctx context.Context, tr ConditionedTrainer, d Data, opt Cond
 		l.res.Kept = kept
 	}
 	return ConditionedResult{Result: l.res, Net: tr.Conditioned()}, nil
+}
+
+// restore puts the saved state into the loop and the schedule; holdout
+// says whether the run has one (and so a best network).
+func (st *ConditionedState) restore(l *Loop, plateau *optim.Plateau, holdout bool, epochs int) error {
+	if st.Epoch < 1 || st.Epoch > epochs || len(st.Result.History) != st.Epoch {
+		return fmt.Errorf("fit conditioned: %w: a state after epoch %d with %d epochs of history, want an epoch in 1…%d",
+			ErrSavedState, st.Epoch, len(st.Result.History), epochs)
+	}
+	if err := fits("", st.Params, l.params); err != nil {
+		return err
+	}
+	if holdout != (st.Best != nil) {
+		return fmt.Errorf("fit conditioned: %w: the state and the options disagree on the validation part", ErrSavedState)
+	}
+	if holdout {
+		if err := fits("best ", st.Best, l.params); err != nil {
+			return err
+		}
+	}
+	if (st.Plateau == nil) != (plateau == nil) {
+		return fmt.Errorf("fit conditioned: %w: the state and the options disagree on the plateau schedule", ErrSavedState)
+	}
+	if err := l.adam.Restore(st.Adam); err != nil {
+		return fmt.Errorf("fit conditioned: %w: %w", ErrSavedState, err)
+	}
+	for i, p := range l.params {
+		copy(p, st.Params[i])
+	}
+	if plateau != nil {
+		*plateau = *st.Plateau
+	}
+	l.res, l.epoch = st.Result, st.Epoch
+	l.res.History = slices.Clone(st.Result.History)
+	return nil
+}
+
+// fits checks that the saved tensors have the shapes of want.
+func fits(what string, saved, want [][]float64) error {
+	if len(saved) != len(want) {
+		return fmt.Errorf("fit conditioned: %w: %s%d tensors, want %d", ErrSavedState, what, len(saved), len(want))
+	}
+	for i, p := range want {
+		if len(saved[i]) != len(p) {
+			return fmt.Errorf("fit conditioned: %w: %stensor %d has %d entries, want %d", ErrSavedState, what, i, len(saved[i]), len(p))
+		}
+	}
+	return nil
 }
 
 // GridLoss is the mean over grid of the network c at each λ, scored by ev

@@ -2,9 +2,11 @@ package train_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -251,5 +253,138 @@ func TestSpread(t *testing.T) {
 		if got := train.Spread(c.grid, c.k); !slices.Equal(got, c.want) {
 			t.Errorf("Spread(%v, %d) = %v, want %v", c.grid, c.k, got, c.want)
 		}
+	}
+}
+
+// A conditioned network stopped right after a checkpoint (through its JSON
+// form, as a run folder keeps it) and resumed with a trainer and generators
+// built afresh ends exactly as the uninterrupted run: weights, history,
+// extremes and kept epoch. A state that does not fit is refused.
+func TestFitConditionedResumesBitForBit(t *testing.T) {
+	build := func(holdout bool, draw string) (train.ConditionedTrainer, train.Data, train.ConditionedOptions, *rand.Rand, *rand.Rand) {
+		rng := rand.New(rand.NewPCG(11, 5))
+		d := synth(100, 3, rand.New(rand.NewPCG(9, 9)))
+		spec := conditionedSpec(rng, 3)
+		tr, err := backprop.Engine{}.NewTrainer(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := spec
+		plain.FiLM = nil
+		ev, err := train.NewEvaluator(backprop.Engine{}, plain, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := train.NewLambdaSampler(draw, []float64{0, 0.01, 0.1, 0.5, 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := optim.DefaultPlateau
+		// The schedule moves within the test's epochs: an epoch improves
+		// only when it halves the grid mean.
+		p.Patience, p.Threshold = 1, 0.5
+		opt := train.ConditionedOptions{Options: train.Options{Epochs: 7, Adam: optim.DefaultAdam, Plateau: &p},
+			Sampler: s, Grid: s.Interior(), Rows: d, Eval: ev}
+		if holdout {
+			// Flipped labels: the validation objective worsens as the
+			// network learns, so the best epoch comes before the first
+			// checkpoint and the resumed run must carry it.
+			val := synth(60, 3, rand.New(rand.NewPCG(8, 8)))
+			for i, y := range val.Y {
+				val.Y[i] = 1 - y
+			}
+			opt.Holdout = &train.Holdout{Data: val, Eval: ev, Objective: spec.Objective}
+		}
+		return tr.(train.ConditionedTrainer), d, opt, rng, rand.New(rand.NewPCG(11, 6))
+	}
+	for _, c := range []struct {
+		name    string
+		holdout bool
+		draw    string
+	}{
+		{"without a validation part", false, train.DrawLogUniform},
+		{"with a validation part", true, train.DrawGrid},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var saved []int
+			tr, d, opt, rng, lrng := build(c.holdout, c.draw)
+			opt.Checkpoints = train.ConditionedCheckpoints{Every: 3, Save: func(st *train.ConditionedState) error {
+				saved = append(saved, st.Epoch)
+				return nil
+			}}
+			whole, err := train.FitConditioned(context.Background(), tr, d, opt, rng, lrng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(saved, []int{3, 6}) { // not after the last epoch
+				t.Fatalf("checkpoints after epochs %v, want [3 6]", saved)
+			}
+			if lr := whole.History[6].LR; lr == optim.DefaultAdam.LR {
+				t.Errorf("the plateau schedule never lowered the rate (%g): the test does not cover its state", lr)
+			}
+			if c.holdout && whole.Kept > 3 {
+				t.Errorf("kept epoch %d: the test does not cover a best network saved in the checkpoint", whole.Kept)
+			}
+
+			// Stop at the first checkpoint, as a killed sweep does.
+			var b []byte
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			tr2, d2, opt2, rng2, lrng2 := build(c.holdout, c.draw)
+			opt2.Checkpoints = train.ConditionedCheckpoints{Every: 3, Save: func(st *train.ConditionedState) error {
+				var err error
+				b, err = json.Marshal(st)
+				cancel()
+				return err
+			}}
+			if _, err := train.FitConditioned(ctx, tr2, d2, opt2, rng2, lrng2); !errors.Is(err, context.Canceled) {
+				t.Fatalf("stopped run: err = %v, want context.Canceled", err)
+			}
+			var st train.ConditionedState
+			if err := json.Unmarshal(b, &st); err != nil {
+				t.Fatal(err)
+			}
+			if st.Epoch != 3 || (st.Best != nil) != c.holdout {
+				t.Fatalf("saved state after epoch %d with a best network %v", st.Epoch, st.Best != nil)
+			}
+
+			saved = nil
+			tr3, d3, opt3, rng3, lrng3 := build(c.holdout, c.draw)
+			opt3.Checkpoints = train.ConditionedCheckpoints{Every: 3, From: &st, Save: func(st *train.ConditionedState) error {
+				saved = append(saved, st.Epoch)
+				return nil
+			}}
+			resumed, err := train.FitConditioned(context.Background(), tr3, d3, opt3, rng3, lrng3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(saved, []int{6}) {
+				t.Errorf("the resumed run saved after epochs %v, want [6]", saved)
+			}
+			if !reflect.DeepEqual(flat(resumed.Net), flat(whole.Net)) || !reflect.DeepEqual(tr3.Params(), tr.Params()) {
+				t.Error("the resumed network's weights differ from the uninterrupted run's")
+			}
+			if !reflect.DeepEqual(resumed.Result, whole.Result) {
+				t.Errorf("resumed result\n%+v\nwant\n%+v", resumed.Result, whole.Result)
+			}
+
+			// A state that does not fit is refused, naming the mismatch.
+			for name, bad := range map[string]func(s *train.ConditionedState){
+				"a tensor short":         func(s *train.ConditionedState) { s.Params = s.Params[1:] },
+				"past the last epoch":    func(s *train.ConditionedState) { s.Epoch = 8 },
+				"another validation run": func(s *train.ConditionedState) { s.Best = map[bool][][]float64{true: nil, false: s.Params}[c.holdout] },
+			} {
+				var s train.ConditionedState
+				if err := json.Unmarshal(b, &s); err != nil {
+					t.Fatal(err)
+				}
+				bad(&s)
+				tr4, d4, opt4, rng4, lrng4 := build(c.holdout, c.draw)
+				opt4.Checkpoints.From = &s
+				if _, err := train.FitConditioned(context.Background(), tr4, d4, opt4, rng4, lrng4); !errors.Is(err, train.ErrSavedState) {
+					t.Errorf("%s: err = %v, want one wrapping train.ErrSavedState", name, err)
+				}
+			}
+		})
 	}
 }

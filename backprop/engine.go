@@ -101,7 +101,10 @@ const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate
 // R-group forms, GroupATOPenalty) or none,
 // and the built-in scalarizations (ChebyshevScalarization,
 // LinearScalarization, AugmentedChebyshevScalarization) or none; any other
-// term is graph code, which only the graph engine can differentiate.
+// term is graph code, which only the graph engine can differentiate. A
+// penalty read before a conditioned network's modulation
+// (req.PenaltyBeforeFiLM) is refused: the fold this engine trains by has no
+// such layer.
 func (Engine) Check(req train.Requirements) error {
 	_, _, err := check(req)
 	return err
@@ -125,6 +128,12 @@ func builtinScalarization(s scalarize.Scalarization) (scalarize.Scalarization, e
 // built-in penalty (GroupATOPenalty), R (0 for a binary penalty), or an
 // *train.UnsupportedError.
 func check(req train.Requirements) (penalty, int, error) {
+	if req.PenaltyBeforeFiLM {
+		// The engine trains a conditioned network through the fold
+		// (train.Folded), whose layers are the modulated ones.
+		return penNone, 0, &train.UnsupportedError{Engine: Name, Kind: "penalty position", Term: train.PenaltyBeforeFiLM,
+			Hint: "it trains a λ-conditioned network through the fold into a plain network (docs/method.md §12), which has no layer before the modulation; use the graph engine"}
+	}
 	if req.Scalarization != nil {
 		if _, err := builtinScalarization(req.Scalarization); err != nil {
 			return penNone, 0, err
@@ -174,6 +183,9 @@ func (Engine) NewTrainer(spec train.Spec) (train.Trainer, error) {
 	if spec.FiLM != nil {
 		if err := spec.Validate(); err != nil {
 			return nil, fmt.Errorf("backprop: %w", err)
+		}
+		if _, _, err := check(spec.Requirements()); err != nil {
+			return nil, err
 		}
 		plain := spec
 		plain.FiLM = nil

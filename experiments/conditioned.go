@@ -43,6 +43,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 			return fieldErr("eval_lambdas", "%q: only a λ-conditioned network (--conditioned) can be evaluated at λ it was not trained for", c.EvalLambdas)
 		case c.ScheduleRows != 0:
 			return fieldErr("schedule_rows", "%d: the schedule's rows apply to --conditioned only", c.ScheduleRows)
+		case c.FiLMPenalty != "":
+			return fieldErr("film_penalty", "%q: where the penalty reads the modulation applies to --conditioned only", c.FiLMPenalty)
 		}
 		return nil
 	}
@@ -59,6 +61,17 @@ func (c Config) checkConditioned(eng train.Engine) error {
 		return fieldErr("film_width", "%d, want ≥ 1 (0: %d)", c.FiLMWidth, model.DefaultFiLMWidth)
 	case c.LambdaDraw != "" && !slices.Contains(train.Draws, c.LambdaDraw):
 		return fieldErr("lambda_draw", "%q: want one of %s", c.LambdaDraw, strings.Join(train.Draws, ", "))
+	case c.FiLMPenalty != "" && !slices.Contains(train.FiLMPenalties, c.FiLMPenalty):
+		return fieldErr("film_penalty", "%q: want one of %s", c.FiLMPenalty, strings.Join(train.FiLMPenalties, ", "))
+	}
+	if c.FiLMPenalty == train.PenaltyBeforeFiLM {
+		pen, err := c.penalty()
+		if err != nil {
+			return err
+		}
+		if err := train.CheckFiLMPenalty(c.FiLMPenalty, true, pen); err != nil {
+			return &FieldError{Field: "film_penalty", Err: err}
+		}
 	}
 	grid, err := scalarize.ParseGrid(c.Lambdas)
 	if err != nil {
@@ -95,7 +108,7 @@ func (c Config) probeConditioned(eng train.Engine) error {
 		FiLM: model.NewFiLM(arch, 1, rand.New(rand.NewPCG(0, 0))),
 		Objective: scalarize.Objective{Method: scalarize.Method(c.Method), Lambda: 0.5,
 			Std: scalarize.Standardizer{RMax: 1, UMax: 1}, Scalarization: s},
-		Penalty: pen, Risk: c.CustomRisk}
+		Penalty: pen, Risk: c.CustomRisk, FiLMPenalty: c.FiLMPenalty}
 	tr, err := eng.NewTrainer(spec)
 	if err != nil {
 		return &FieldError{Field: "engine", Err: err}
@@ -257,6 +270,7 @@ func (r *Runner) conditionedRecord(sd *splitData, lambda float64, constants scal
 	rec := r.baseRecord(sd, scalarize.Method(r.cfg.Method), lambda)
 	rec.Conditioned = true
 	rec.EvalOnly = slices.Contains(r.evalOnly, lambda)
+	rec.FiLMPenalty = r.cfg.FiLMPenalty // "" (after the modulation) or "before"
 	rec.Weights = runfolder.ConditionedNetworkPath(r.cfg.Method, r.cfg.Penalty, sd.m)
 	rec.RMin, rec.RMax, rec.UMin, rec.UMax = constants.RMin, constants.RMax, constants.UMin, constants.UMax
 	return rec
@@ -291,6 +305,7 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 	spec := train.Spec{
 		Arch: arch, Dim: sd.train.Dim, BatchSize: min(c.Batch, sd.train.N), Dropout: c.Dropout,
 		Init: init, FiLM: film, Objective: r.objective(grid[0], constants), Penalty: penalty, Risk: c.CustomRisk,
+		FiLMPenalty: c.FiLMPenalty,
 	}
 	where := fmt.Sprintf("split %d, conditioned network", sd.m)
 	tr, err := r.engine.NewTrainer(spec)
@@ -302,7 +317,7 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 		return nil, fmt.Errorf("%s: the %s engine cannot train a λ-conditioned network", where, r.engine.Name())
 	}
 	plain := spec
-	plain.FiLM = nil
+	plain.FiLM, plain.FiLMPenalty = nil, ""
 	eval, err := train.NewEvaluator(r.engine, plain, sd.evalBlock())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)

@@ -377,6 +377,13 @@ func TestConditionedRefusals(t *testing.T) {
 		{"evaluation grid without --conditioned", func(c *experiments.Config) { c.Conditioned = false }, "eval_lambdas", "--conditioned"},
 		{"negative schedule rows", func(c *experiments.Config) { c.ScheduleRows = -1 }, "schedule_rows", "want ≥ 1"},
 		{"schedule rows without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ScheduleRows = false, "", 100 }, "schedule_rows", "--conditioned only"},
+		{"penalty position without --conditioned", func(c *experiments.Config) {
+			c.Conditioned, c.EvalLambdas, c.Engine, c.Penalty, c.FiLMPenalty = false, "", "graph", "ato-penultimate", "before"
+		}, "film_penalty", "--conditioned only"},
+		{"unknown penalty position", func(c *experiments.Config) { c.Engine, c.FiLMPenalty = "graph", "inside" }, "film_penalty", `"inside": want one of after, before`},
+		{"output penalty before the modulation", func(c *experiments.Config) { c.Engine, c.FiLMPenalty = "graph", "before" }, "film_penalty", "ato-output reads the predicted probability"},
+		{"before the modulation on the backprop engine", func(c *experiments.Config) { c.Penalty, c.FiLMPenalty = "ato-penultimate", "before" }, "engine",
+			`the backprop engine cannot train the penalty position "before"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := conditionedConfig()
@@ -407,6 +414,94 @@ func TestConditionedRefusals(t *testing.T) {
 	if cond.Digest() == plain.Digest() {
 		t.Error("--conditioned does not change the digest")
 	}
+	// The default penalty position is stored as its absence: the digest of
+	// a sweep made before the setting existed; "before" changes it.
+	cond.Engine, cond.Penalty = "graph", "ato-penultimate"
+	after := cond
+	after.FiLMPenalty = "after"
+	ra, err := after.Resolved(1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := cond.Resolved(1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra.FiLMPenalty != "" || ra.Digest() != rc.Digest() {
+		t.Errorf("position after: stored %q, digest %s; want \"\" and the default's %s", ra.FiLMPenalty, ra.Digest(), rc.Digest())
+	}
+	before := cond
+	before.FiLMPenalty = "before"
+	rb, err := before.Resolved(1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rb.FiLMPenalty != "before" || rb.Digest() == rc.Digest() {
+		t.Errorf("position before: stored %q, digest %s (the default's %s)", rb.FiLMPenalty, rb.Digest(), rc.Digest())
+	}
+}
+
+// On the graph engine a sweep whose penalty reads before the modulation
+// trains, and its conditioned records say so (film_penalty), unlike its
+// plain λ = 0 and λ = 1 records and unlike a sweep with the default
+// position; the two sweeps' λ = 0 and λ = 1 records are the same networks.
+func TestConditionedSweepPenaltyBeforeModulation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two conditioned sweeps on the graph engine; run without -short")
+	}
+	byPosition := map[string][]records.Record{}
+	for _, where := range []string{"", "before"} {
+		cfg := conditionedConfig()
+		cfg.Splits, cfg.EvalLambdas, cfg.Epochs, cfg.Lambdas = 1, "", 2, "log:4"
+		cfg.Engine, cfg.Penalty, cfg.FiLMPenalty = "graph", "ato-penultimate", where
+		d := filepath.Join(t.TempDir(), "out")
+		if err := runSweep(cfg, d); err != nil {
+			t.Fatal(err)
+		}
+		recs := readRecords(t, d)
+		slices.SortFunc(recs, func(a, b records.Record) int { return cmpFloat(a.Lambda, b.Lambda) })
+		byPosition[where] = recs
+		conditioned := 0
+		for _, r := range recs {
+			if !r.OK() {
+				t.Fatalf("position %q: λ = %g: %s", where, r.Lambda, r.FailReason)
+			}
+			want := ""
+			if r.Conditioned {
+				conditioned++
+				want = where
+			}
+			if r.FiLMPenalty != want {
+				t.Errorf("position %q: λ = %g (conditioned %v): film_penalty %q, want %q", where, r.Lambda, r.Conditioned, r.FiLMPenalty, want)
+			}
+		}
+		if conditioned != 2 {
+			t.Errorf("position %q: %d conditioned records, want 2", where, conditioned)
+		}
+	}
+	after, before := byPosition[""], byPosition["before"]
+	if len(after) != len(before) {
+		t.Fatalf("%d records after the modulation, %d before", len(after), len(before))
+	}
+	for k := range after {
+		a, b := after[k], before[k]
+		if a.Config == b.Config {
+			t.Errorf("λ = %g: both sweeps have digest %s", a.Lambda, a.Config)
+		}
+		if same := a.Risk == b.Risk && a.ATO == b.ATO; same != !a.Conditioned {
+			t.Errorf("λ = %g (conditioned %v): risk %g and %g, ato %g and %g", a.Lambda, a.Conditioned, a.Risk, b.Risk, a.ATO, b.ATO)
+		}
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // Each built-in penalty and the three built-in scalarizations train a

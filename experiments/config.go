@@ -333,7 +333,8 @@ func (c Config) requirements() (train.Requirements, error) {
 	if err != nil {
 		return train.Requirements{}, err
 	}
-	return train.Requirements{Penalty: pen, Risk: c.CustomRisk, Scalarization: s}, nil
+	return train.Requirements{Penalty: pen, Risk: c.CustomRisk, Scalarization: s,
+		PenaltyBeforeFiLM: c.Conditioned && c.FiLMPenalty == train.PenaltyBeforeFiLM}, nil
 }
 
 // penalty is the sweep's penalty: the custom one or the built-in named by
@@ -431,6 +432,11 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 		}
 		if c.LambdaDraw == "" {
 			c.LambdaDraw = train.DefaultDraw
+		}
+		// The default is stored as "", so that the digests of sweeps made
+		// before the setting existed stay theirs.
+		if c.FiLMPenalty == train.PenaltyAfterFiLM {
+			c.FiLMPenalty = ""
 		}
 	}
 	if c.Workers == 0 {

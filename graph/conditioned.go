@@ -12,7 +12,9 @@ import (
 // encoding of λ as an input, and it modulates every hidden pre-activation
 // of the MLP, γ_l ⊙ z_l + δ_l, before ReLU and dropout. The penalties that
 // read hidden layers therefore read the modulated layers, and ato-output the
-// output, as they do for the plain network at λ (model.Conditioned.At).
+// output, as they do for the plain network at λ (model.Conditioned.At);
+// with spec.FiLMPenalty "before" they read the z_l instead, which the fold
+// has no form of (docs/method.md §12).
 // Params and Grads are the MLP's tensors, then the conditioning network's
 // (model.Conditioned.Tensors order). SetLambda changes both the objective's
 // λ and the conditioning network's input, for Gradient and Predict.

@@ -361,14 +361,19 @@ func TestNewConditionedErrors(t *testing.T) {
 // and without the fast paths (Gorgonia's slice gradient, left to itself,
 // accumulates into a reused value), and follows bit for bit the trajectory
 // of one that computes fresh values on every run, λ changing every step;
-// the fast paths agree with Gorgonia's ops to rounding.
+// the fast paths agree with Gorgonia's ops to rounding; with the penalty
+// read before the modulation too, where two paths leave each unmodulated
+// layer.
 func TestConditionedReuseAndFastOps(t *testing.T) {
-	for _, arch := range []model.Arch{{Layers: 4, Hidden: 4}, {Layers: 3, Hidden: 9}} {
+	for ai, arch := range []model.Arch{{Layers: 4, Hidden: 4}, {Layers: 3, Hidden: 9}, {Layers: 4, Hidden: 4}} {
 		rng := rand.New(rand.NewPCG(1, 2))
 		d := synth(rng, 200, 6)
 		spec := train.Spec{Arch: arch, Dim: 6, BatchSize: 32, Dropout: 0.2, Init: model.Init(arch, 6, rng),
 			Objective: condObjectives(0.3)[0], Penalty: penalties.ATOPenultimate,
 			FiLM: model.NewFiLM(arch, model.DefaultFiLMWidth, rng)}
+		if ai == 2 {
+			spec.Penalty, spec.FiLMPenalty = penalties.ATOAll, train.PenaltyBeforeFiLM
+		}
 		var trs []*ConditionedTrainer
 		for i := range 3 { // reused values, fresh values, Gorgonia's ops
 			fastOps = i < 2

@@ -32,7 +32,9 @@
 // it as graph code (layers.FiLM): the encoding of λ is a 1×2 input, and
 // every hidden pre-activation z_l of the MLP becomes γ_l(λ) ⊙ z_l + δ_l(λ)
 // before ReLU and dropout, in both programs. The penalties read that
-// modulated layer (ato-output the output), and the gradient reaches the
+// modulated layer (ato-output the output), or, with spec.FiLMPenalty
+// "before", the z_l themselves, which only this engine can train: the
+// fold has no z_l. The gradient reaches the
 // conditioning network's weights through Gorgonia's differentiation, with
 // no hand-written chain rule: the handwritten engine folds the modulation
 // into the weights instead (train.Folded), and the two are checked against

@@ -38,7 +38,9 @@ type Program struct {
 	Masks []*G.Node
 	// Batch holds the per-row inputs a risk or penalty reads.
 	Batch penalties.BatchNodes
-	// Net is the network applied to X in training mode.
+	// Net is the network applied to X in training mode, as the penalty
+	// reads it: for a conditioned spec with FiLMPenalty "before", Hidden
+	// holds the pre-activations before the modulation.
 	Net penalties.Net
 	// R, U and Objective are the risk, the penalty (nil when the objective
 	// does not use one) and the scalarized objective.
@@ -162,6 +164,12 @@ func build(spec train.Spec, t *Trainer) (err error) {
 		return err
 	}
 	p.Net = penalties.Net{Hidden: out.Hidden, Logit: out.Logit}
+	if spec.FiLMPenalty == train.PenaltyBeforeFiLM {
+		// The penalty reads z_l = v^(l−1) W_l + b_l, the same nodes the
+		// modulation reads (spec.Validate has checked there is one); the
+		// risk and every other path read the modulated network.
+		p.Net.Hidden = out.Unmodulated
+	}
 
 	risk, pen, err := graphTerms(spec.Requirements())
 	if err != nil {

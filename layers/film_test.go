@@ -22,7 +22,9 @@ func movedFiLM(arch model.Arch, rng *rand.Rand) *model.FiLM {
 
 // The graph's γ_l and δ_l are model.FiLM.Modulation's, and ForwardFiLM
 // computes the plain network model.Conditioned.At(λ): its hidden layers are
-// the modulated pre-activations, its logits At(λ)'s. SetLambda moves both.
+// the modulated pre-activations, its logits At(λ)'s, and its unmodulated
+// layers z_l are what the modulation γ_l ⊙ z_l + δ_l turns into them.
+// SetLambda moves both.
 func TestFiLMMatchesModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	arch := model.Arch{Layers: 4, Hidden: 3}
@@ -50,6 +52,13 @@ func TestFiLMMatchesModel(t *testing.T) {
 	outputs := append(G.Nodes{out.Logit}, out.Hidden...)
 	outputs = append(outputs, f.Gamma...)
 	outputs = append(outputs, f.Delta...)
+	if len(out.Unmodulated) != arch.HiddenLayers() {
+		t.Fatalf("%d unmodulated layers, want %d", len(out.Unmodulated), arch.HiddenLayers())
+	}
+	outputs = append(outputs, out.Unmodulated...)
+	if plain, err := mlp.Forward(xn, nil); err != nil || plain.Unmodulated != nil {
+		t.Fatalf("Forward: unmodulated layers %v (%v), want none", plain.Unmodulated, err)
+	}
 	cond := &model.Conditioned{Net: p, FiLM: film}
 	ones := make([][]float64, arch.HiddenLayers())
 	for l := range ones {
@@ -79,6 +88,15 @@ func TestFiLMMatchesModel(t *testing.T) {
 			}
 			if got := data(v[1+2*h+l]); !near(got, delta[l], 1e-15) {
 				t.Errorf("λ = %g: δ_%d = %v, model %v", lambda, l+1, got, delta[l])
+			}
+			z := data(v[1+3*h+l])
+			mod := make([]float64, len(z))
+			for i := range z {
+				u := i % arch.Hidden
+				mod[i] = gamma[l][u]*z[i] + delta[l][u]
+			}
+			if !near(mod, hidden[l], 1e-13) {
+				t.Errorf("λ = %g: γ ⊙ z_%d + δ = %v, At(λ)'s pre-activations %v", lambda, l+1, mod, hidden[l])
 			}
 		}
 	}

@@ -21,8 +21,15 @@ type MLP struct {
 // Output is the MLP applied to one batch of N rows.
 type Output struct {
 	// Hidden holds the pre-activations h^(1) … h^(L−1) (N×H each), before
-	// ReLU and dropout.
+	// ReLU and dropout; modulated by the conditioning network under
+	// ForwardFiLM.
 	Hidden []*G.Node
+	// Unmodulated holds, under ForwardFiLM, the pre-activations before the
+	// modulation, v^(l−1) W_l + b_l (N×H each), where v^(l−1) is the
+	// previous layer's modulated, rectified and masked output; nil under
+	// Forward. A penalty reads them instead of Hidden when it is to see the
+	// layer before the modulation (docs/method.md §12).
+	Unmodulated []*G.Node
 	// Logit is the output before the sigmoid, an N-vector.
 	Logit *G.Node
 }
@@ -96,7 +103,8 @@ func (m *MLP) Forward(x *G.Node, masks []*G.Node) (Output, error) {
 // ForwardFiLM is Forward with every hidden pre-activation z_l modulated by
 // the conditioning network f before ReLU and dropout: γ_l ⊙ z_l + δ_l
 // (docs/method.md §12). Output.Hidden holds the modulated pre-activations,
-// so a penalty on hidden layers reads the layer the network computes with.
+// so a penalty on hidden layers reads the layer the network computes with;
+// Output.Unmodulated holds the z_l themselves.
 func (m *MLP) ForwardFiLM(x *G.Node, masks []*G.Node, f *FiLM) (Output, error) {
 	if f == nil {
 		return Output{}, fmt.Errorf("mlp %v: no conditioning network", m.Arch)
@@ -131,6 +139,7 @@ func (m *MLP) forward(x *G.Node, masks []*G.Node, f *FiLM) (Output, error) {
 			break
 		}
 		if f != nil {
+			out.Unmodulated = append(out.Unmodulated, pre)
 			// Pattern {0} repeats γ and δ along the batch axis.
 			if pre, err = G.BroadcastHadamardProd(pre, f.Gamma[l], nil, []byte{0}); err != nil {
 				return Output{}, fmt.Errorf("mlp layer %d: modulation: %w", l+1, err)

@@ -13,7 +13,9 @@ import (
 // real size are padding, with zero weight everywhere in BatchNodes.
 type Net struct {
 	// Hidden holds the pre-activations h^(1) … h^(L−1) of the hidden layers,
-	// each a batch×H matrix (docs/method.md §2).
+	// each a batch×H matrix (docs/method.md §2): for a λ-conditioned network
+	// the modulated ones, or those before the modulation when the spec's
+	// FiLMPenalty is "before" (docs/method.md §12).
 	Hidden []*G.Node
 	// Logit is the output before the sigmoid, a batch vector.
 	Logit *G.Node

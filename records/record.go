@@ -95,6 +95,10 @@ type Record struct {
 	// evaluation grid that is not in the training grid; such candidates
 	// are left out of comparisons with grid runs.
 	EvalOnly bool `json:"eval_only,omitempty"`
+	// FiLMPenalty is "before" on a conditioned candidate whose penalty read
+	// the hidden layers before the modulation (docs/method.md §12); absent
+	// for the default, after it.
+	FiLMPenalty string `json:"film_penalty,omitempty"`
 	// BetaScale is the adversarial baseline's β scale (β = λ·scale); 0
 	// for the other methods.
 	BetaScale float64 `json:"beta_scale,omitempty"`

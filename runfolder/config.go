@@ -145,12 +145,16 @@ type Config struct {
 	// also recorded at (records marked eval_only), ScheduleRows the most
 	// training rows its schedule is measured on (0: all of them). All five
 	// are zero for a sweep of one network per λ, so that its digest is that
-	// of folders written before they existed.
+	// of folders written before they existed. FiLMPenalty is "before" when
+	// the penalty reads the hidden layers before the modulation
+	// (train.PenaltyBeforeFiLM), and "" for the default, after it, so that
+	// the digests of sweeps made before it existed stay theirs.
 	Conditioned  bool   `json:"conditioned,omitempty"`
 	FiLMWidth    int    `json:"film_width,omitempty"`
 	LambdaDraw   string `json:"lambda_draw,omitempty"`
 	EvalLambdas  string `json:"eval_lambdas,omitempty"`
 	ScheduleRows int    `json:"schedule_rows,omitempty"`
+	FiLMPenalty  string `json:"film_penalty,omitempty"`
 
 	// Coding records which raw target and sensitive values the data coded
 	// 1; experiments.NewRunner fills it. It follows from the other

@@ -31,6 +31,45 @@ type ConditionedTrainer interface {
 	Conditioned() *model.Conditioned
 }
 
+// Where a penalty on hidden layers reads a conditioned network
+// (Spec.FiLMPenalty, docs/method.md §12).
+const (
+	// PenaltyAfterFiLM reads the modulated pre-activations, the layers the
+	// network at λ (model.Conditioned.At) computes: the default.
+	PenaltyAfterFiLM = "after"
+	// PenaltyBeforeFiLM reads the pre-activations before the modulation.
+	// It has no form in the fold (model.Conditioned.At), so only an engine
+	// that builds the modulation itself (the graph engine) trains it.
+	PenaltyBeforeFiLM = "before"
+)
+
+// FiLMPenalties lists the values of Spec.FiLMPenalty besides "".
+var FiLMPenalties = []string{PenaltyAfterFiLM, PenaltyBeforeFiLM}
+
+// outputPenalty is the marker of a penalty on the predicted probability
+// (penalties.ATOOutput and its R-group form): it reads no hidden layer.
+type outputPenalty interface{ ATOOutput() }
+
+// CheckFiLMPenalty is the rule Spec.Validate applies to where a penalty
+// reads (Spec.FiLMPenalty): one of FiLMPenalties or "", and
+// PenaltyBeforeFiLM only for a conditioned network and a penalty that
+// reads hidden layers.
+func CheckFiLMPenalty(where string, conditioned bool, penalty Term) error {
+	switch {
+	case where == "" || where == PenaltyAfterFiLM:
+		return nil
+	case where != PenaltyBeforeFiLM:
+		return fmt.Errorf("penalty position %q: want %s or %s", where, PenaltyAfterFiLM, PenaltyBeforeFiLM)
+	case !conditioned:
+		return fmt.Errorf("penalty position %q: only a λ-conditioned network has a modulation to read before", where)
+	}
+	if _, ok := penalty.(outputPenalty); ok {
+		return fmt.Errorf("penalty position %q: %s reads the predicted probability, which the modulation does not act on directly, so it has no layer before the modulation to read; use a penalty on hidden layers or %s",
+			where, penalty.Name(), PenaltyAfterFiLM)
+	}
+	return nil
+}
+
 // CheckLambda is the rule every LambdaSetter applies to objective o.
 func CheckLambda(o scalarize.Objective, lambda float64) error {
 	if o.Scalar() == nil {

@@ -22,6 +22,13 @@ type Spec struct {
 	// Init is its MLP and FiLM the starting conditioning network (copied);
 	// the engine's trainer is then a ConditionedTrainer.
 	FiLM *model.FiLM
+	// FiLMPenalty says where a penalty on hidden layers reads a conditioned
+	// network (docs/method.md §12): PenaltyAfterFiLM ("" is the same), the
+	// modulated pre-activations, or PenaltyBeforeFiLM, the pre-activations
+	// before the modulation. PenaltyBeforeFiLM needs FiLM and a penalty
+	// that reads hidden layers; an engine that cannot read there refuses it
+	// in Check (Requirements.PenaltyBeforeFiLM).
+	FiLMPenalty string
 	// Objective is what the trainer minimises.
 	Objective scalarize.Objective
 	// Penalty is U; required unless Objective.Method is scalarize.Risk.
@@ -57,6 +64,9 @@ func (s Spec) Validate() error {
 	}
 	if s.Objective.UsesPenalty() && s.Penalty == nil {
 		return fmt.Errorf("trainer spec: objective %q needs a penalty", s.Objective.Method)
+	}
+	if err := CheckFiLMPenalty(s.FiLMPenalty, s.FiLM != nil, s.Penalty); err != nil {
+		return fmt.Errorf("trainer spec: %w", err)
 	}
 	return nil
 }

@@ -66,6 +66,9 @@ type Requirements struct {
 	// Scalarization combines R̃ and Ũ; nil when no network of the job is
 	// trained on a scalarized objective.
 	Scalarization scalarize.Scalarization
+	// PenaltyBeforeFiLM is set when the penalty is to read a conditioned
+	// network's hidden layers before the modulation (Spec.FiLMPenalty).
+	PenaltyBeforeFiLM bool
 }
 
 // ErrUnsupported is wrapped by the errors of Engine.Check (and of
@@ -75,7 +78,7 @@ var ErrUnsupported = errors.New("not supported by this engine")
 // UnsupportedError says that an engine cannot train a term.
 type UnsupportedError struct {
 	Engine string // the engine's name
-	Kind   string // "penalty", "risk" or "scalarization"
+	Kind   string // "penalty", "risk", "scalarization" or "penalty position"
 	Term   string // the term's name
 	Hint   string // what would work instead; may be empty
 }
@@ -118,5 +121,6 @@ func (s Spec) Inputs() []Input {
 // penalty even when the objective does not use it: an engine refuses a
 // spec with a penalty it cannot train).
 func (s Spec) Requirements() Requirements {
-	return Requirements{Penalty: s.Penalty, Risk: s.Risk, Scalarization: s.Objective.Scalar()}
+	return Requirements{Penalty: s.Penalty, Risk: s.Risk, Scalarization: s.Objective.Scalar(),
+		PenaltyBeforeFiLM: s.FiLMPenalty == PenaltyBeforeFiLM}
 }

@@ -106,3 +106,67 @@ func TestTrainConditionedRefusalsAndConfig(t *testing.T) {
 		t.Errorf("resuming from config.json: %v", err)
 	}
 }
+
+// --film-penalty is refused in one line naming the flag that cannot go with
+// it, before any folder is written: without --conditioned, with a penalty
+// on the output, with an unknown position, and on the backprop engine
+// (its capability check).
+func TestTrainFiLMPenaltyRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--engine", "graph", "--film-penalty", "before"}, []string{"--film-penalty:", "--conditioned only"}},
+		{[]string{"--engine", "graph", "--film-penalty", "after"}, []string{"--film-penalty:", "--conditioned only"}},
+		{[]string{"--conditioned", "--engine", "graph", "--film-penalty", "inside"}, []string{"--film-penalty:", `"inside": want one of after, before`}},
+		{[]string{"--conditioned", "--engine", "graph", "--penalty", "ato-output", "--film-penalty", "before"},
+			[]string{"--film-penalty:", "ato-output reads the predicted probability"}},
+		{[]string{"--conditioned", "--engine", "backprop", "--penalty", "ato-penultimate", "--film-penalty", "before"},
+			[]string{"--engine:", `cannot train the penalty position "before"`, "use the graph engine"}},
+	} {
+		out := filepath.Join(t.TempDir(), "run")
+		args := append([]string{"train", "--out", out, "--quiet"}, tc.args...)
+		_, _, err := runFP(t, args...)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want[0]) {
+			t.Errorf("%v: err = %v, want a refusal starting %s", tc.args, err, tc.want[0])
+			continue
+		}
+		for _, w := range tc.want[1:] {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: err = %v, want it to say %s", tc.args, err, w)
+			}
+		}
+		oneLine(t, err.Error())
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: the run folder was created", tc.args)
+		}
+	}
+}
+
+// --film-penalty before is stored in config.json and resumes from it;
+// the default, after, is not stored, so the folder's configuration is that
+// of a sweep made before the flag existed.
+func TestTrainFiLMPenaltyConfig(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two conditioned sweeps; run without -short")
+	}
+	for _, where := range []string{"after", "before"} {
+		out := filepath.Join(t.TempDir(), "run")
+		_, _, err := runFP(t, "train", "--out", out, "--quiet", "--no-plot", "--conditioned", "--engine", "graph",
+			"--penalty", "ato-penultimate", "--film-penalty", where,
+			"--splits", "1", "--epochs", "2", "--propensity-epochs", "2", "--lambdas", "log:4")
+		if err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "config.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stored := strings.Contains(string(b), `"film_penalty": "before"`); stored != (where == "before") || strings.Contains(string(b), `"film_penalty": "after"`) {
+			t.Errorf("%s: config.json:\n%s", where, b)
+		}
+		if _, _, err := runFP(t, "train", "--out", out, "--quiet", "--no-plot", "--config", filepath.Join(out, "config.json")); err != nil {
+			t.Errorf("%s: resuming from config.json: %v", where, err)
+		}
+	}
+}

@@ -73,6 +73,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "film-width", Value: model.DefaultFiLMWidth, Usage: "--conditioned: units of the conditioning network's hidden layer"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambda-draw", Value: train.DefaultDraw, Usage: "--conditioned: the λ each training step draws, log-uniform (on [smallest positive λ of the grid, 1]) or grid (one of the grid's λ in (0, 1), each as likely)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "schedule-rows", Usage: "--conditioned: measure the plateau schedule's mean objective on at most `N` training rows, drawn once per split (0: every training row)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "film-penalty", Value: train.PenaltyAfterFiLM, Usage: "--conditioned: where a penalty on hidden layers reads them, after the modulation (the layers the network at λ computes) or before it (graph engine only; not with ato-output) (docs/method.md §12)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "eval-lambdas", Usage: "--conditioned: also record the network at this λ `GRID` (syntax of --lambdas, e.g. log:64); its λ not in --lambdas are marked eval_only"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "workers", Usage: "candidates trained at once; does not change results", DefaultText: "automatic: the number of CPUs"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "shard", Usage: "run shard `i/n` only: the splits m with m mod n = i (default: from a Slurm array task, SLURM_ARRAY_TASK_*)"}),
@@ -153,6 +154,9 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	}
 	if cfg.Conditioned || c.IsSet("lambda-draw") {
 		cfg.LambdaDraw = c.String("lambda-draw")
+	}
+	if c.IsSet("film-penalty") {
+		cfg.FiLMPenalty = c.String("film-penalty")
 	}
 	cfg.EvalLambdas = c.String("eval-lambdas")
 	cfg.ScheduleRows = c.Int("schedule-rows")

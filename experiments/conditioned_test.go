@@ -20,6 +20,7 @@ import (
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
 )
 
 func conditionedConfig() experiments.Config {
@@ -539,5 +540,61 @@ func TestConditionedSweepEveryPenaltyAndMethod(t *testing.T) {
 				t.Errorf("%d conditioned records, want 3", n)
 			}
 		})
+	}
+}
+
+// The graph engine's conditioned network resumes from its checkpoint to the
+// records of the uninterrupted sweep too, with the penalty read before the
+// modulation (an option of that engine only).
+func TestConditionedGraphResumesFromCheckpoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains the graph engine's networks twice; run without -short")
+	}
+	cfg := conditionedConfig()
+	cfg.Engine, cfg.Penalty, cfg.FiLMPenalty, cfg.Splits, cfg.EvalLambdas = "graph", "ato-penultimate", train.PenaltyBeforeFiLM, 1, ""
+	whole := filepath.Join(t.TempDir(), "whole")
+	if err := runSweep(cfg, whole); err != nil {
+		t.Fatal(err)
+	}
+	want := readRecords(t, whole)
+
+	defer experiments.SetConditionedCheckpointEvery(2)()
+	d := filepath.Join(t.TempDir(), "stopped")
+	ck := runfolder.ConditionedCheckpointPath(d, 0, "cheb", "ato-penultimate")
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	var saves []int
+	experiments.SetCheckpointSaved(func(path string, epoch int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if path == ck {
+			saves = append(saves, epoch)
+			cancel()
+		}
+	})
+	defer experiments.SetCheckpointSaved(nil)
+	run, err := experiments.NewRunner(cfg, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = run.Run(ctx)
+	run.Close()
+	if !errors.Is(err, context.Canceled) || !slices.Equal(saves, []int{2}) {
+		t.Fatalf("stopped run: err = %v, saved after epochs %v; want context.Canceled after epoch 2", err, saves)
+	}
+	saves = nil
+	if err := runSweep(cfg, d); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(saves, []int{4}) {
+		t.Errorf("resumed: saved after epochs %v, want [4] (a resume from epoch 2)", saves)
+	}
+	if got := readRecords(t, d); !reflect.DeepEqual(got, want) {
+		t.Errorf("the resumed sweep's records differ from the uninterrupted sweep's")
+	}
+	for _, r := range want {
+		if r.Conditioned && r.FiLMPenalty != train.PenaltyBeforeFiLM {
+			t.Errorf("%s: film_penalty %q, want %q", r.Key(), r.FiLMPenalty, train.PenaltyBeforeFiLM)
+		}
 	}
 }

@@ -102,7 +102,7 @@ func Load(name string, opt Options) (*Dataset, error) {
 	}
 	if v, ok := variants[name]; ok {
 		if opt.Groups.asked() {
-			return nil, fmt.Errorf("dataset %s has its groups (%s); --sensitive-levels chooses groups of %s", name, v.describe(), v.base)
+			return nil, fmt.Errorf("dataset %s has its groups (%s); --sensitive-levels and --group-map choose groups of %s", name, v.describe(), v.base)
 		}
 		if opt.Preset != "" && !slices.Contains(presets, opt.Preset) {
 			return nil, fmt.Errorf("dataset %s: preset %q: it has only the %s preset", name, opt.Preset, presets[0])

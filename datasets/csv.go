@@ -105,7 +105,7 @@ func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
 		return nil, err
 	}
 	if groups.asked() && opt.SensitivePositive != "" {
-		return nil, fmt.Errorf("%w: --sensitive-positive codes one value against the rest as two groups; with --sensitive-levels (or several --sensitive columns) the groups are given, so leave it out", ErrGroups)
+		return nil, fmt.Errorf("%w: --sensitive-positive codes one value against the rest as two groups; with --sensitive-levels or --group-map (or several --sensitive columns) the groups are given, so leave it out", ErrGroups)
 	}
 	var available []string
 	for _, c := range t.cols {

@@ -43,6 +43,7 @@
 // GroupOptions read the sensitive attribute as R ≥ 2 groups (Dataset.Groups,
 // Dataset.Levels) beside the binary a: every value, listed values with the
 // rest as "other", or the intersection of several columns of a file, with
+// values put in groups of the user's naming first (GroupOptions.Map) and
 // rare values merged into "other" (docs/method.md §1.9).
 //
 // Numeric columns come first in x, then the one-hot columns, named

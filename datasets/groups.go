@@ -40,13 +40,46 @@ type GroupOptions struct {
 	// value with fewer joins OtherLevel, with a note; 0 means
 	// DefaultMinGroupRows.
 	MinRows int
+	// Map puts values in groups of the user's naming before Levels and
+	// MinRows act, so that Levels names the groups of the map and a group
+	// of the map with fewer than MinRows rows joins OtherLevel. A group
+	// named OtherLevel (in any case) is that group. Values not in the map
+	// keep their own name. Map alone asks for every group (as All does).
+	Map []GroupMapping
+}
+
+// A GroupMapping puts a value of the sensitive column (for several
+// columns, a combination of their values, named as a level is) in the group
+// Group.
+type GroupMapping struct {
+	Value, Group string
+}
+
+// ParseGroupMap reads --group-map's entries, VALUE=GROUP each, in the
+// order given; spaces around either side are dropped. nil entries give a
+// nil map.
+func ParseGroupMap(entries []string) ([]GroupMapping, error) {
+	var out []GroupMapping
+	for _, e := range entries {
+		v, g, ok := strings.Cut(e, "=")
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("%w: --group-map: %q has no \"=\"; write VALUE=GROUP, entries separated by commas", ErrGroups, e)
+		case strings.Contains(g, "="):
+			return nil, fmt.Errorf("%w: --group-map: %q has more than one \"=\"; write VALUE=GROUP", ErrGroups, e)
+		}
+		out = append(out, GroupMapping{Value: strings.TrimSpace(v), Group: strings.TrimSpace(g)})
+	}
+	return out, nil
 }
 
 // IsZero reports whether no grouping is asked for.
-func (g GroupOptions) IsZero() bool { return !g.All && g.Levels == nil && g.MinRows == 0 }
+func (g GroupOptions) IsZero() bool {
+	return !g.All && g.Levels == nil && g.MinRows == 0 && g.Map == nil
+}
 
 // asked reports whether levels are asked for (MinRows alone asks for none).
-func (g GroupOptions) asked() bool { return g.All || g.Levels != nil }
+func (g GroupOptions) asked() bool { return g.All || g.Levels != nil || g.Map != nil }
 
 func (g GroupOptions) minRows() int {
 	if g.MinRows == 0 {
@@ -65,7 +98,15 @@ func (g GroupOptions) check() error {
 	case g.MinRows < 0:
 		return fmt.Errorf("%w: --min-group-rows %d: want ≥ 1", ErrGroups, g.MinRows)
 	case g.MinRows > 0 && !g.asked():
-		return fmt.Errorf("%w: --min-group-rows applies to groups: give --sensitive-levels (or several --sensitive columns, or a dataset with groups such as compas-race4)", ErrGroups)
+		return fmt.Errorf("%w: --min-group-rows applies to groups: give --sensitive-levels or --group-map (or several --sensitive columns, or a dataset with groups such as compas-race4)", ErrGroups)
+	}
+	for _, m := range g.Map {
+		switch {
+		case m.Value == "":
+			return fmt.Errorf("%w: --group-map: %q has an empty value; write VALUE=GROUP", ErrGroups, m.Value+"="+m.Group)
+		case m.Group == "":
+			return fmt.Errorf("%w: --group-map: %q has an empty group; write VALUE=GROUP", ErrGroups, m.Value+"="+m.Group)
+		}
 	}
 	seen := map[string]bool{}
 	for _, l := range g.Levels {
@@ -172,24 +213,89 @@ func (d *Dataset) setGroups(t *table, rows []int, cols []*column, g GroupOptions
 		what = "columns " + strings.Join(cn, ", ")
 	}
 
+	label := func(l string) string {
+		if len(cols) > 1 {
+			return normalizeLabel(l)
+		}
+		return l
+	}
+
+	// The map first: each of its groups takes the place of its first value
+	// in level order, so that the levels listed and the minimum count of
+	// rows apply to the groups.
+	var group map[string]string // a value's group, for the values mapped
+	rest := false               // a value is mapped to OtherLevel
+	if g.Map != nil {
+		group = make(map[string]string, len(g.Map))
+		for _, m := range g.Map {
+			v := label(m.Value)
+			if byLabel[v] == nil {
+				return notAValue("--group-map", m.Value, v, what, names)
+			}
+			if prev, ok := group[v]; ok {
+				return fmt.Errorf("%w: --group-map: the value %q is mapped twice, to %q and to %q", ErrGroups, m.Value, prev, m.Group)
+			}
+			to := label(m.Group)
+			if strings.EqualFold(to, OtherLevel) {
+				to, rest = OtherLevel, true
+			}
+			group[v] = to
+		}
+		// One step only: a group that is another mapped value would be
+		// read two ways.
+		for _, m := range g.Map {
+			v := label(m.Value)
+			if to := group[v]; to != v {
+				if next, ok := group[to]; ok && next != to {
+					return fmt.Errorf("%w: --group-map: %q is the group of %q and a value mapped to %q; map each value to its final group", ErrGroups, to, m.Value, next)
+				}
+			}
+		}
+		merged := map[string]*value{}
+		var out []*value
+		for _, v := range values {
+			name := v.label
+			if to, ok := group[name]; ok {
+				name = to
+			}
+			m := merged[name]
+			if m == nil {
+				m = &value{label: name, key: v.key}
+				merged[name] = m
+				out = append(out, m)
+			}
+			m.rows += v.rows
+		}
+		for r, l := range rowLabel {
+			if to, ok := group[l]; ok {
+				rowLabel[r] = to
+			}
+		}
+		values, byLabel = out, merged
+		names = make([]string, len(values))
+		for k, v := range values {
+			names[k] = v.label
+		}
+	}
+
 	// The levels asked for, in order.
 	var kept []string
 	if g.Levels == nil {
-		kept = names
+		for _, n := range names {
+			if !(rest && n == OtherLevel) {
+				kept = append(kept, n)
+			}
+		}
 	} else {
 		for _, l := range g.Levels {
-			label := l
-			if len(cols) > 1 {
-				label = normalizeLabel(l)
-			}
-			if byLabel[label] == nil {
-				msg := fmt.Sprintf("%v: --sensitive-levels: %q is not a value of the %s (values: %s)", ErrGroups, l, what, quoteList(names))
-				if best := closest(label, names); best != "" {
-					msg = fmt.Sprintf("%v: --sensitive-levels: %q is not a value of the %s; did you mean %q?", ErrGroups, l, what, best)
+			lab := label(l)
+			if byLabel[lab] == nil {
+				if to, ok := group[lab]; ok {
+					return fmt.Errorf("%w: --sensitive-levels: %q is in the group %q of --group-map; list the group", ErrGroups, l, to)
 				}
-				return errors.New(msg)
+				return notAValue("--sensitive-levels", l, lab, what, names)
 			}
-			kept = append(kept, label)
+			kept = append(kept, lab)
 		}
 	}
 
@@ -259,6 +365,15 @@ func (d *Dataset) setGroups(t *table, rows []int, cols []*column, g GroupOptions
 		d.GroupColumns[j] = c.name
 	}
 	return nil
+}
+
+// notAValue refuses a value given to flag that is not among names (the
+// values of the sensitive column, or their groups), naming the closest.
+func notAValue(flag, given, label, what string, names []string) error {
+	if best := closest(label, names); best != "" {
+		return fmt.Errorf("%w: %s: %q is not a value of the %s; did you mean %q?", ErrGroups, flag, given, what, best)
+	}
+	return fmt.Errorf("%w: %s: %q is not a value of the %s (values: %s)", ErrGroups, flag, given, what, quoteList(names))
 }
 
 // normalizeLabel writes a listed level of an intersection with the

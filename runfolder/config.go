@@ -49,6 +49,11 @@ type Config struct {
 	// configuration without them has the digest it always had.
 	SensitiveLevels []string `json:"sensitive_levels,omitempty"`
 	MinGroupRows    int      `json:"min_group_rows,omitempty"`
+	// GroupMap puts values in groups of the user's naming before
+	// SensitiveLevels and MinGroupRows act: VALUE=GROUP entries, in the
+	// order given (datasets.GroupOptions.Map). Empty without a map, so a
+	// configuration without one has the digest it always had.
+	GroupMap []string `json:"group_map,omitempty"`
 	// Features keeps only these source columns as features; Exclude keeps
 	// every feature column but these (give one or neither). Names are
 	// source columns, checked against the data before anything trains.

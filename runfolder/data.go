@@ -12,7 +12,10 @@ import (
 // LoadDataset loads the data a config names.
 func LoadDataset(c Config) (*datasets.Dataset, error) {
 	cols := datasets.ColumnChoice{Features: c.Features, Exclude: c.Exclude}
-	groups := GroupOptions(c.SensitiveLevels, c.MinGroupRows)
+	groups, err := GroupOptions(c.SensitiveLevels, c.MinGroupRows, c.GroupMap)
+	if err != nil {
+		return nil, err
+	}
 	if c.CSV != "" {
 		return datasets.LoadCSV(c.CSV, datasets.CSVOptions{
 			Target: c.Target, Sensitive: c.Sensitive, Positive: c.Positive,
@@ -27,9 +30,11 @@ func LoadDataset(c Config) (*datasets.Dataset, error) {
 }
 
 // GroupOptions reads the settings of groups (--sensitive-levels,
-// --min-group-rows): levels ["all"] makes every value a group, any other
-// list keeps those values; nil asks for no groups.
-func GroupOptions(levels []string, minRows int) datasets.GroupOptions {
+// --min-group-rows, --group-map): levels ["all"] makes every value a group,
+// any other list keeps those values; nil asks for no groups (unless a map
+// is given, which asks for every group). groupMap holds VALUE=GROUP
+// entries in order; one without "=" is refused.
+func GroupOptions(levels []string, minRows int, groupMap []string) (datasets.GroupOptions, error) {
 	g := datasets.GroupOptions{MinRows: minRows}
 	switch {
 	case len(levels) == 1 && levels[0] == "all":
@@ -37,7 +42,9 @@ func GroupOptions(levels []string, minRows int) datasets.GroupOptions {
 	case levels != nil:
 		g.Levels = levels
 	}
-	return g
+	var err error
+	g.Map, err = datasets.ParseGroupMap(groupMap)
+	return g, err
 }
 
 // SplitOf draws split m of d, as every command that needs it does: the

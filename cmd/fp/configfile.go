@@ -63,7 +63,7 @@ type configEntry struct {
 
 // listFlags take a list in a config file (config.json writes them as
 // lists): its values are joined with commas, as on the command line.
-var listFlags = map[string]bool{"features": true, "exclude": true, "sensitive-levels": true}
+var listFlags = map[string]bool{"features": true, "exclude": true, "sensitive-levels": true, "group-map": true}
 
 // configField is a JSON key of experiments.Config.
 type configField struct {

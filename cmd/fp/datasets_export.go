@@ -24,8 +24,8 @@ func datasetsExportCommand() *cli.Command {
 		Description: "Writes the rows fp trains on for NAME (compas, adult-sex or adult-race, with --preset for Adult):\n" +
 			"the source columns of the features under their own names and raw values, then the target and the\n" +
 			"sensitive column under their own names, coded 0/1 as fp codes them (for compas, race is 1 for\n" +
-			"African-American and 0 for every other value). With groups (compas-race4, adult-race5 or\n" +
-			"--sensitive-levels) the sensitive column holds each row's group instead, for fp audit --group.\n" +
+			"African-American and 0 for every other value). With groups (compas-race4, adult-race5,\n" +
+			"--sensitive-levels or --group-map) the sensitive column holds each row's group instead, for fp audit --group.\n" +
 			"A network trained on NAME scores the file with\n" +
 			"fp predict; fp audit reads its label and group columns; fp train --data FILE --target T\n" +
 			"--sensitive S codes y and a as the built-in dataset does. An existing --out is replaced (the\n" +
@@ -40,6 +40,7 @@ func datasetsExportCommand() *cli.Command {
 			&cli.StringFlag{Name: "preset", Usage: "adult preset: paper or full", DefaultText: "paper"},
 			&cli.StringFlag{Name: "data-dir", Usage: "read the original data files from `DIR` instead of the embedded copies"},
 			&cli.StringFlag{Name: "sensitive-levels", Usage: "write the sensitive column's groups: all (every value its own group) or `VALUES`, comma-separated (those values, the rest as \"other\")"},
+			&cli.StringFlag{Name: "group-map", Usage: "put sensitive values in groups of your naming before --sensitive-levels and --min-group-rows act: `VALUE=GROUP` entries, comma-separated; a GROUP named other joins the rest; without --sensitive-levels, every group is kept (all)"},
 			&cli.IntFlag{Name: "min-group-rows", Usage: "with groups: a value with fewer than `N` rows joins the group \"other\"", DefaultText: "30"},
 			&cli.StringFlag{Name: "run", Usage: "write only rows of one split of the run in `DIR` (with --split and --part)"},
 			&cli.IntFlag{Name: "split", Usage: "with --run: the split `M` (0-based)"},
@@ -61,8 +62,11 @@ func runDatasetsExport(c *cli.Context) error {
 	if out == "" {
 		return newUsageError("fp datasets export", c.Command, "--out is required")
 	}
-	opt := datasets.Options{Preset: c.String("preset"), DataDir: c.String("data-dir"),
-		Groups: runfolder.GroupOptions(columnList(c.String("sensitive-levels")), c.Int("min-group-rows"))}
+	groups, err := runfolder.GroupOptions(columnList(c.String("sensitive-levels")), c.Int("min-group-rows"), columnList(c.String("group-map")))
+	if err != nil {
+		return fmt.Errorf("datasets export: %w", err)
+	}
+	opt := datasets.Options{Preset: c.String("preset"), DataDir: c.String("data-dir"), Groups: groups}
 	if err := notAnInput(out, name, opt); err != nil {
 		return err
 	}

@@ -38,8 +38,9 @@ func trainCommand() *cli.Command {
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive", Usage: "CSV: the sensitive-attribute column (two values), or several `COLUMNS`, comma-separated, for the groups of their intersection"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "positive", Usage: "CSV: the label value coded 1"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-positive", Usage: "CSV: the sensitive value coded 1; with more than two values, that value against the rest"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-levels", Usage: "the sensitive attribute in groups: all (every value its own group) or `VALUES`, comma-separated (those values, the rest together as \"other\"); training needs two groups, fp audit --group scores more"}),
-		altsrc.NewIntFlag(&cli.IntFlag{Name: "min-group-rows", Usage: "with groups: a value with fewer than `N` rows in the data joins the group \"other\"", DefaultText: "30"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "sensitive-levels", Usage: "the sensitive attribute in groups: all (every value its own group) or `VALUES`, comma-separated (those values, the rest together as \"other\"); two groups train as the binary a they code, more train as R groups (docs/method.md §1.9)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "group-map", Usage: "put sensitive values in groups of your naming before --sensitive-levels and --min-group-rows act: `VALUE=GROUP` entries, comma-separated (for several --sensitive columns, VALUE is a combination, v1*v2); a GROUP named other joins the rest; without --sensitive-levels, every group is kept (all)"}),
+		altsrc.NewIntFlag(&cli.IntFlag{Name: "min-group-rows", Usage: "with groups: a value (or a group of --group-map) with fewer than `N` rows in the data joins the group \"other\"", DefaultText: "30"}),
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "drop-missing", Usage: "CSV: drop rows with an empty cell in a column in use (target, sensitive, the features kept) instead of failing"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "features", Usage: "use only these source `COLUMNS` as features, comma-separated (names as in the file's header, not encoded ones such as col=level; default: every column but the target and the sensitive one)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "exclude", Usage: "leave these source `COLUMNS` out of the features, comma-separated (an identifier, a name, a column that stands in for the sensitive attribute); not with --features"}),
@@ -127,6 +128,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.Positive, cfg.SensitivePositive = c.String("positive"), c.String("sensitive-positive")
 	cfg.DropMissing = c.Bool("drop-missing")
 	cfg.SensitiveLevels, cfg.MinGroupRows = columnList(c.String("sensitive-levels")), c.Int("min-group-rows")
+	cfg.GroupMap = columnList(c.String("group-map"))
 	cfg.Features, cfg.Exclude = columnList(c.String("features")), columnList(c.String("exclude"))
 	if cfg.Features != nil && cfg.Exclude != nil {
 		return cfg, fmt.Errorf("give --features or --exclude, not both")

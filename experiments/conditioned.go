@@ -45,6 +45,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 			return fieldErr("schedule_rows", "%d: the schedule's rows apply to --conditioned only", c.ScheduleRows)
 		case c.FiLMPenalty != "":
 			return fieldErr("film_penalty", "%q: where the penalty reads the modulation applies to --conditioned only", c.FiLMPenalty)
+		case c.ConditionedEpochs != 0:
+			return fieldErr("conditioned_epochs", "%d: the conditioned network's epochs apply to --conditioned only", c.ConditionedEpochs)
 		}
 		return nil
 	}
@@ -57,6 +59,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 		return fieldErr("lockstep", "a conditioned sweep trains one network per split, not a lockstep group; leave out --lockstep")
 	case c.ScheduleRows < 0:
 		return fieldErr("schedule_rows", "%d, want ≥ 1 (0: every training row)", c.ScheduleRows)
+	case c.ConditionedEpochs < 0:
+		return fieldErr("conditioned_epochs", "%d, want ≥ 1 (0: --epochs)", c.ConditionedEpochs)
 	case c.FiLMWidth < 0:
 		return fieldErr("film_width", "%d, want ≥ 1 (0: %d)", c.FiLMWidth, model.DefaultFiLMWidth)
 	case c.LambdaDraw != "" && !slices.Contains(train.Draws, c.LambdaDraw):
@@ -89,6 +93,15 @@ func (c Config) checkConditioned(eng train.Engine) error {
 		}
 	}
 	return c.probeConditioned(eng)
+}
+
+// conditionedEpochs is the epochs a split's conditioned network trains:
+// ConditionedEpochs, or Epochs where it is 0.
+func (c Config) conditionedEpochs() int {
+	if c.ConditionedEpochs > 0 {
+		return c.ConditionedEpochs
+	}
+	return c.Epochs
 }
 
 // probeConditioned builds a trainer of a one-unit conditioned network on
@@ -269,6 +282,7 @@ func (r *Runner) conditionedCheckpoints(m int) (train.ConditionedCheckpoints, er
 func (r *Runner) conditionedRecord(sd *splitData, lambda float64, constants scalarize.Standardizer) records.Record {
 	rec := r.baseRecord(sd, scalarize.Method(r.cfg.Method), lambda)
 	rec.Conditioned = true
+	rec.Epochs = r.cfg.conditionedEpochs()
 	rec.EvalOnly = slices.Contains(r.evalOnly, lambda)
 	rec.FiLMPenalty = r.cfg.FiLMPenalty // "" (after the modulation) or "before"
 	rec.Weights = runfolder.ConditionedNetworkPath(r.cfg.Method, r.cfg.Penalty, sd.m)
@@ -325,7 +339,7 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 	adam := optim.DefaultAdam
 	adam.LR = c.LR
 	plateau := optim.DefaultPlateau
-	opt := train.ConditionedOptions{Options: train.Options{Epochs: c.Epochs, Adam: adam, Plateau: &plateau},
+	opt := train.ConditionedOptions{Options: train.Options{Epochs: c.conditionedEpochs(), Adam: adam, Plateau: &plateau},
 		Sampler: sampler, Grid: schedule, Rows: scheduleRows(sd.train, c.ScheduleRows, newRand(c.Seed, "schedule-rows", sd.m, c.Method, 0)), Eval: eval}
 	if sd.val.N > 0 {
 		opt.Holdout = &train.Holdout{Data: sd.val, Eval: eval, Objective: spec.Objective}

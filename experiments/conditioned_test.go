@@ -378,6 +378,8 @@ func TestConditionedRefusals(t *testing.T) {
 		{"evaluation grid without --conditioned", func(c *experiments.Config) { c.Conditioned = false }, "eval_lambdas", "--conditioned"},
 		{"negative schedule rows", func(c *experiments.Config) { c.ScheduleRows = -1 }, "schedule_rows", "want ≥ 1"},
 		{"schedule rows without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ScheduleRows = false, "", 100 }, "schedule_rows", "--conditioned only"},
+		{"negative conditioned epochs", func(c *experiments.Config) { c.ConditionedEpochs = -1 }, "conditioned_epochs", "-1, want ≥ 1 (0: --epochs)"},
+		{"conditioned epochs without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedEpochs = false, "", 100 }, "conditioned_epochs", "--conditioned only"},
 		{"penalty position without --conditioned", func(c *experiments.Config) {
 			c.Conditioned, c.EvalLambdas, c.Engine, c.Penalty, c.FiLMPenalty = false, "", "graph", "ato-penultimate", "before"
 		}, "film_penalty", "--conditioned only"},
@@ -414,6 +416,16 @@ func TestConditionedRefusals(t *testing.T) {
 	}
 	if cond.Digest() == plain.Digest() {
 		t.Error("--conditioned does not change the digest")
+	}
+	// The conditioned network's epochs are stored only when given: 0 (the
+	// sweep's epochs) keeps the digest of folders written before.
+	longer := cond
+	longer.ConditionedEpochs = 2 * cond.Epochs
+	if longer.Digest() == cond.Digest() {
+		t.Error("--conditioned-epochs does not change the digest")
+	}
+	if b, _ := json.Marshal(cond.Config); strings.Contains(string(b), "conditioned_epochs") {
+		t.Errorf("a sweep without --conditioned-epochs stores it: %s", b)
 	}
 	// The default penalty position is stored as its absence: the digest of
 	// a sweep made before the setting existed; "before" changes it.
@@ -596,5 +608,119 @@ func TestConditionedGraphResumesFromCheckpoint(t *testing.T) {
 		if r.Conditioned && r.FiLMPenalty != train.PenaltyBeforeFiLM {
 			t.Errorf("%s: film_penalty %q, want %q", r.Key(), r.FiLMPenalty, train.PenaltyBeforeFiLM)
 		}
+	}
+}
+
+// ConditionedEpochs trains the conditioned network that many epochs,
+// checkpointing and resuming on that count, and says so in its records and
+// its file's card; the λ = 0 and λ = 1 runs, and with them the split's
+// standardization constants, train Epochs as without it: their records are
+// those of the sweep without it but for the configuration's digest.
+func TestConditionedEpochs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains three conditioned sweeps; run without -short")
+	}
+	const epochs, conditioned = 2, 4
+	cfg := conditionedConfig()
+	cfg.Splits, cfg.EvalLambdas, cfg.Epochs, cfg.Lambdas = 1, "", epochs, "log:4"
+	plain := filepath.Join(t.TempDir(), "plain")
+	if err := runSweep(cfg, plain); err != nil {
+		t.Fatal(err)
+	}
+	without := readRecords(t, plain)
+
+	cfg.ConditionedEpochs = conditioned
+	defer experiments.SetConditionedCheckpointEvery(1)()
+	d := filepath.Join(t.TempDir(), "longer")
+	ck := runfolder.ConditionedCheckpointPath(d, 0, "cheb", "ato-output")
+	var mu sync.Mutex
+	var saves []int
+	experiments.SetCheckpointSaved(func(path string, epoch int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if path == ck {
+			saves = append(saves, epoch)
+		}
+	})
+	defer experiments.SetCheckpointSaved(nil)
+	if err := runSweep(cfg, d); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{1, 2, 3}; !slices.Equal(saves, want) {
+		t.Errorf("checkpoints after epochs %v, want %v", saves, want)
+	}
+	with := readRecords(t, d)
+	if len(with) != len(without) || len(with) != 4 {
+		t.Fatalf("%d records with the setting, %d without; want 4", len(with), len(without))
+	}
+	for k := range with {
+		a, b := with[k], without[k]
+		if !a.OK() || a.Conditioned != b.Conditioned || a.Lambda != b.Lambda {
+			t.Fatalf("record %d: λ %g (conditioned %v, %s) against λ %g (conditioned %v)", k, a.Lambda, a.Conditioned, a.Status, b.Lambda, b.Conditioned)
+		}
+		if a.Config == b.Config {
+			t.Errorf("λ = %g: both sweeps have digest %s", a.Lambda, a.Config)
+		}
+		if !a.Conditioned {
+			a.Config = b.Config
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("λ = %g: the plain run's record changed with the conditioned network's epochs:\n%+v\n%+v", a.Lambda, a, b)
+			}
+			continue
+		}
+		if a.Epochs != conditioned || b.Epochs != epochs {
+			t.Errorf("λ = %g: conditioned records say %d epochs (want %d) and %d without the setting (want %d)", a.Lambda, a.Epochs, conditioned, b.Epochs, epochs)
+		}
+		if a.RMin != b.RMin || a.RMax != b.RMax || a.UMin != b.UMin || a.UMax != b.UMax {
+			t.Errorf("λ = %g: standardization constants %v, want those without the setting %v",
+				a.Lambda, []float64{a.RMin, a.RMax, a.UMin, a.UMax}, []float64{b.RMin, b.RMax, b.UMin, b.UMax})
+		}
+		if a.Risk == b.Risk && a.ATO == b.ATO {
+			t.Errorf("λ = %g: the network trained %d epochs scores as the one trained %d", a.Lambda, conditioned, epochs)
+		}
+		f, err := model.Load(filepath.Join(d, a.Weights))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Card == nil || f.Card.Epochs != conditioned {
+			t.Errorf("the conditioned network's card: %+v, want %d epochs", f.Card, conditioned)
+		}
+	}
+
+	// Stopped after its third epoch, more than Epochs, the network resumes
+	// from that checkpoint to the uninterrupted sweep's records.
+	stopped := filepath.Join(t.TempDir(), "stopped")
+	ck = runfolder.ConditionedCheckpointPath(stopped, 0, "cheb", "ato-output")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	saves = nil
+	experiments.SetCheckpointSaved(func(path string, epoch int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if path == ck {
+			saves = append(saves, epoch)
+			if epoch == 3 {
+				cancel()
+			}
+		}
+	})
+	run, err := experiments.NewRunner(cfg, stopped, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = run.Run(ctx)
+	run.Close()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: err = %v, saved after epochs %v; want context.Canceled after epoch 3", err, saves)
+	}
+	saves = nil
+	if err := runSweep(cfg, stopped); err != nil {
+		t.Fatal(err)
+	}
+	if len(saves) != 0 {
+		t.Errorf("resumed: saved after epochs %v, want none (a resume from epoch 3 of 4)", saves)
+	}
+	if got := readRecords(t, stopped); !reflect.DeepEqual(got, with) {
+		t.Errorf("the resumed sweep's records differ from the uninterrupted sweep's")
 	}
 }

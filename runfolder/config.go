@@ -154,12 +154,16 @@ type Config struct {
 	// the penalty reads the hidden layers before the modulation
 	// (train.PenaltyBeforeFiLM), and "" for the default, after it, so that
 	// the digests of sweeps made before it existed stay theirs.
-	Conditioned  bool   `json:"conditioned,omitempty"`
-	FiLMWidth    int    `json:"film_width,omitempty"`
-	LambdaDraw   string `json:"lambda_draw,omitempty"`
-	EvalLambdas  string `json:"eval_lambdas,omitempty"`
-	ScheduleRows int    `json:"schedule_rows,omitempty"`
-	FiLMPenalty  string `json:"film_penalty,omitempty"`
+	// ConditionedEpochs is the epochs the conditioned network trains, 0 for
+	// Epochs (the λ = 0 and λ = 1 runs train Epochs either way); 0 keeps
+	// the digests of sweeps made before it existed.
+	Conditioned       bool   `json:"conditioned,omitempty"`
+	FiLMWidth         int    `json:"film_width,omitempty"`
+	LambdaDraw        string `json:"lambda_draw,omitempty"`
+	EvalLambdas       string `json:"eval_lambdas,omitempty"`
+	ScheduleRows      int    `json:"schedule_rows,omitempty"`
+	FiLMPenalty       string `json:"film_penalty,omitempty"`
+	ConditionedEpochs int    `json:"conditioned_epochs,omitempty"`
 
 	// Coding records which raw target and sensitive values the data coded
 	// 1; experiments.NewRunner fills it. It follows from the other

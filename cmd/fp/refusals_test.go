@@ -63,6 +63,7 @@ func TestTrainConditionedRefusalsAndConfig(t *testing.T) {
 		{[]string{"--method", "adversarial"}, "--conditioned:"},
 		{[]string{"--lockstep"}, "--lockstep:"},
 		{[]string{"--lambda-draw", "beta"}, "--lambda-draw:"},
+		{[]string{"--conditioned-epochs", "-1"}, "--conditioned-epochs:"},
 	} {
 		out := filepath.Join(t.TempDir(), "run")
 		args := append(append([]string{"train", "--out", out, "--quiet"}, base...), tc.args...)
@@ -81,11 +82,18 @@ func TestTrainConditionedRefusalsAndConfig(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "--eval-lambdas:") {
 		t.Errorf("--eval-lambdas without --conditioned: err = %v", err)
 	}
+	_, _, err = runFP(t, "train", "--out", out, "--quiet", "--conditioned-epochs", "50", "--engine", "backprop")
+	if err == nil || !strings.HasPrefix(err.Error(), "--conditioned-epochs:") || !strings.Contains(err.Error(), "--conditioned only") {
+		t.Errorf("--conditioned-epochs without --conditioned: err = %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused sweep created its run folder")
+	}
 	if testing.Short() {
 		return
 	}
 	_, _, err = runFP(t, "train", "--out", out, "--quiet", "--no-plot", "--conditioned", "--engine", "backprop",
-		"--splits", "1", "--epochs", "2", "--propensity-epochs", "2", "--lambdas", "log:4", "--eval-lambdas", "0.5")
+		"--splits", "1", "--epochs", "2", "--conditioned-epochs", "3", "--propensity-epochs", "2", "--lambdas", "log:4", "--eval-lambdas", "0.5")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +101,7 @@ func TestTrainConditionedRefusalsAndConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{`"conditioned": true`, `"film_width": 16`, `"lambda_draw": "log-uniform"`, `"eval_lambdas": "0.5"`} {
+	for _, key := range []string{`"conditioned": true`, `"film_width": 16`, `"lambda_draw": "log-uniform"`, `"eval_lambdas": "0.5"`, `"conditioned_epochs": 3`} {
 		if !strings.Contains(string(b), key) {
 			t.Errorf("config.json lacks %s:\n%s", key, b)
 		}

@@ -78,7 +78,21 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 	adult := experiments.DefaultConfig()
 	adult.Dataset, adult.Preset, adult.Splits, adult.Seed, adult.Penalty, adult.LR = "adult-sex", "full", 10, 18446744073709551615, "ato-all", 3e-4
 	adult.Features = []string{"age", "education"}
-	for name, c := range map[string]experiments.Config{"default": experiments.DefaultConfig(), "adversarial": adv, "csv": csv, "adult": adult} {
+	adv2 := adv
+	adv2.AdvBudget = experiments.AdvBudgetMatched
+	adv3 := adv
+	adv3.AdvClfSteps = 3
+	cond := experiments.DefaultConfig()
+	cond.Penalty, cond.Conditioned, cond.Lockstep, cond.FiLMWidth, cond.LambdaDraw = "ato-output", true, false, 8, "grid"
+	cond.EvalLambdas, cond.ScheduleRows, cond.ConditionedEpochs = "log:8", 500, 7
+	before := cond
+	before.Engine, before.Penalty, before.FiLMPenalty = "graph", "ato-penultimate", "before"
+	groups := csv
+	groups.SensitiveLevels, groups.GroupMap, groups.MinGroupRows, groups.ValFraction = []string{"a", "b"}, []string{"c=b", "d=other"}, 12, 0.1
+	apart := experiments.DefaultConfig()
+	apart.Lockstep = false
+	for name, c := range map[string]experiments.Config{"default": experiments.DefaultConfig(), "adversarial": adv, "csv": csv, "adult": adult,
+		"adversarial, matched": adv2, "adversarial, 3 steps": adv3, "conditioned": cond, "conditioned, before": before, "groups": groups, "one after another": apart} {
 		t.Run(name, func(t *testing.T) {
 			line := htmlreport.TrainCommand(c.Config, experiments.DefaultConfig().Config, "runs/x")
 			var got experiments.Config

@@ -5,9 +5,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
 )
 
 // TrainCommand returns the fp train command that reproduces (or resumes)
@@ -38,6 +40,9 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 		str("dataset", c.Dataset, d.Dataset)
 		str("preset", c.Preset, "")
 	}
+	str("sensitive-levels", strings.Join(c.SensitiveLevels, ","), "")
+	str("group-map", strings.Join(c.GroupMap, ","), "")
+	num("min-group-rows", float64(c.MinGroupRows), 0)
 	str("data-dir", c.DataDir, "")
 	str("features", strings.Join(c.Features, ","), "")
 	str("exclude", strings.Join(c.Exclude, ","), "")
@@ -80,12 +85,47 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 	if c.SelectFraction >= 0 { // a negative share is fp train's default
 		num("select-fraction", c.SelectFraction, selectDefault)
 	}
+	// Likewise the validation share: 0.2 of a CSV's training rows, none of
+	// a built-in dataset's.
+	valDefault := 0.0
+	if c.CSV != "" {
+		valDefault = 0.2
+	}
+	if c.ValFraction >= 0 {
+		num("val-fraction", c.ValFraction, valDefault)
+	}
 	num("propensity-epochs", float64(c.PropensityEpochs), float64(d.PropensityEpochs))
 	if c.Method == runfolder.MethodAdversarial {
 		num("beta-scale", c.AdvBetaScale, d.AdvBetaScale)
 		num("adv-rounds", float64(c.AdvEpochs), float64(d.AdvEpochs))
 		num("adv-pretrain-clf", float64(c.AdvPretrainClf), float64(d.AdvPretrainClf))
 		num("adv-pretrain-adv", float64(c.AdvPretrainAdv), float64(d.AdvPretrainAdv))
+		// A matched budget stores the steps it gives; the budget alone
+		// gives them again.
+		if c.AdvBudget == "matched" {
+			args = append(args, "--adv-budget", "matched")
+		} else if c.AdvClfSteps != 0 {
+			num("adv-clf-steps", float64(c.AdvClfSteps), float64(d.AdvClfSteps))
+		}
+	}
+	if c.Conditioned {
+		args = append(args, "--conditioned")
+		if c.FiLMWidth != 0 {
+			num("film-width", float64(c.FiLMWidth), float64(model.DefaultFiLMWidth))
+		}
+		if c.LambdaDraw != "" {
+			str("lambda-draw", c.LambdaDraw, train.DefaultDraw)
+		}
+		str("eval-lambdas", c.EvalLambdas, "")
+		num("schedule-rows", float64(c.ScheduleRows), 0)
+		str("film-penalty", c.FiLMPenalty, "")
+		num("conditioned-epochs", float64(c.ConditionedEpochs), 0)
+	}
+	// fp train trains in lockstep wherever the configuration allows it, so
+	// a backprop run of one network after another says so (redundant, and
+	// harmless, where lockstep was not possible anyway).
+	if !c.Lockstep && c.Engine == "backprop" && !c.Conditioned && c.Method != runfolder.MethodAdversarial {
+		args = append(args, "--lockstep=false")
 	}
 	if c.Seed != d.Seed {
 		args = append(args, "--seed", strconv.FormatUint(c.Seed, 10))

@@ -377,6 +377,7 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 	f := model.NewConditionedFile(res.Net, sd.columns, sd.std.Mean, sd.std.SD)
 	f.Card = r.card(&recs[0])
 	f.Card.Lambda = 0 // the file holds every λ; its records give each one's metrics
+	f.Card.Conditioned = true
 	if err := r.saveNetwork(recs[0].Weights, f); err != nil {
 		return nil, err
 	}

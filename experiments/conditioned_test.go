@@ -94,6 +94,9 @@ func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
 		if err != nil || !f.IsConditioned() {
 			t.Fatalf("%s: %v (conditioned %v)", r.Key(), err, err == nil && f.IsConditioned())
 		}
+		if f.Card == nil || !f.Card.Conditioned {
+			t.Errorf("%s: the conditioned file's card does not say it is conditioned: %+v", r.Key(), f.Card)
+		}
 		at, err := f.At(r.Lambda)
 		if err != nil {
 			t.Fatal(err)

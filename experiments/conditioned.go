@@ -2,12 +2,9 @@ package experiments
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -248,28 +245,11 @@ func (r *Runner) conditionedCheckpoints(m int) (train.ConditionedCheckpoints, er
 	ck := train.ConditionedCheckpoints{Every: conditionedEvery, Save: func(st *train.ConditionedState) error {
 		f := key
 		f.State = st
-		b, err := json.Marshal(f)
-		if err != nil {
-			return err
-		}
-		if err := writeAtomic(path, b); err != nil {
-			return err
-		}
-		if checkpointSaved != nil {
-			checkpointSaved(path, st.Epoch)
-		}
-		return nil
+		return saveCheckpoint(path, f, st.Epoch)
 	}}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return ck, nil
-	}
-	if err != nil {
-		return ck, err
-	}
 	var f conditionedFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return ck, fmt.Errorf("%s: %w (delete it to train the network from the start)", path, err)
+	if found, err := readCheckpoint(path, &f, "network"); !found || err != nil {
+		return ck, err
 	}
 	if f.Config == key.Config && f.Engine == key.Engine && f.Split == key.Split && f.State != nil {
 		ck.From = f.State

@@ -114,28 +114,11 @@ func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objectiv
 		lambdas[k] = o.Lambda
 	}
 	ck := train.Checkpoints{Every: CheckpointEvery, Done: done, Save: func(st *train.GroupState) error {
-		b, err := json.Marshal(groupFile{Lambdas: lambdas, Done: done, State: st})
-		if err != nil {
-			return err
-		}
-		if err := writeAtomic(path, b); err != nil {
-			return err
-		}
-		if checkpointSaved != nil {
-			checkpointSaved(path, st.Epoch)
-		}
-		return nil
+		return saveCheckpoint(path, groupFile{Lambdas: lambdas, Done: done, State: st}, st.Epoch)
 	}}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return ck, nil
-	}
-	if err != nil {
-		return ck, err
-	}
 	var f groupFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return ck, fmt.Errorf("%s: %w (delete it to train the group from the start)", path, err)
+	if found, err := readCheckpoint(path, &f, "group"); !found || err != nil {
+		return ck, err
 	}
 	// Another group starts over, and so does a group one of whose members
 	// to be trained was done when the state was saved (its state there is
@@ -172,6 +155,39 @@ func count(flags []bool) int {
 		}
 	}
 	return n
+}
+
+// saveCheckpoint writes checkpoint v, the state after epoch, to path
+// atomically and tells the test hook.
+func saveCheckpoint(path string, v any, epoch int) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(path, b); err != nil {
+		return err
+	}
+	if checkpointSaved != nil {
+		checkpointSaved(path, epoch)
+	}
+	return nil
+}
+
+// readCheckpoint reads the checkpoint at path into v; found is false when
+// there is none. A file that is not a checkpoint is an error naming it and
+// saying that deleting it trains the what (group, network) from the start.
+func readCheckpoint(path string, v any, what string) (found bool, err error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, fmt.Errorf("%s: %w (delete it to train the %s from the start)", path, err, what)
+	}
+	return true, nil
 }
 
 // groupPath is the checkpoint file of split m's group ordered by order; it

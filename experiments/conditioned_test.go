@@ -649,6 +649,17 @@ func TestConditionedEpochs(t *testing.T) {
 	if err := runSweep(cfg, d); err != nil {
 		t.Fatal(err)
 	}
+	rep, err := experiments.Status(d, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if line := fmt.Sprintf("the conditioned networks train %d epochs, the λ = 0 and λ = 1 networks %d\n", conditioned, epochs); !strings.Contains(b.String(), line) {
+		t.Errorf("fp status does not say the conditioned networks' epochs (%q):\n%s", line, b.String())
+	}
 	if want := []int{1, 2, 3}; !slices.Equal(saves, want) {
 		t.Errorf("checkpoints after epochs %v, want %v", saves, want)
 	}

@@ -37,6 +37,11 @@ func (rep *StatusReport) WriteText(w io.Writer) error {
 	if n := len(rep.EvalOnly); n > 0 {
 		fmt.Fprintf(w, "conditioned: one network per split, recorded at the grid's λ and at %d more of --eval-lambdas %s (eval_only: %d/%d recorded, left out of comparisons with other sweeps)\n",
 			n, cfg.EvalLambdas, rep.Overall.EvalOnlyDone, rep.Overall.EvalOnlyExpected)
+	} else if cfg.Conditioned {
+		fmt.Fprintf(w, "conditioned: one network per split, recorded at the grid's λ in (0, 1)\n")
+	}
+	if cfg.Conditioned && cfg.conditionedEpochs() != cfg.Epochs {
+		fmt.Fprintf(w, "the conditioned networks train %d epochs, the λ = 0 and λ = 1 networks %d\n", cfg.conditionedEpochs(), cfg.Epochs)
 	}
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)

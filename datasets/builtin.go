@@ -232,10 +232,8 @@ func (v variant) describe() string {
 	return strings.Join(v.groups.Levels, ", ") + " and " + OtherLevel
 }
 
-// compas keeps the rows of ProPublica's analysis: screening within 30 days
-// of the arrest, a known recidivism status, no ordinary traffic offence and
-// a valid score. keep names the feature columns to encode.
-func compas(t *table, keep map[string]bool, g GroupOptions) (*Dataset, error) {
+// compasRows lists the rows of t that ProPublica's analysis keeps (compas).
+func compasRows(t *table) ([]int, error) {
 	days, recid, degree, score := t.column("days_b_screening_arrest"), t.column("is_recid"),
 		t.column("c_charge_degree"), t.column("score_text")
 	dayVals, dayErrs := numbers(days)
@@ -261,8 +259,18 @@ func compas(t *table, keep map[string]bool, g GroupOptions) (*Dataset, error) {
 	if len(rows) == 0 {
 		return nil, &ParseError{File: t.files[0], Err: fmt.Errorf("%w: no row passes the filter", ErrNoRows)}
 	}
+	return rows, nil
+}
+
+// compas keeps the rows of ProPublica's analysis: screening within 30 days
+// of the arrest, a known recidivism status, no ordinary traffic offence and
+// a valid score. keep names the feature columns to encode.
+func compas(t *table, keep map[string]bool, g GroupOptions) (*Dataset, error) {
+	rows, err := compasRows(t)
+	if err != nil {
+		return nil, err
+	}
 	d := &Dataset{Target: "two_year_recid", LabelPositive: "1", Sensitive: "race", GroupPositive: "African-American"}
-	var err error
 	if d.Y, err = binaryLabel(t, rows, t.column("two_year_recid"), map[string]float64{"0": 0, "1": 1}); err != nil {
 		return nil, err
 	}

@@ -44,7 +44,8 @@
 // Dataset.Levels) beside the binary a: every value, listed values with the
 // rest as "other", or the intersection of several columns of a file, with
 // values put in groups of the user's naming first (GroupOptions.Map) and
-// rare values merged into "other" (docs/method.md §1.9).
+// rare values merged into "other" (docs/method.md §1.9). A GroupRule puts
+// a new row in those groups from its raw values, as the training did.
 //
 // Numeric columns come first in x, then the one-hot columns, named
 // "column=level".

@@ -390,14 +390,14 @@ func (r *Runner) score(rec *records.Record, net *model.Params, sd *splitData) er
 
 // card is the model card of the network behind rec.
 func (r *Runner) card(rec *records.Record) *model.Card {
-	var levels, cols []string
+	var levels, cols, groupMap []string
 	if r.cfg.groups > 2 {
-		levels, cols = r.data.Levels, r.data.GroupColumns
+		levels, cols, groupMap = r.data.Levels, r.data.GroupColumns, r.cfg.GroupMap
 		if len(cols) == 0 {
 			cols = []string{r.data.Sensitive}
 		}
 	}
-	return &model.Card{Levels: levels, GroupColumns: cols,
+	return &model.Card{Levels: levels, GroupColumns: cols, GroupMap: groupMap,
 		Dataset: rec.Dataset, Preset: rec.Preset, Sensitive: rec.Sensitive, Method: rec.Method, Penalty: rec.Penalty,
 		Lambda: rec.Lambda, Split: rec.Split, Seed: rec.Seed, Engine: rec.Engine, Epochs: rec.Epochs,
 		Config: r.cfg.Digest(), Version: model.Version(),

@@ -32,6 +32,11 @@ type Card struct {
 	// The test metrics dp, eo, eopp and ato are then the R-group ones.
 	Levels       []string `json:"levels,omitempty"`
 	GroupColumns []string `json:"group_columns,omitempty"`
+	// GroupMap holds the --group-map entries (VALUE=GROUP, as the run's
+	// config stores them) the groups were formed with, so that a row's
+	// group can be formed again from its raw values
+	// (datasets.NewGroupRule); absent for two groups and without a map.
+	GroupMap []string `json:"group_map,omitempty"`
 }
 
 // Metrics are a network's metrics on a set of rows, as records hold them.

@@ -30,8 +30,14 @@ type Options struct {
 	Propensity *Propensity
 	// KeepCoded adds the columns y_coded and a_coded: the network's own
 	// 0/1 coding of the row's target and sensitive value (the schema's),
-	// so that an audit measures what the records measured.
+	// so that an audit measures what the records measured. For a network
+	// of R > 2 groups (its card's Levels) group_coded replaces a_coded:
+	// the row's group, formed from its raw values of the card's
+	// GroupColumns as training formed it (datasets.GroupRule), so that
+	// fp audit --group group_coded compares the network's groups.
 	KeepCoded bool
+
+	groupCoded bool // KeepCoded writes group_coded rather than a_coded
 }
 
 // Propensity is a split's calibrated propensity model made to score raw
@@ -56,6 +62,7 @@ type scored struct {
 	e     float64   // propensity
 	es    []float64 // the propensities of R ≥ 3 groups
 	y, a  float64   // coded target and sensitive value
+	group string    // the group, for a network of R > 2 groups
 }
 
 // DefaultThreshold is the threshold of the records' accuracy.
@@ -134,8 +141,19 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 		}
 	}
 	coded := [2]int{-1, -1} // header positions of the target and sensitive columns
+	var gc *groupCoder
+	if opt.KeepCoded && f.Card != nil && len(f.Card.Levels) > 2 {
+		if gc, err = newGroupCoder(f, header, file, src.Pos()); err != nil {
+			return 0, err
+		}
+		opt.groupCoded = true
+	}
 	if opt.KeepCoded {
-		for i, name := range []string{f.Schema.Target, f.Schema.Sensitive} {
+		names := []string{f.Schema.Target, f.Schema.Sensitive}
+		if gc != nil {
+			names = names[:1] // the group columns are gc's
+		}
+		for i, name := range names {
 			if coded[i] = slices.Index(header, name); coded[i] < 0 {
 				role := []string{"target", "sensitive"}[i]
 				return 0, &datasets.ParseError{File: file, Line: src.Pos().Line, Err: fmt.Errorf("%w: no column %q, the network's %s, for --keep-coded", datasets.ErrMissingColumn, name, role)}
@@ -179,7 +197,14 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 				return n, err
 			}
 		}
-		if opt.KeepCoded {
+		if gc != nil {
+			if r.y, err = codeTarget(f.Schema, fields, coded[0], file, at); err != nil {
+				return n, err
+			}
+			if r.group, err = gc.group(fields, file, at); err != nil {
+				return n, err
+			}
+		} else if opt.KeepCoded {
 			if r.y, r.a, err = codeRow(f.Schema, fields, coded, file, at); err != nil {
 				return n, err
 			}
@@ -266,13 +291,61 @@ func (pe *propensityEncoder) scoreGroups(fields [][]byte, at datasets.Position, 
 // codeRow codes the row's target and sensitive value as the schema says,
 // from the fields at the header positions pos.
 func codeRow(s *datasets.Schema, fields [][]byte, pos [2]int, file string, at datasets.Position) (y, a float64, err error) {
-	if y, err = s.CodeTarget(string(fields[pos[0]])); err != nil {
-		return 0, 0, &datasets.ParseError{File: file, Line: at.Line, Row: at.Row, Column: pos[0] + 1, Name: s.Target, Err: err}
+	if y, err = codeTarget(s, fields, pos[0], file, at); err != nil {
+		return 0, 0, err
 	}
 	if a, err = s.CodeSensitive(string(fields[pos[1]])); err != nil {
 		return 0, 0, &datasets.ParseError{File: file, Line: at.Line, Row: at.Row, Column: pos[1] + 1, Name: s.Sensitive, Err: err}
 	}
 	return y, a, nil
+}
+
+// codeTarget codes the row's target as the schema says, from the field at
+// the header position pos.
+func codeTarget(s *datasets.Schema, fields [][]byte, pos int, file string, at datasets.Position) (float64, error) {
+	y, err := s.CodeTarget(string(fields[pos]))
+	if err != nil {
+		return 0, &datasets.ParseError{File: file, Line: at.Line, Row: at.Row, Column: pos + 1, Name: s.Target, Err: err}
+	}
+	return y, nil
+}
+
+// groupCoder forms each row's group for a network of R > 2 groups from
+// the row's values of the group columns.
+type groupCoder struct {
+	rule *datasets.GroupRule
+	pos  []int // header position of each group column
+	vals []string
+}
+
+// newGroupCoder finds the network's group columns in header (at: where the
+// header is, for errors).
+func newGroupCoder(f *model.File, header []string, file string, at datasets.Position) (*groupCoder, error) {
+	rule, err := datasets.NewGroupRule(f.Card.Levels, f.Card.GroupColumns, f.Card.GroupMap)
+	if err != nil {
+		return nil, fmt.Errorf("network file: its card's groups: %w", err)
+	}
+	gc := &groupCoder{rule: rule, pos: make([]int, len(f.Card.GroupColumns)), vals: make([]string, len(f.Card.GroupColumns))}
+	for j, name := range f.Card.GroupColumns {
+		if gc.pos[j] = slices.Index(header, name); gc.pos[j] < 0 {
+			return nil, &datasets.ParseError{File: file, Line: at.Line, Err: fmt.Errorf("%w: no column %q, a column of the network's groups, for --keep-coded", datasets.ErrMissingColumn, name)}
+		}
+	}
+	return gc, nil
+}
+
+// group returns the row's group, an error naming the row and column when
+// it has none.
+func (gc *groupCoder) group(fields [][]byte, file string, at datasets.Position) (string, error) {
+	for j, p := range gc.pos {
+		gc.vals[j] = string(fields[p])
+	}
+	g, err := gc.rule.Group(gc.vals)
+	if err != nil {
+		// The first column the row's values were read from names where.
+		return "", &datasets.ParseError{File: file, Line: at.Line, Row: at.Row, Column: gc.pos[0] + 1, Name: gc.rule.Columns()[0], Err: err}
+	}
+	return g, nil
 }
 
 // rowWriter writes the scored rows in one output format.
@@ -294,15 +367,18 @@ func extraColumns(opt Options) []string {
 	} else if p != nil {
 		out = append(out, "propensity")
 	}
-	if opt.KeepCoded {
+	if opt.KeepCoded && opt.groupCoded {
+		out = append(out, "y_coded", "group_coded")
+	} else if opt.KeepCoded {
 		out = append(out, "y_coded", "a_coded")
 	}
 	return out
 }
 
 // appendExtras appends the values of extraColumns for r to b, as text,
-// each preceded by a comma; ends receives the end of each value in b.
-func appendExtras(b []byte, r scored, opt Options, ends []int) ([]byte, []int) {
+// each preceded by a comma; ends receives the end of each value in b. A
+// group's name is written as a CSV cell when csv is set, else as it is.
+func appendExtras(b []byte, r scored, opt Options, ends []int, csv bool) ([]byte, []int) {
 	if opt.Logit {
 		b = strconv.AppendFloat(append(b, ','), r.z, 'g', -1, 64)
 		ends = append(ends, len(b))
@@ -319,7 +395,14 @@ func appendExtras(b []byte, r scored, opt Options, ends []int) ([]byte, []int) {
 	if opt.KeepCoded {
 		b = append(b, ',', '0'+byte(r.y))
 		ends = append(ends, len(b))
-		b = append(b, ',', '0'+byte(r.a))
+		switch {
+		case opt.groupCoded && csv:
+			b = appendCell(append(b, ','), []byte(r.group))
+		case opt.groupCoded:
+			b = append(append(b, ','), r.group...)
+		default:
+			b = append(b, ',', '0'+byte(r.a))
+		}
 		ends = append(ends, len(b))
 	}
 	return b, ends
@@ -362,7 +445,7 @@ func (c *csvOut) write(kept [][]byte, r scored) error {
 	} else {
 		line = append(line, ",0"...)
 	}
-	line, c.ends = appendExtras(line, r, c.opt, c.ends[:0])
+	line, c.ends = appendExtras(line, r, c.opt, c.ends[:0], true)
 	line = append(line, '\n')
 	c.line = line
 	_, err := c.w.Write(line)
@@ -374,7 +457,7 @@ func (c *csvOut) close() error { return c.w.Flush() }
 // parquetOut writes a Parquet file: the kept columns with the types they
 // have in a Parquet input (strings from a text input), score (DOUBLE),
 // label (INT32, 0 or 1), the logit and the propensity (DOUBLE), y_coded
-// and a_coded (INT32, 0 or 1).
+// and a_coded (INT32, 0 or 1) or group_coded (STRING).
 type parquetOut struct {
 	w     *datasets.ParquetWriter
 	opt   Options
@@ -392,8 +475,11 @@ func newParquetOut(out io.Writer, opt Options, keep []int, types []datasets.Colu
 		datasets.ParquetColumn{Name: "label", Type: datasets.ParquetInt32})
 	for _, name := range extraColumns(opt) {
 		typ := datasets.ParquetDouble
-		if name == "y_coded" || name == "a_coded" {
+		switch name {
+		case "y_coded", "a_coded":
 			typ = datasets.ParquetInt32
+		case "group_coded":
+			typ = datasets.ParquetString
 		}
 		cols = append(cols, datasets.ParquetColumn{Name: name, Type: typ})
 	}
@@ -415,7 +501,7 @@ func (o *parquetOut) write(kept [][]byte, r scored) error {
 	}
 	o.cells[n], o.cells[n+1] = b[:ps], b[ps:ps+1]
 	start := len(b)
-	b, o.ends = appendExtras(b, r, o.opt, o.ends[:0])
+	b, o.ends = appendExtras(b, r, o.opt, o.ends[:0], false)
 	for i, end := range o.ends {
 		o.cells[n+2+i] = b[start+1 : end] // past the comma
 		start = end

@@ -35,7 +35,9 @@ func auditCommand() *cli.Command {
 			"the per-group rows cover every group; groups of fewer than 30 rows are marked. When the file has\n" +
 			"columns propensity_<group> (one per group, P(group | x), summing to 1 on each row), ato is the\n" +
 			"largest difference between the groups' means under the generalised overlap weights\n" +
-			"(docs/method.md §7).",
+			"(docs/method.md §7). For a network of more than two groups, fp predict --logit --with-propensity\n" +
+			"--keep-coded writes them with group_coded, the row's group as training formed it: --logit logit\n" +
+			"--label y_coded --group group_coded measures what the records measure.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "data", Required: true, Usage: "the predictions `FILE`: CSV with a header row, or Parquet when the name ends in .parquet; - for standard input (CSV)"},
 			&cli.StringFlag{Name: "score", Usage: "the `COLUMN` of predicted probabilities P(y=1)"},

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
 
@@ -147,7 +151,7 @@ func TestPredictAuditGroups(t *testing.T) {
 	for _, rec := range recs {
 		out := filepath.Join(dir, "scores.csv")
 		if _, stderr, err := runFP(t, "predict", "--model", filepath.Join(run, rec.Weights), "--data", rows, "--out", out,
-			"--logit", "--with-propensity", "--keep-coded", "--keep", "race"); err != nil {
+			"--logit", "--with-propensity", "--keep-coded"); err != nil {
 			t.Fatalf("predict: %v\n%s", err, stderr)
 		}
 		sb, err := os.ReadFile(out)
@@ -155,10 +159,10 @@ func TestPredictAuditGroups(t *testing.T) {
 			t.Fatal(err)
 		}
 		header, _, _ := strings.Cut(string(sb), "\n")
-		if want := "race,score,label,logit,propensity_African-American,propensity_Caucasian,propensity_Hispanic,propensity_other,y_coded,a_coded"; header != want {
+		if want := "score,label,logit,propensity_African-American,propensity_Caucasian,propensity_Hispanic,propensity_other,y_coded,group_coded"; header != want {
 			t.Fatalf("header %q, want %q", header, want)
 		}
-		stdout, stderr, err := runFP(t, "audit", "--data", out, "--logit", "logit", "--label", "y_coded", "--group", "race", "--json")
+		stdout, stderr, err := runFP(t, "audit", "--data", out, "--logit", "logit", "--label", "y_coded", "--group", "group_coded", "--json")
 		if err != nil {
 			t.Fatalf("audit: %v\n%s", err, stderr)
 		}
@@ -211,7 +215,7 @@ func TestToolsOnGroupsRun(t *testing.T) {
 		t.Errorf("front: %v\n%s", err, stdout)
 	}
 	stdout, _, err = runFP(t, "pick", run, "--max-risk", "10", "--allow-degenerate")
-	if err != nil || !strings.Contains(stdout, "(4 groups):") || !strings.Contains(stdout, "--keep race | fp audit --data - --logit logit --label y_coded --group race\n") {
+	if err != nil || !strings.Contains(stdout, "(4 groups):") || !strings.Contains(stdout, "--keep-coded | fp audit --data - --logit logit --label y_coded --group group_coded\n") {
 		t.Errorf("pick: %v\n%s", err, stdout)
 	}
 	// The pick's intervals are of the four-group indices: the bootstrap
@@ -280,6 +284,208 @@ func TestTrainCodingLineNamesGroups(t *testing.T) {
 		}
 		if !strings.Contains(stdout, c.want+"\n") {
 			t.Errorf("--sensitive-levels %s: no line %q in\n%s", c.levels, c.want, stdout)
+		}
+	}
+}
+
+// fp train on a CSV with the intersection of two columns and a
+// --group-map, then the audit fp pick suggests, run as printed on the
+// split's test rows: predict writes each row's group as training formed
+// it (the map's group, the rare combinations in other) in group_coded,
+// and the audit names the run's groups and gives back the record's
+// metrics, ato included.
+func TestPickAuditCSVGroupMap(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x1,x2,region,sex,approved\n")
+	regions := []string{"east", "west", "north", "east", "west", "north", "east", "south"}
+	for i := range 480 {
+		region := regions[i%len(regions)]
+		if region == "south" && i%32 != 7 && i%32 != 15 {
+			region = "north" // south: 30 rows of 480, 15 per sex, each fewer than 30
+		}
+		sex := "F"
+		if (i/len(regions))%2 == 1 {
+			sex = "M"
+		}
+		x1, x2 := float64((i*37)%101)/50-1, float64((i*53)%89)/44-1
+		y := 0
+		if x1+0.5*x2+0.3*float64(i%3-1) > 0 {
+			y = 1
+		}
+		fmt.Fprintf(&b, "%.4f,%.4f,%s,%s,%d\n", x1, x2, region, sex, y)
+	}
+	data := filepath.Join(dir, "loans.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	if _, stderr, err := runFP(t, "train", "--data", data, "--target", "approved", "--sensitive", "region,sex",
+		"--group-map", "east × F=east/west F,west × F=east/west F", "--out", run, "--quiet", "--no-plot",
+		"--epochs", "2", "--splits", "1", "--lambdas", "0,1", "--propensity-epochs", "2", "--engine", "backprop"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	c, err := runfolder.ReadConfig(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := runfolder.LoadDataset(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLevels := "east/west F|east × M|north × F|north × M|west × M|other"
+	if got := strings.Join(d.Levels, "|"); got != wantLevels {
+		t.Fatalf("levels %q, want %q", got, wantLevels)
+	}
+	parts, err := runfolder.PartsOf(c, d, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	test := []string{lines[0]}
+	for _, i := range parts.Test {
+		test = append(test, lines[1+i])
+	}
+	rows := filepath.Join(dir, "test.csv")
+	if err := os.WriteFile(rows, []byte(strings.Join(test, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	stdout, stderr, err := runFP(t, "pick", run, "--max-risk", "10", "--allow-degenerate")
+	if err != nil {
+		t.Fatalf("pick: %v\n%s", err, stderr)
+	}
+	var predictArgs, auditArgs []string
+	for _, l := range strings.Split(stdout, "\n") {
+		p, a, ok := strings.Cut(strings.TrimSpace(l), " | ")
+		if !ok || !strings.HasPrefix(p, "fp predict ") {
+			continue
+		}
+		if strings.ContainsAny(l, `'"`) {
+			t.Fatalf("pick's command is quoted, which this test does not read: %s", l)
+		}
+		predictArgs, auditArgs = strings.Fields(p)[1:], strings.Fields(a)[1:]
+	}
+	if want := "fp audit --data - --logit logit --label y_coded --group group_coded"; !strings.Contains(stdout, "--keep-coded | "+want+"\n") || predictArgs == nil {
+		t.Fatalf("pick does not suggest %q:\n%s", want, stdout)
+	}
+	for i, a := range predictArgs {
+		if a == "NEW.csv" {
+			predictArgs[i] = rows
+		}
+	}
+	var net string
+	for i, a := range predictArgs {
+		if a == "--model" {
+			net = predictArgs[i+1]
+		}
+	}
+	scores, stderr, err := runFP(t, predictArgs...)
+	if err != nil {
+		t.Fatalf("predict %q: %v\n%s", predictArgs, err, stderr)
+	}
+	header, _, _ := strings.Cut(scores, "\n")
+	if !strings.HasSuffix(header, ",y_coded,group_coded") || !strings.Contains(header, ",propensity_east/west F,") {
+		t.Fatalf("predict header %q", header)
+	}
+	checkGroupCodedParquet(t, predictArgs, scores)
+	// A file without one of the group columns is refused in one line.
+	noSex := filepath.Join(dir, "nosex.csv")
+	if err := os.WriteFile(noSex, []byte("x1,x2,region,approved\n0.1,0.2,east,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runFP(t, "predict", "--model", net, "--data", noSex, "--keep-coded")
+	if err == nil || !strings.Contains(err.Error(), `no column "sex", a column of the network's groups, for --keep-coded`) {
+		t.Errorf("no column sex: %v", err)
+	} else {
+		oneLine(t, err.Error())
+	}
+	out, err := runFPStdin(t, scores, append(auditArgs, "--json")...)
+	if err != nil {
+		t.Fatalf("audit %q: %v", auditArgs, err)
+	}
+	var got struct {
+		Risk, Accuracy, DP, EO, EOpp float64
+		ATO                          *float64
+		ByGroup                      []struct {
+			Group string
+			N     int `json:"count"`
+		} `json:"by_group"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.ATO == nil {
+		t.Fatalf("audit JSON %s: %v", out, err)
+	}
+	recs, err := runfolder.ReadRecords(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec *records.Record
+	for i := range recs {
+		if filepath.Join(run, recs[i].Weights) == net {
+			rec = &recs[i]
+		}
+	}
+	if rec == nil {
+		t.Fatalf("no record of the network %s", net)
+	}
+	var names []string
+	for _, g := range got.ByGroup {
+		names = append(names, g.Group)
+		if rec.GroupCounts[g.Group] != g.N {
+			t.Errorf("group %q: audit %d rows, record %d", g.Group, g.N, rec.GroupCounts[g.Group])
+		}
+	}
+	slices.Sort(names)
+	want := slices.Clone(d.Levels)
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
+		t.Errorf("audit groups %q, want the run's %q", names, want)
+	}
+	for _, m := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"risk", got.Risk, rec.Risk}, {"accuracy", got.Accuracy, rec.Accuracy}, {"ato", *got.ATO, rec.ATO},
+		{"dp", got.DP, rec.DP}, {"eo", got.EO, rec.EO}, {"eopp", got.EOpp, rec.EOpp},
+	} {
+		if math.Abs(m.got-m.want) > 1e-9 {
+			t.Errorf("audit %s = %v, record %v", m.name, m.got, m.want)
+		}
+	}
+}
+
+// checkGroupCodedParquet checks that predict (args) writes group_coded as
+// a string column of a Parquet output, with the values of its CSV output
+// csvOut.
+func checkGroupCodedParquet(t *testing.T, args []string, csvOut string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "scores.parquet")
+	if _, stderr, err := runFP(t, append(slices.Clone(args), "--out", out)...); err != nil {
+		t.Fatalf("predict: %v\n%s", err, stderr)
+	}
+	r, err := datasets.OpenParquet(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	types := r.Types()
+	last := len(types) - 1
+	if h := r.Header(); h[last] != "group_coded" || types[last].Kind != datasets.TextValue || !strings.HasPrefix(types[last-1].Name, "INT32") {
+		t.Fatalf("header %q, types %v", h, types)
+	}
+	recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(recs); i++ {
+		fields, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, f := range fields {
+			if string(f) != recs[i][j] {
+				t.Fatalf("row %d, column %s: %q, CSV %q", i, recs[0][j], f, recs[i][j])
+			}
 		}
 	}
 }

@@ -200,12 +200,12 @@ func writePredictHint(w io.Writer, k *choose.Shown) error {
 		}
 	}
 	if f, err := model.Load(net); err == nil && f.Card != nil && len(f.Card.GroupColumns) > 0 {
-		// A network of more than two groups: the audit groups by the
-		// sensitive column(s) and reads propensity_<group>.
-		cols := shellword.Quote(strings.Join(f.Card.GroupColumns, ","))
+		// A network of more than two groups: predict writes each row's
+		// group as training formed it (merged and mapped values included),
+		// and the audit groups by it and reads propensity_<group>.
 		_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it (%d groups):\n"+
-			"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded --keep %s | "+
-			"fp audit --data - --logit logit --label y_coded --group %s\n", len(f.Card.Levels), quoted, cols, cols)
+			"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded | "+
+			"fp audit --data - --logit logit --label y_coded --group group_coded\n", len(f.Card.Levels), quoted)
 		return err
 	}
 	_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it:\n"+

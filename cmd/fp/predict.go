@@ -37,8 +37,10 @@ func predictCommand() *cli.Command {
 			"the network's own 0/1 coding of the target and sensitive columns, so that\n" +
 			"fp audit --logit logit --label y_coded --group a_coded --propensity propensity measures what\n" +
 			"the records measure. For a network trained on more than two groups the propensity model gives\n" +
-			"one column per group, propensity_<group>, and fp audit --logit logit --label y_coded --group COL\n" +
-			"(with --keep COL, the sensitive column) reads them.\n\n" +
+			"one column per group, propensity_<group>, and --keep-coded writes group_coded instead of a_coded:\n" +
+			"the row's group, formed from its sensitive column(s) as training formed it (--group-map and the\n" +
+			"values merged into other included); fp audit --logit logit --label y_coded --group group_coded\n" +
+			"then compares the network's groups and reads the propensity columns.\n\n" +
 			"A λ-conditioned network (fp train --conditioned; format fp-network/3, one file per split) is\n" +
 			"scored at the trade-off weight --lambda L, which it then requires.",
 		Flags: []cli.Flag{
@@ -51,7 +53,7 @@ func predictCommand() *cli.Command {
 			&cli.BoolFlag{Name: "logit", Usage: "also write the logit"},
 			&cli.BoolFlag{Name: "with-propensity", Usage: "also write propensity, the calibrated P(a=1 | x) of the propensity model of the network's split, found in its run folder (for more than two groups, propensity_<group> for each group)"},
 			&cli.StringFlag{Name: "propensity-file", Usage: "the propensity model `FILE` (a run's splits/split-NNN/propensity.json) when it is not in the network's run folder; implies --with-propensity"},
-			&cli.BoolFlag{Name: "keep-coded", Usage: "also write y_coded and a_coded, the network's 0/1 coding of the target and sensitive columns"},
+			&cli.BoolFlag{Name: "keep-coded", Usage: "also write y_coded and a_coded, the network's 0/1 coding of the target and sensitive columns (for a network of more than two groups, group_coded, the row's group, instead of a_coded)"},
 		},
 		Action: runPredict,
 	}

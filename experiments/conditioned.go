@@ -44,6 +44,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 			return fieldErr("film_penalty", "%q: where the penalty reads the modulation applies to --conditioned only", c.FiLMPenalty)
 		case c.ConditionedEpochs != 0:
 			return fieldErr("conditioned_epochs", "%d: the conditioned network's epochs apply to --conditioned only", c.ConditionedEpochs)
+		case c.ConditionedLR != "":
+			return fieldErr("conditioned_lr", "%q: the conditioned network's learning-rate schedule applies to --conditioned only", c.ConditionedLR)
 		}
 		return nil
 	}
@@ -56,6 +58,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 		return fieldErr("lockstep", "a conditioned sweep trains one network per split, not a lockstep group; leave out --lockstep")
 	case c.ScheduleRows < 0:
 		return fieldErr("schedule_rows", "%d, want ≥ 1 (0: every training row)", c.ScheduleRows)
+	case c.ConditionedLR != "" && c.ConditionedLR != ConditionedLRConstant:
+		return fieldErr("conditioned_lr", "%q: want %s (or leave it out for the plateau schedule)", c.ConditionedLR, ConditionedLRConstant)
 	case c.ConditionedEpochs < 0:
 		return fieldErr("conditioned_epochs", "%d, want ≥ 1 (0: --epochs)", c.ConditionedEpochs)
 	case c.FiLMWidth < 0:
@@ -91,6 +95,11 @@ func (c Config) checkConditioned(eng train.Engine) error {
 	}
 	return c.probeConditioned(eng)
 }
+
+// ConditionedLRConstant trains a conditioned network at a constant
+// learning rate (--conditioned-lr constant) instead of the plateau
+// schedule.
+const ConditionedLRConstant = "constant"
 
 // conditionedEpochs is the epochs a split's conditioned network trains:
 // ConditionedEpochs, or Epochs where it is 0.
@@ -321,6 +330,12 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 	plateau := optim.DefaultPlateau
 	opt := train.ConditionedOptions{Options: train.Options{Epochs: c.conditionedEpochs(), Adam: adam, Plateau: &plateau},
 		Sampler: sampler, Grid: schedule, Rows: scheduleRows(sd.train, c.ScheduleRows, newRand(c.Seed, "schedule-rows", sd.m, c.Method, 0)), Eval: eval}
+	if c.ConditionedLR == ConditionedLRConstant {
+		// The mean objective over the grid is still measured every epoch,
+		// for divergence and the held-out rule; only the learning rate
+		// stays where it starts.
+		opt.Plateau = nil
+	}
 	if sd.val.N > 0 {
 		opt.Holdout = &train.Holdout{Data: sd.val, Eval: eval, Objective: spec.Objective}
 	}

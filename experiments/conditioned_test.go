@@ -383,6 +383,8 @@ func TestConditionedRefusals(t *testing.T) {
 		{"schedule rows without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ScheduleRows = false, "", 100 }, "schedule_rows", "--conditioned only"},
 		{"negative conditioned epochs", func(c *experiments.Config) { c.ConditionedEpochs = -1 }, "conditioned_epochs", "-1, want ≥ 1 (0: --epochs)"},
 		{"conditioned epochs without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedEpochs = false, "", 100 }, "conditioned_epochs", "--conditioned only"},
+		{"an unknown learning-rate schedule", func(c *experiments.Config) { c.ConditionedLR = "cosine" }, "conditioned_lr", `"cosine": want constant`},
+		{"a constant learning rate without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedLR = false, "", "constant" }, "conditioned_lr", "--conditioned only"},
 		{"penalty position without --conditioned", func(c *experiments.Config) {
 			c.Conditioned, c.EvalLambdas, c.Engine, c.Penalty, c.FiLMPenalty = false, "", "graph", "ato-penultimate", "before"
 		}, "film_penalty", "--conditioned only"},
@@ -427,8 +429,13 @@ func TestConditionedRefusals(t *testing.T) {
 	if longer.Digest() == cond.Digest() {
 		t.Error("--conditioned-epochs does not change the digest")
 	}
-	if b, _ := json.Marshal(cond.Config); strings.Contains(string(b), "conditioned_epochs") {
-		t.Errorf("a sweep without --conditioned-epochs stores it: %s", b)
+	if b, _ := json.Marshal(cond.Config); strings.Contains(string(b), "conditioned_epochs") || strings.Contains(string(b), "conditioned_lr") {
+		t.Errorf("a sweep without --conditioned-epochs or --conditioned-lr stores them: %s", b)
+	}
+	constant := cond
+	constant.ConditionedLR = experiments.ConditionedLRConstant
+	if constant.Digest() == cond.Digest() {
+		t.Error("--conditioned-lr constant does not change the digest")
 	}
 	// The default penalty position is stored as its absence: the digest of
 	// a sweep made before the setting existed; "before" changes it.

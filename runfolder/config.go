@@ -156,7 +156,9 @@ type Config struct {
 	// the digests of sweeps made before it existed stay theirs.
 	// ConditionedEpochs is the epochs the conditioned network trains, 0 for
 	// Epochs (the λ = 0 and λ = 1 runs train Epochs either way); 0 keeps
-	// the digests of sweeps made before it existed.
+	// the digests of sweeps made before it existed. ConditionedLR is
+	// "constant" when the conditioned network trains at a constant learning
+	// rate instead of the plateau schedule, "" for the schedule.
 	Conditioned       bool   `json:"conditioned,omitempty"`
 	FiLMWidth         int    `json:"film_width,omitempty"`
 	LambdaDraw        string `json:"lambda_draw,omitempty"`
@@ -164,6 +166,7 @@ type Config struct {
 	ScheduleRows      int    `json:"schedule_rows,omitempty"`
 	FiLMPenalty       string `json:"film_penalty,omitempty"`
 	ConditionedEpochs int    `json:"conditioned_epochs,omitempty"`
+	ConditionedLR     string `json:"conditioned_lr,omitempty"`
 
 	// Coding records which raw target and sensitive values the data coded
 	// 1; experiments.NewRunner fills it. It follows from the other

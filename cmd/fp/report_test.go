@@ -84,7 +84,7 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 	adv3.AdvClfSteps = 3
 	cond := experiments.DefaultConfig()
 	cond.Penalty, cond.Conditioned, cond.Lockstep, cond.FiLMWidth, cond.LambdaDraw = "ato-output", true, false, 8, "grid"
-	cond.EvalLambdas, cond.ScheduleRows, cond.ConditionedEpochs = "log:8", 500, 7
+	cond.EvalLambdas, cond.ScheduleRows, cond.ConditionedEpochs, cond.ConditionedLR = "log:8", 500, 7, "constant"
 	before := cond
 	before.Engine, before.Penalty, before.FiLMPenalty = "graph", "ato-penultimate", "before"
 	groups := csv

@@ -74,6 +74,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "film-width", Value: model.DefaultFiLMWidth, Usage: "--conditioned: units of the conditioning network's hidden layer"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambda-draw", Value: train.DefaultDraw, Usage: "--conditioned: the λ each training step draws, log-uniform (on [smallest positive λ of the grid, 1]) or grid (one of the grid's λ in (0, 1), each as likely)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "conditioned-epochs", DefaultText: "--epochs", Usage: "--conditioned: training epochs `N` of the conditioned network; the λ = 0 and λ = 1 runs, whose extremes standardize its objective, keep --epochs (docs/method.md §12)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "conditioned-lr", DefaultText: "the plateau schedule", Usage: "--conditioned: constant trains the conditioned network at --lr throughout instead of lowering it on plateaus of its mean objective over the grid (docs/method.md §12)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "schedule-rows", Usage: "--conditioned: measure the plateau schedule's mean objective on at most `N` training rows, drawn once per split (0: every training row)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "film-penalty", Value: train.PenaltyAfterFiLM, Usage: "--conditioned: where a penalty on hidden layers reads them, after the modulation (the layers the network at λ computes) or before it (graph engine only; not with ato-output) (docs/method.md §12)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "eval-lambdas", Usage: "--conditioned: also record the network at this λ `GRID` (syntax of --lambdas, e.g. log:64); its λ not in --lambdas are marked eval_only"}),
@@ -164,6 +165,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.EvalLambdas = c.String("eval-lambdas")
 	cfg.ScheduleRows = c.Int("schedule-rows")
 	cfg.ConditionedEpochs = c.Int("conditioned-epochs")
+	cfg.ConditionedLR = c.String("conditioned-lr")
 	if c.IsSet("lockstep") {
 		cfg.Lockstep = c.Bool("lockstep")
 	} else {

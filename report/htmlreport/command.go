@@ -120,6 +120,7 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 		num("schedule-rows", float64(c.ScheduleRows), 0)
 		str("film-penalty", c.FiLMPenalty, "")
 		num("conditioned-epochs", float64(c.ConditionedEpochs), 0)
+		str("conditioned-lr", c.ConditionedLR, "")
 	}
 	// fp train trains in lockstep wherever the configuration allows it, so
 	// a backprop run of one network after another says so (redundant, and

@@ -38,7 +38,7 @@ var condLambdas = []float64{1e-3, 0.2718281828, 0.7071067812, 1}
 // movedFiLM is a conditioning network for arch away from the identity: W2
 // and B2 drawn too, so that γ ≠ 1 and δ ≠ 0.
 func movedFiLM(rng *rand.Rand, arch model.Arch, width int, scale float64) *model.FiLM {
-	f := model.NewFiLM(arch, width, rng)
+	f := model.NewFiLM(arch, width, false, rng)
 	for _, t := range [][]float64{f.W2, f.B2} {
 		for i := range t {
 			t[i] = scale * rng.NormFloat64()
@@ -207,7 +207,7 @@ func TestFoldedAtIdentityIsPlain(t *testing.T) {
 			t.Run(pen.Name()+"/"+obj.Scalar().Name(), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(pi), 3))
 				init := model.Init(arch, p.dim, rng)
-				cond := conditioned(t, backprop.Engine{}, p.condSpec(init, model.NewFiLM(arch, 4, rng)))
+				cond := conditioned(t, backprop.Engine{}, p.condSpec(init, model.NewFiLM(arch, 4, false, rng)))
 				b := randomBatch(rng, p)
 				for _, lambda := range []float64{0.0123, 0.5, 1} {
 					p.obj.Lambda = lambda

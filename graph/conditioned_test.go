@@ -34,7 +34,7 @@ var condLambdas = []float64{1e-3, 0.2718281828, 0.7071067812, 1}
 // movedFiLM is a conditioning network for the small case away from the
 // identity: W2 and B2 drawn too, so γ ≠ 1 and δ ≠ 0.
 func movedFiLM(rng *rand.Rand, width int, scale float64) *model.FiLM {
-	f := model.NewFiLM(smallArch, width, rng)
+	f := model.NewFiLM(smallArch, width, false, rng)
 	for _, t := range [][]float64{f.W2, f.B2} {
 		for i := range t {
 			t[i] = scale * rng.NormFloat64()
@@ -111,7 +111,7 @@ func TestConditionedAtIdentityIsPlain(t *testing.T) {
 			for _, dropout := range []float64{0, 0.2} {
 				t.Run(pen.Name()+"/"+obj.Scalar().Name(), func(t *testing.T) {
 					c := newSmallCase(uint64(10*pi + oi + 100))
-					film := model.NewFiLM(smallArch, 4, rand.New(rand.NewPCG(5, uint64(pi))))
+					film := model.NewFiLM(smallArch, 4, false, rand.New(rand.NewPCG(5, uint64(pi))))
 					cond, err := NewConditioned(condSpec(c, obj, pen, dropout, film))
 					if err != nil {
 						t.Fatal(err)
@@ -332,7 +332,7 @@ func TestNewConditionedErrors(t *testing.T) {
 	c := newSmallCase(1)
 	cheb := condObjectives(0.5)[0]
 	film := movedFiLM(rand.New(rand.NewPCG(1, 1)), 3, 0.3)
-	wrong := model.NewFiLM(model.Arch{Layers: 3, Hidden: 6}, 3, rand.New(rand.NewPCG(1, 1)))
+	wrong := model.NewFiLM(model.Arch{Layers: 3, Hidden: 6}, 3, false, rand.New(rand.NewPCG(1, 1)))
 	for _, tc := range []struct {
 		name string
 		new  func() error
@@ -370,7 +370,7 @@ func TestConditionedReuseAndFastOps(t *testing.T) {
 		d := synth(rng, 200, 6)
 		spec := train.Spec{Arch: arch, Dim: 6, BatchSize: 32, Dropout: 0.2, Init: model.Init(arch, 6, rng),
 			Objective: condObjectives(0.3)[0], Penalty: penalties.ATOPenultimate,
-			FiLM: model.NewFiLM(arch, model.DefaultFiLMWidth, rng)}
+			FiLM: model.NewFiLM(arch, model.DefaultFiLMWidth, false, rng)}
 		if ai == 2 {
 			spec.Penalty, spec.FiLMPenalty = penalties.ATOAll, train.PenaltyBeforeFiLM
 		}

@@ -89,7 +89,7 @@ func TestConditionedBeforeEqualsAfterAtIdentity(t *testing.T) {
 				}
 				t.Run(name, func(t *testing.T) {
 					c := newSmallCase(uint64(10*pi + oi + 400))
-					film := model.NewFiLM(smallArch, 4, rand.New(rand.NewPCG(6, uint64(pi))))
+					film := model.NewFiLM(smallArch, 4, false, rand.New(rand.NewPCG(6, uint64(pi))))
 					after, err := NewConditioned(beforeSpec(c, obj, pen, dropout, film, ""))
 					if err != nil {
 						t.Fatal(err)
@@ -141,7 +141,7 @@ func TestConditionedBeforeDiffersAwayFromIdentity(t *testing.T) {
 		scaleFree := pen == penalties.ATOPenultimateNormalized
 		t.Run(pen.Name(), func(t *testing.T) {
 			c := newSmallCase(uint64(pi + 500))
-			film := model.NewFiLM(smallArch, 4, rand.New(rand.NewPCG(7, uint64(pi))))
+			film := model.NewFiLM(smallArch, 4, false, rand.New(rand.NewPCG(7, uint64(pi))))
 			obj := condObjectives(0.4)[0]
 			// Only the conditioning network's output layer moves: γ ≠ 1, δ ≠ 0.
 			rng := rand.New(rand.NewPCG(8, uint64(pi)))

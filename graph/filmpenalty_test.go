@@ -39,7 +39,7 @@ func TestConditionedBeforeGradientMatchesFiniteDifferences(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					c := newSmallCase(uint64(10*pi + oi + 300))
 					rng := rand.New(rand.NewPCG(uint64(pi), uint64(oi)+30))
-					tr, err := NewConditioned(beforeSpec(c, obj, pen, dropout, movedFiLM(rng, 3, 0.3), train.PenaltyBeforeFiLM))
+					tr, err := NewConditioned(beforeSpec(c, obj, pen, dropout, movedFiLM(rng, 3, 0.3, false), train.PenaltyBeforeFiLM))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -187,7 +187,7 @@ func TestConditionedBeforeDiffersAwayFromIdentity(t *testing.T) {
 // same numbers.
 func TestConditionedAfterIsDefault(t *testing.T) {
 	c := newSmallCase(600)
-	film := movedFiLM(rand.New(rand.NewPCG(6, 0)), 3, 0.3)
+	film := movedFiLM(rand.New(rand.NewPCG(6, 0)), 3, 0.3, false)
 	var losses []train.Loss
 	var grads [][][]float64
 	for _, where := range []string{"", train.PenaltyAfterFiLM} {
@@ -214,7 +214,7 @@ func TestConditionedAfterIsDefault(t *testing.T) {
 func TestConditionedBeforeRefusals(t *testing.T) {
 	c := newSmallCase(1)
 	cheb := condObjectives(0.5)[0]
-	film := movedFiLM(rand.New(rand.NewPCG(1, 1)), 3, 0.3)
+	film := movedFiLM(rand.New(rand.NewPCG(1, 1)), 3, 0.3, false)
 	for _, tc := range []struct {
 		name   string
 		engine train.Engine

@@ -96,7 +96,7 @@ func benchGradient(b *testing.B, eng train.Engine, p problem, conditioned bool) 
 	rng := rand.New(rand.NewPCG(1, 2))
 	spec := p.spec(model.Init(p.arch, p.dim, rng))
 	if conditioned {
-		spec.FiLM = movedFiLM(rng, p.arch, model.DefaultFiLMWidth, 0.1)
+		spec.FiLM = movedFiLM(rng, p.arch, model.DefaultFiLMWidth, 0.1, false)
 	}
 	tr, err := eng.NewTrainer(spec)
 	if err != nil {

@@ -46,6 +46,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 			return fieldErr("conditioned_epochs", "%d: the conditioned network's epochs apply to --conditioned only", c.ConditionedEpochs)
 		case c.ConditionedLR != "":
 			return fieldErr("conditioned_lr", "%q: the conditioned network's learning-rate schedule applies to --conditioned only", c.ConditionedLR)
+		case c.FiLMOutput:
+			return fieldErr("film_output", "modulating the output layer applies to --conditioned only")
 		}
 		return nil
 	}
@@ -124,7 +126,7 @@ func (c Config) probeConditioned(eng train.Engine) error {
 	}
 	arch := model.Arch{Layers: 2, Hidden: 1}
 	spec := train.Spec{Arch: arch, Dim: 1, BatchSize: 2, Init: model.NewParams(arch, 1),
-		FiLM: model.NewFiLM(arch, 1, rand.New(rand.NewPCG(0, 0))),
+		FiLM: model.NewFiLM(arch, 1, c.FiLMOutput, rand.New(rand.NewPCG(0, 0))),
 		Objective: scalarize.Objective{Method: scalarize.Method(c.Method), Lambda: 0.5,
 			Std: scalarize.Standardizer{RMax: 1, UMax: 1}, Scalarization: s},
 		Penalty: pen, Risk: c.CustomRisk, FiLMPenalty: c.FiLMPenalty}
@@ -304,7 +306,7 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 		return nil, err
 	}
 	init := model.Init(arch, sd.train.Dim, rng)
-	film := model.NewFiLM(arch, c.FiLMWidth, rng)
+	film := model.NewFiLM(arch, c.FiLMWidth, c.FiLMOutput, rng)
 	spec := train.Spec{
 		Arch: arch, Dim: sd.train.Dim, BatchSize: min(c.Batch, sd.train.N), Dropout: c.Dropout,
 		Init: init, FiLM: film, Objective: r.objective(grid[0], constants), Penalty: penalty, Risk: c.CustomRisk,

@@ -384,6 +384,7 @@ func TestConditionedRefusals(t *testing.T) {
 		{"negative conditioned epochs", func(c *experiments.Config) { c.ConditionedEpochs = -1 }, "conditioned_epochs", "-1, want ≥ 1 (0: --epochs)"},
 		{"conditioned epochs without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedEpochs = false, "", 100 }, "conditioned_epochs", "--conditioned only"},
 		{"an unknown learning-rate schedule", func(c *experiments.Config) { c.ConditionedLR = "cosine" }, "conditioned_lr", `"cosine": want constant`},
+		{"output modulation without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.FiLMOutput = false, "", true }, "film_output", "--conditioned only"},
 		{"a constant learning rate without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedLR = false, "", "constant" }, "conditioned_lr", "--conditioned only"},
 		{"penalty position without --conditioned", func(c *experiments.Config) {
 			c.Conditioned, c.EvalLambdas, c.Engine, c.Penalty, c.FiLMPenalty = false, "", "graph", "ato-penultimate", "before"
@@ -429,8 +430,13 @@ func TestConditionedRefusals(t *testing.T) {
 	if longer.Digest() == cond.Digest() {
 		t.Error("--conditioned-epochs does not change the digest")
 	}
-	if b, _ := json.Marshal(cond.Config); strings.Contains(string(b), "conditioned_epochs") || strings.Contains(string(b), "conditioned_lr") {
-		t.Errorf("a sweep without --conditioned-epochs or --conditioned-lr stores them: %s", b)
+	if b, _ := json.Marshal(cond.Config); strings.Contains(string(b), "conditioned_epochs") || strings.Contains(string(b), "conditioned_lr") || strings.Contains(string(b), "film_output") {
+		t.Errorf("a sweep without --conditioned-epochs, --conditioned-lr or --film-output stores them: %s", b)
+	}
+	filmOutput := cond
+	filmOutput.FiLMOutput = true
+	if filmOutput.Digest() == cond.Digest() {
+		t.Error("--film-output does not change the digest")
 	}
 	constant := cond
 	constant.ConditionedLR = experiments.ConditionedLRConstant
@@ -514,6 +520,61 @@ func TestConditionedSweepPenaltyBeforeModulation(t *testing.T) {
 		if same := a.Risk == b.Risk && a.ATO == b.ATO; same != !a.Conditioned {
 			t.Errorf("λ = %g (conditioned %v): risk %g and %g, ato %g and %g", a.Lambda, a.Conditioned, a.Risk, b.Risk, a.ATO, b.ATO)
 		}
+	}
+}
+
+// With --film-output a conditioned sweep trains on both engines, and the
+// stored network modulates its output layer and scores as its records do.
+func TestConditionedSweepFiLMOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a conditioned sweep per engine; run without -short")
+	}
+	for _, engine := range []string{"backprop", "graph"} {
+		t.Run(engine, func(t *testing.T) {
+			cfg := conditionedConfig()
+			cfg.Splits, cfg.EvalLambdas, cfg.Epochs, cfg.Lambdas = 1, "", 2, "log:4"
+			cfg.Engine, cfg.FiLMOutput = engine, true
+			d := filepath.Join(t.TempDir(), "out")
+			if err := runSweep(cfg, d); err != nil {
+				t.Fatal(err)
+			}
+			conditioned := 0
+			for _, r := range readRecords(t, d) {
+				if !r.OK() {
+					t.Fatalf("λ = %g: %s", r.Lambda, r.FailReason)
+				}
+				if !r.Conditioned {
+					continue
+				}
+				conditioned++
+				f, err := model.Load(filepath.Join(d, r.Weights))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.FiLM == nil || !f.FiLM.Output {
+					t.Fatalf("λ = %g: the stored conditioning network does not modulate the output layer", r.Lambda)
+				}
+				sp := testSplit(t, d, r.Split)
+				at, err := f.At(r.Lambda)
+				if err != nil {
+					t.Fatal(err)
+				}
+				z, err := at.Logits(sp.x, len(sp.y))
+				if err != nil {
+					t.Fatal(err)
+				}
+				met, err := fairness.EvaluateLogits(z, sp.y, sp.a, sp.e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(met.Risk-r.Risk) > 1e-9 {
+					t.Errorf("λ = %g: the stored network's risk %g, the record's %g", r.Lambda, met.Risk, r.Risk)
+				}
+			}
+			if conditioned != 2 {
+				t.Errorf("%d conditioned records, want 2", conditioned)
+			}
+		})
 	}
 }
 

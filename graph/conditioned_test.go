@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -32,9 +33,10 @@ var condPenalties = []penalties.Penalty{penalties.ATOPenultimate, penalties.ATOA
 var condLambdas = []float64{1e-3, 0.2718281828, 0.7071067812, 1}
 
 // movedFiLM is a conditioning network for the small case away from the
-// identity: W2 and B2 drawn too, so γ ≠ 1 and δ ≠ 0.
-func movedFiLM(rng *rand.Rand, width int, scale float64) *model.FiLM {
-	f := model.NewFiLM(smallArch, width, rng)
+// identity: W2 and B2 drawn too, so γ ≠ 1 and δ ≠ 0; with output it
+// modulates the output layer too.
+func movedFiLM(rng *rand.Rand, width int, scale float64, output bool) *model.FiLM {
+	f := model.NewFiLM(smallArch, width, output, rng)
 	for _, t := range [][]float64{f.W2, f.B2} {
 		for i := range t {
 			t[i] = scale * rng.NormFloat64()
@@ -53,19 +55,27 @@ func condSpec(c smallCase, obj scalarize.Objective, pen penalties.Penalty, dropo
 // The conditioned trainer's gradient with respect to every parameter, the
 // conditioning network's included, matches central finite differences for
 // every built-in penalty and scalarization, with and without dropout, at
-// λ on and off the grid, the λ set at construction or by SetLambda.
+// λ on and off the grid, the λ set at construction or by SetLambda, and
+// with the output layer modulated too.
 func TestConditionedGradientMatchesFiniteDifferences(t *testing.T) {
 	for pi, pen := range condPenalties {
 		for oi, obj := range condObjectives(0.5) {
-			for _, dropout := range []float64{0, 0.2} {
+			for _, cs := range []struct {
+				dropout float64
+				output  bool
+			}{{0, false}, {0.2, false}, {0.2, true}} {
+				dropout, output := cs.dropout, cs.output
 				name := pen.Name() + "/" + obj.Scalar().Name()
 				if dropout > 0 {
 					name += "/dropout"
 				}
+				if output {
+					name += "/output"
+				}
 				t.Run(name, func(t *testing.T) {
 					c := newSmallCase(uint64(10*pi + oi))
 					rng := rand.New(rand.NewPCG(uint64(pi), uint64(oi)))
-					tr, err := NewConditioned(condSpec(c, obj, pen, dropout, movedFiLM(rng, 3, 0.3)))
+					tr, err := NewConditioned(condSpec(c, obj, pen, dropout, movedFiLM(rng, 3, 0.3, output)))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -104,14 +114,18 @@ func TestConditionedGradientMatchesFiniteDifferences(t *testing.T) {
 // With the identity conditioning network (model.NewFiLM) the conditioned
 // trainer computes the plain network: the same loss and the same gradient
 // with respect to the MLP's weights, to the last bit, while the conditioning
-// network's own gradient is not zero.
+// network's own gradient is not zero; with the output layer modulated too.
 func TestConditionedAtIdentityIsPlain(t *testing.T) {
 	for pi, pen := range condPenalties {
 		for oi, obj := range condObjectives(0.3) {
-			for _, dropout := range []float64{0, 0.2} {
-				t.Run(pen.Name()+"/"+obj.Scalar().Name(), func(t *testing.T) {
+			for _, cs := range []struct {
+				dropout float64
+				output  bool
+			}{{0, false}, {0.2, false}, {0.2, true}} {
+				dropout, output := cs.dropout, cs.output
+				t.Run(fmt.Sprintf("%s/%s/dropout-%g/output-%t", pen.Name(), obj.Scalar().Name(), dropout, output), func(t *testing.T) {
 					c := newSmallCase(uint64(10*pi + oi + 100))
-					film := model.NewFiLM(smallArch, 4, rand.New(rand.NewPCG(5, uint64(pi))))
+					film := model.NewFiLM(smallArch, 4, output, rand.New(rand.NewPCG(5, uint64(pi))))
 					cond, err := NewConditioned(condSpec(c, obj, pen, dropout, film))
 					if err != nil {
 						t.Fatal(err)
@@ -205,7 +219,7 @@ func TestSetLambdaEqualsNewTrainer(t *testing.T) {
 func TestSetLambdaRefusals(t *testing.T) {
 	c := newSmallCase(1)
 	cheb := condObjectives(0.5)[0]
-	film := movedFiLM(rand.New(rand.NewPCG(1, 1)), 3, 0.3)
+	film := movedFiLM(rand.New(rand.NewPCG(1, 1)), 3, 0.3, false)
 	build := func(obj scalarize.Objective, pen penalties.Penalty, film *model.FiLM) train.Trainer {
 		t.Helper()
 		tr, err := Engine{}.NewTrainer(condSpec(c, obj, pen, 0.2, film))
@@ -248,11 +262,18 @@ func TestSetLambdaRefusals(t *testing.T) {
 }
 
 // Predict and Network give the network at the current λ:
-// model.Conditioned.At(λ) and its Forward.
+// model.Conditioned.At(λ) and its Forward, with and without the output
+// layer modulated.
 func TestConditionedPredictMatchesAt(t *testing.T) {
+	for _, output := range []bool{false, true} {
+		t.Run(fmt.Sprintf("output-%t", output), func(t *testing.T) { testConditionedPredictMatchesAt(t, output) })
+	}
+}
+
+func testConditionedPredictMatchesAt(t *testing.T, output bool) {
 	c := newSmallCase(9)
 	rng := rand.New(rand.NewPCG(9, 9))
-	tr, err := NewConditioned(condSpec(c, condObjectives(0.5)[0], penalties.ATOOutput, 0.2, movedFiLM(rng, 4, 0.4)))
+	tr, err := NewConditioned(condSpec(c, condObjectives(0.5)[0], penalties.ATOOutput, 0.2, movedFiLM(rng, 4, 0.4, output)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +319,7 @@ func TestConditionedPredictMatchesAt(t *testing.T) {
 // (model.Conditioned.Tensors order), and writing to Params reaches the graph.
 func TestConditionedParamsOrder(t *testing.T) {
 	c := newSmallCase(4)
-	film := movedFiLM(rand.New(rand.NewPCG(4, 4)), 3, 0.3)
+	film := movedFiLM(rand.New(rand.NewPCG(4, 4)), 3, 0.3, false)
 	tr, err := NewConditioned(condSpec(c, condObjectives(0.5)[1], penalties.ATOAll, 0.2, film))
 	if err != nil {
 		t.Fatal(err)
@@ -331,8 +352,8 @@ func TestConditionedParamsOrder(t *testing.T) {
 func TestNewConditionedErrors(t *testing.T) {
 	c := newSmallCase(1)
 	cheb := condObjectives(0.5)[0]
-	film := movedFiLM(rand.New(rand.NewPCG(1, 1)), 3, 0.3)
-	wrong := model.NewFiLM(model.Arch{Layers: 3, Hidden: 6}, 3, rand.New(rand.NewPCG(1, 1)))
+	film := movedFiLM(rand.New(rand.NewPCG(1, 1)), 3, 0.3, false)
+	wrong := model.NewFiLM(model.Arch{Layers: 3, Hidden: 6}, 3, false, rand.New(rand.NewPCG(1, 1)))
 	for _, tc := range []struct {
 		name string
 		new  func() error
@@ -370,7 +391,7 @@ func TestConditionedReuseAndFastOps(t *testing.T) {
 		d := synth(rng, 200, 6)
 		spec := train.Spec{Arch: arch, Dim: 6, BatchSize: 32, Dropout: 0.2, Init: model.Init(arch, 6, rng),
 			Objective: condObjectives(0.3)[0], Penalty: penalties.ATOPenultimate,
-			FiLM: model.NewFiLM(arch, model.DefaultFiLMWidth, rng)}
+			FiLM: model.NewFiLM(arch, model.DefaultFiLMWidth, false, rng)}
 		if ai == 2 {
 			spec.Penalty, spec.FiLMPenalty = penalties.ATOAll, train.PenaltyBeforeFiLM
 		}

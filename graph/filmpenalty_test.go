@@ -39,7 +39,7 @@ func TestConditionedBeforeGradientMatchesFiniteDifferences(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					c := newSmallCase(uint64(10*pi + oi + 300))
 					rng := rand.New(rand.NewPCG(uint64(pi), uint64(oi)+30))
-					tr, err := NewConditioned(beforeSpec(c, obj, pen, dropout, movedFiLM(rng, 3, 0.3), train.PenaltyBeforeFiLM))
+					tr, err := NewConditioned(beforeSpec(c, obj, pen, dropout, movedFiLM(rng, 3, 0.3, false), train.PenaltyBeforeFiLM))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -89,7 +89,7 @@ func TestConditionedBeforeEqualsAfterAtIdentity(t *testing.T) {
 				}
 				t.Run(name, func(t *testing.T) {
 					c := newSmallCase(uint64(10*pi + oi + 400))
-					film := model.NewFiLM(smallArch, 4, rand.New(rand.NewPCG(6, uint64(pi))))
+					film := model.NewFiLM(smallArch, 4, false, rand.New(rand.NewPCG(6, uint64(pi))))
 					after, err := NewConditioned(beforeSpec(c, obj, pen, dropout, film, ""))
 					if err != nil {
 						t.Fatal(err)
@@ -141,7 +141,7 @@ func TestConditionedBeforeDiffersAwayFromIdentity(t *testing.T) {
 		scaleFree := pen == penalties.ATOPenultimateNormalized
 		t.Run(pen.Name(), func(t *testing.T) {
 			c := newSmallCase(uint64(pi + 500))
-			film := model.NewFiLM(smallArch, 4, rand.New(rand.NewPCG(7, uint64(pi))))
+			film := model.NewFiLM(smallArch, 4, false, rand.New(rand.NewPCG(7, uint64(pi))))
 			obj := condObjectives(0.4)[0]
 			// Only the conditioning network's output layer moves: γ ≠ 1, δ ≠ 0.
 			rng := rand.New(rand.NewPCG(8, uint64(pi)))
@@ -187,7 +187,7 @@ func TestConditionedBeforeDiffersAwayFromIdentity(t *testing.T) {
 // same numbers.
 func TestConditionedAfterIsDefault(t *testing.T) {
 	c := newSmallCase(600)
-	film := movedFiLM(rand.New(rand.NewPCG(6, 0)), 3, 0.3)
+	film := movedFiLM(rand.New(rand.NewPCG(6, 0)), 3, 0.3, false)
 	var losses []train.Loss
 	var grads [][][]float64
 	for _, where := range []string{"", train.PenaltyAfterFiLM} {
@@ -214,7 +214,7 @@ func TestConditionedAfterIsDefault(t *testing.T) {
 func TestConditionedBeforeRefusals(t *testing.T) {
 	c := newSmallCase(1)
 	cheb := condObjectives(0.5)[0]
-	film := movedFiLM(rand.New(rand.NewPCG(1, 1)), 3, 0.3)
+	film := movedFiLM(rand.New(rand.NewPCG(1, 1)), 3, 0.3, false)
 	for _, tc := range []struct {
 		name   string
 		engine train.Engine

@@ -12,17 +12,22 @@ import (
 // docs/method.md §12) as graph nodes: from the encoding e = EncodeLambda(λ),
 // a 1×2 input, c = tanh(e·W1 + b1) and o = c·W2 + b2, and for every hidden
 // layer l the modulation γ_l = 1 + o[2lH : 2lH+H], δ_l = o[2lH+H : 2lH+2H]
-// (H-vectors) that MLP.ForwardFiLM applies to the layer's pre-activations.
+// (H-vectors) that MLP.ForwardFiLM applies to the layer's pre-activations;
+// with Output also γ_out = 1 + o[2LH] and δ_out = o[2LH+1] (scalars) for
+// the logit.
 // λ is data: SetLambda rewrites the encoding, which the next run reads, so
 // one graph serves every λ.
 type FiLM struct {
 	Width, Layers, Hidden int
+	// Output says the logit is modulated too (model.FiLM.Output).
+	Output bool
 	// Enc is the encoding input (1×EncodingWidth).
 	Enc *G.Node
 	// W1 (EncodingWidth×Width), B1, W2 (Width×2·Layers·Hidden) and B2 are
 	// the parameters, in model.FiLM.Tensors order.
 	W1, B1, W2, B2 *G.Node
-	// Gamma and Delta are the modulation of each hidden layer.
+	// Gamma and Delta are the modulation of each hidden layer, then with
+	// Output of the output layer.
 	Gamma, Delta []*G.Node
 
 	enc            []float64
@@ -39,7 +44,7 @@ func NewFiLM(g *G.ExprGraph, f *model.FiLM, lambda float64) (*FiLM, error) {
 	if err := f.Validate(model.Arch{Layers: f.Layers + 1, Hidden: f.Hidden}); err != nil {
 		return nil, fmt.Errorf("film: %w", err)
 	}
-	m := &FiLM{Width: f.Width, Layers: f.Layers, Hidden: f.Hidden,
+	m := &FiLM{Width: f.Width, Layers: f.Layers, Hidden: f.Hidden, Output: f.Output,
 		enc: make([]float64, model.EncodingWidth),
 		w1:  append([]float64(nil), f.W1...), b1: append([]float64(nil), f.B1...),
 		w2: append([]float64(nil), f.W2...), b2: append([]float64(nil), f.B2...)}
@@ -70,8 +75,8 @@ func NewFiLM(g *G.ExprGraph, f *model.FiLM, lambda float64) (*FiLM, error) {
 	return m, nil
 }
 
-// build adds the conditioning network's computation: o as an
-// 2·Layers·Hidden-vector, then one slice of it per γ_l and δ_l.
+// build adds the conditioning network's computation: o as a vector of
+// model.FiLM.Outputs values, then one slice of it per γ_l and δ_l.
 func (m *FiLM) build() error {
 	pre, err := G.Mul(m.Enc, m.W1)
 	if err != nil {
@@ -91,7 +96,11 @@ func (m *FiLM) build() error {
 	if o, err = G.BroadcastAdd(o, m.B2, nil, []byte{0}); err != nil {
 		return err
 	}
-	if o, err = G.Reshape(o, tensor.Shape{2 * m.Layers * m.Hidden}); err != nil {
+	n := 2 * m.Layers * m.Hidden
+	if m.Output {
+		n += 2
+	}
+	if o, err = G.Reshape(o, tensor.Shape{n}); err != nil {
 		return err
 	}
 	one := G.NewConstant(1.0)
@@ -111,6 +120,23 @@ func (m *FiLM) build() error {
 		m.Gamma = append(m.Gamma, g)
 		m.Delta = append(m.Delta, d)
 	}
+	if !m.Output {
+		return nil
+	}
+	// A one-element slice is a scalar node.
+	g, err := G.Slice(o, G.S(n-2, n-1))
+	if err != nil {
+		return fmt.Errorf("γ of the output layer: %w", err)
+	}
+	if g, err = G.Add(one, g); err != nil {
+		return fmt.Errorf("γ of the output layer: %w", err)
+	}
+	d, err := G.Slice(o, G.S(n-1, n))
+	if err != nil {
+		return fmt.Errorf("δ of the output layer: %w", err)
+	}
+	m.Gamma = append(m.Gamma, g)
+	m.Delta = append(m.Delta, d)
 	return nil
 }
 
@@ -135,7 +161,7 @@ func (m *FiLM) Values() [][]float64 { return [][]float64{m.w1, m.b1, m.w2, m.b2}
 
 // Network returns a copy of the current parameter values.
 func (m *FiLM) Network() *model.FiLM {
-	f := &model.FiLM{Width: m.Width, Layers: m.Layers, Hidden: m.Hidden}
+	f := &model.FiLM{Width: m.Width, Layers: m.Layers, Hidden: m.Hidden, Output: m.Output}
 	f.W1 = append([]float64(nil), m.w1...)
 	f.B1 = append([]float64(nil), m.b1...)
 	f.W2 = append([]float64(nil), m.w2...)

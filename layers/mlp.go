@@ -104,7 +104,8 @@ func (m *MLP) Forward(x *G.Node, masks []*G.Node) (Output, error) {
 // the conditioning network f before ReLU and dropout: γ_l ⊙ z_l + δ_l
 // (docs/method.md §12). Output.Hidden holds the modulated pre-activations,
 // so a penalty on hidden layers reads the layer the network computes with;
-// Output.Unmodulated holds the z_l themselves.
+// Output.Unmodulated holds the z_l themselves. With f.Output the logit is
+// modulated too, γ_out·z + δ_out.
 func (m *MLP) ForwardFiLM(x *G.Node, masks []*G.Node, f *FiLM) (Output, error) {
 	if f == nil {
 		return Output{}, fmt.Errorf("mlp %v: no conditioning network", m.Arch)
@@ -133,6 +134,16 @@ func (m *MLP) forward(x *G.Node, masks []*G.Node, f *FiLM) (Output, error) {
 			return Output{}, fmt.Errorf("mlp layer %d: %w", l+1, err)
 		}
 		if l == len(m.Layers)-1 {
+			if f != nil && f.Output {
+				// γ_out and δ_out are scalars, which Mul and Add apply to
+				// every row.
+				if pre, err = G.Mul(pre, f.Gamma[l]); err != nil {
+					return Output{}, fmt.Errorf("mlp output: modulation: %w", err)
+				}
+				if pre, err = G.Add(pre, f.Delta[l]); err != nil {
+					return Output{}, fmt.Errorf("mlp output: modulation: %w", err)
+				}
+			}
 			if out.Logit, err = G.Reshape(pre, tensor.Shape{n}); err != nil {
 				return Output{}, fmt.Errorf("mlp output: %w", err)
 			}

@@ -23,28 +23,50 @@ func EncodeLambda(lambda float64) [EncodingWidth]float64 {
 // FiLM is the conditioning network of a λ-conditioned MLP (docs/method.md
 // §12): from e = EncodeLambda(λ), one tanh layer of Width units,
 // c = tanh(e·W1 + B1), then one linear layer o = c·W2 + B2 with
-// 2·Layers·Hidden outputs. Hidden layer l of the MLP is modulated as
-// h ↦ γ_l ⊙ h + δ_l on its pre-activation, with γ_l = 1 + o[2lH : 2lH+H]
-// and δ_l = o[2lH+H : 2lH+2H]. W1 is row-major EncodingWidth×Width, W2
-// Width×(2·Layers·Hidden).
+// 2·Layers·Hidden outputs (two more with Output). Hidden layer l of the
+// MLP is modulated as h ↦ γ_l ⊙ h + δ_l on its pre-activation, with
+// γ_l = 1 + o[2lH : 2lH+H] and δ_l = o[2lH+H : 2lH+2H]; with Output the
+// logit is too, z ↦ γ_out·z + δ_out with γ_out = 1 + o[2LH] and
+// δ_out = o[2LH+1]. W1 is row-major EncodingWidth×Width, W2
+// Width×Outputs().
 type FiLM struct {
-	Width  int       `json:"width"`  // units of the conditioning network's hidden layer
-	Layers int       `json:"layers"` // hidden layers of the MLP it modulates
-	Hidden int       `json:"hidden"` // their width
+	Width  int `json:"width"`  // units of the conditioning network's hidden layer
+	Layers int `json:"layers"` // hidden layers of the MLP it modulates
+	Hidden int `json:"hidden"` // their width
+	// Output says the output layer's logit is modulated too. Files
+	// without it modulate the hidden layers only.
+	Output bool      `json:"output,omitempty"`
 	W1     []float64 `json:"w1"`
 	B1     []float64 `json:"b1"`
 	W2     []float64 `json:"w2"`
 	B2     []float64 `json:"b2"`
 }
 
-// Outputs is 2·Layers·Hidden, the number of values o has.
-func (f *FiLM) Outputs() int { return 2 * f.Layers * f.Hidden }
+// Outputs is the number of values o has: 2·Layers·Hidden, plus 2 with
+// Output.
+func (f *FiLM) Outputs() int {
+	n := 2 * f.Layers * f.Hidden
+	if f.Output {
+		n += 2
+	}
+	return n
+}
 
-// NewFiLM draws a conditioning network for a: W1 and B1 as PyTorch's
-// Linear does (U(±1/√fan_in)), W2 and B2 zero, so that γ = 1 and δ = 0 at
-// every λ and the conditioned network starts as the plain one.
-func NewFiLM(a Arch, width int, rng *rand.Rand) *FiLM {
-	f := &FiLM{Width: width, Layers: a.HiddenLayers(), Hidden: a.Hidden}
+// Modulated is the number of layers the modulation acts on: Layers, plus
+// the output layer with Output. It is the length of Modulation's slices.
+func (f *FiLM) Modulated() int {
+	if f.Output {
+		return f.Layers + 1
+	}
+	return f.Layers
+}
+
+// NewFiLM draws a conditioning network for a, modulating the output layer
+// too when output is set: W1 and B1 as PyTorch's Linear does
+// (U(±1/√fan_in)), W2 and B2 zero, so that γ = 1 and δ = 0 at every λ and
+// the conditioned network starts as the plain one.
+func NewFiLM(a Arch, width int, output bool, rng *rand.Rand) *FiLM {
+	f := &FiLM{Width: width, Layers: a.HiddenLayers(), Hidden: a.Hidden, Output: output}
 	f.W1 = make([]float64, EncodingWidth*width)
 	f.B1 = make([]float64, width)
 	f.W2 = make([]float64, width*f.Outputs())
@@ -106,7 +128,8 @@ func (f *FiLM) hiddenAt(lambda float64) []float64 {
 	return c
 }
 
-// Modulation returns γ_l and δ_l of every hidden layer at λ.
+// Modulation returns γ_l and δ_l of every modulated layer at λ: the hidden
+// layers', then with Output the output layer's (one value each).
 func (f *FiLM) Modulation(lambda float64) (gamma, delta [][]float64) {
 	c := f.hiddenAt(lambda)
 	n := f.Outputs()
@@ -129,20 +152,25 @@ func (f *FiLM) Modulation(lambda float64) (gamma, delta [][]float64) {
 		gamma = append(gamma, g)
 		delta = append(delta, append([]float64(nil), o[2*l*H+H:2*l*H+2*H]...))
 	}
+	if f.Output {
+		gamma = append(gamma, []float64{1 + o[n-2]})
+		delta = append(delta, []float64{o[n-1]})
+	}
 	return gamma, delta
 }
 
 // Conditioned is a λ-conditioned network: the MLP Net whose hidden
-// pre-activations FiLM modulates (docs/method.md §12).
+// pre-activations (and with FiLM.Output its logit) FiLM modulates
+// (docs/method.md §12).
 type Conditioned struct {
 	Net  *Params
 	FiLM *FiLM
 }
 
 // NewConditioned pairs net with a fresh identity conditioning network of
-// the given width drawn from rng.
+// the given width, modulating the hidden layers only, drawn from rng.
 func NewConditioned(net *Params, width int, rng *rand.Rand) *Conditioned {
-	return &Conditioned{Net: net, FiLM: NewFiLM(net.Arch, width, rng)}
+	return &Conditioned{Net: net, FiLM: NewFiLM(net.Arch, width, false, rng)}
 }
 
 // Tensors returns views of every parameter: Net's (W0, B0, W1, B1, …), then
@@ -170,7 +198,8 @@ func (c *Conditioned) Validate() error {
 // At returns the plain network the conditioned one computes at λ: since
 // γ ⊙ (xW + b) + δ = x(W·diag γ) + (γ ⊙ b + δ), hidden layer l's weights
 // become W_l·diag(γ_l) and its biases γ_l ⊙ b_l + δ_l; the output layer is
-// unchanged. Everything that scores a plain network (Forward, the engines'
+// unchanged, or with FiLM.Output becomes W_L·γ_out and γ_out·b_L + δ_out
+// the same way. Everything that scores a plain network (Forward, the engines'
 // Predict, ONNX export) then scores the conditioned one at λ.
 func (c *Conditioned) At(lambda float64) *Params {
 	p := c.Net.Clone()
@@ -186,7 +215,8 @@ func FoldInto(dst, net *Params, film *FiLM, lambda float64) {
 }
 
 // FoldWith is FoldInto with the modulation (γ_l, δ_l of each modulated
-// hidden layer, as FiLM.Modulation gives them) already computed.
+// layer, as FiLM.Modulation gives them) already computed; layers past the
+// modulated ones are copied.
 func FoldWith(dst, net *Params, gamma, delta [][]float64) {
 	shapes := net.Arch.Shapes(net.Dim)
 	for l, s := range shapes {
@@ -210,7 +240,8 @@ func FoldWith(dst, net *Params, gamma, delta [][]float64) {
 // Backward writes into grads (W1, B1, W2, B2 order, shapes as Tensors) the
 // gradient of a loss with respect to the conditioning network's parameters,
 // given the loss's gradients dGamma[l] and dDelta[l] with respect to γ_l and
-// δ_l at λ. grads are overwritten.
+// δ_l at λ, in Modulation's order (with Output, entry Layers is the output
+// layer's). grads are overwritten.
 func (f *FiLM) Backward(lambda float64, dGamma, dDelta [][]float64, grads [][]float64) {
 	e := EncodeLambda(lambda)
 	c := f.hiddenAt(lambda)
@@ -219,6 +250,9 @@ func (f *FiLM) Backward(lambda float64, dGamma, dDelta [][]float64, grads [][]fl
 	for l := 0; l < f.Layers; l++ {
 		copy(do[2*l*H:2*l*H+H], dGamma[l])
 		copy(do[2*l*H+H:2*l*H+2*H], dDelta[l])
+	}
+	if f.Output {
+		do[n-2], do[n-1] = dGamma[f.Layers][0], dDelta[f.Layers][0]
 	}
 	dW1, dB1, dW2, dB2 := grads[0], grads[1], grads[2], grads[3]
 	copy(dB2, do)

@@ -159,6 +159,9 @@ type Config struct {
 	// the digests of sweeps made before it existed. ConditionedLR is
 	// "constant" when the conditioned network trains at a constant learning
 	// rate instead of the plateau schedule, "" for the schedule.
+	// FiLMOutput has the conditioning network modulate the output layer's
+	// logit too (model.FiLM.Output); false keeps the digests of sweeps made
+	// before it existed.
 	Conditioned       bool   `json:"conditioned,omitempty"`
 	FiLMWidth         int    `json:"film_width,omitempty"`
 	LambdaDraw        string `json:"lambda_draw,omitempty"`
@@ -167,6 +170,7 @@ type Config struct {
 	FiLMPenalty       string `json:"film_penalty,omitempty"`
 	ConditionedEpochs int    `json:"conditioned_epochs,omitempty"`
 	ConditionedLR     string `json:"conditioned_lr,omitempty"`
+	FiLMOutput        bool   `json:"film_output,omitempty"`
 
 	// Coding records which raw target and sensitive values the data coded
 	// 1; experiments.NewRunner fills it. It follows from the other

@@ -181,7 +181,9 @@ func (f *Folded) Conditioned() *model.Conditioned {
 // with respect to every parameter. With γ, δ the modulation of hidden layer
 // l and G_W, g_b the plain gradient of its folded weights W·diag γ and
 // biases γ⊙b + δ: ∂/∂W = G_W·diag γ, ∂/∂b = γ⊙g_b, ∂/∂γ_j = Σ_i W_ij G_W,ij
-// + b_j g_b,j and ∂/∂δ = g_b.
+// + b_j g_b,j and ∂/∂δ = g_b. The output layer, when the conditioning
+// network modulates it (model.FiLM.Output), is one more such layer of one
+// unit.
 func (f *Folded) Gradient(b *Batch) (Loss, error) {
 	gamma, delta := f.film.Modulation(f.lambda)
 	model.FoldWith(f.view, f.net, gamma, delta)
@@ -190,11 +192,11 @@ func (f *Folded) Gradient(b *Batch) (Loss, error) {
 		return loss, err
 	}
 	shapes := f.spec.Arch.Shapes(f.spec.Dim)
-	dGamma := make([][]float64, f.film.Layers)
-	dDelta := make([][]float64, f.film.Layers)
+	dGamma := make([][]float64, len(gamma))
+	dDelta := make([][]float64, len(gamma))
 	for l, s := range shapes {
 		gw, gb := f.gview.W[l], f.gview.B[l]
-		if l >= f.film.Layers {
+		if l >= len(gamma) {
 			copy(f.gnet.W[l], gw)
 			copy(f.gnet.B[l], gb)
 			continue

@@ -79,7 +79,7 @@ func conditionedSpec(rng *rand.Rand, dim int) train.Spec {
 	arch := model.Arch{Layers: 3, Hidden: 4}
 	std := scalarize.Standardizer{RMin: 0.3, RMax: 0.8, UMin: 0, UMax: 0.5}
 	return train.Spec{Arch: arch, Dim: dim, BatchSize: 20, Dropout: 0.1, Init: model.Init(arch, dim, rng),
-		FiLM:      model.NewFiLM(arch, 8, rng),
+		FiLM:      model.NewFiLM(arch, 8, false, rng),
 		Objective: scalarize.Objective{Method: scalarize.Chebyshev, Lambda: 0.5, Std: std},
 		Penalty:   penalties.ATOPenultimate}
 }

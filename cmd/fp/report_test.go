@@ -85,6 +85,8 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 	cond := experiments.DefaultConfig()
 	cond.Penalty, cond.Conditioned, cond.Lockstep, cond.FiLMWidth, cond.LambdaDraw = "ato-output", true, false, 8, "grid"
 	cond.EvalLambdas, cond.ScheduleRows, cond.ConditionedEpochs, cond.ConditionedLR = "log:8", 500, 7, "constant"
+	filmOutput := cond
+	filmOutput.FiLMOutput = true
 	before := cond
 	before.Engine, before.Penalty, before.FiLMPenalty = "graph", "ato-penultimate", "before"
 	groups := csv
@@ -92,7 +94,7 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 	apart := experiments.DefaultConfig()
 	apart.Lockstep = false
 	for name, c := range map[string]experiments.Config{"default": experiments.DefaultConfig(), "adversarial": adv, "csv": csv, "adult": adult,
-		"adversarial, matched": adv2, "adversarial, 3 steps": adv3, "conditioned": cond, "conditioned, before": before, "groups": groups, "one after another": apart} {
+		"adversarial, matched": adv2, "adversarial, 3 steps": adv3, "conditioned": cond, "conditioned, before": before, "conditioned, film output": filmOutput, "groups": groups, "one after another": apart} {
 		t.Run(name, func(t *testing.T) {
 			line := htmlreport.TrainCommand(c.Config, experiments.DefaultConfig().Config, "runs/x")
 			var got experiments.Config

@@ -72,6 +72,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "lockstep", Usage: "train a split's candidates together on one shared batch order, each with its own weights, dropout masks and optimizer (about 4× faster on COMPAS): on wherever the configuration allows it (the backprop engine, cheb, linear or cheb-aug, a fixed grid, built-in terms; an existing --out folder keeps its mode); --lockstep=false trains one network after another; part of the configuration", DefaultText: "where possible"}),
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "conditioned", Usage: "per split, train one λ-conditioned network (after the λ = 0 and λ = 1 runs) instead of one network per λ, and record it at every λ of the grid (docs/method.md §12); not with adaptive:N, the adversarial method or --lockstep; part of the configuration"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "film-width", Value: model.DefaultFiLMWidth, Usage: "--conditioned: units of the conditioning network's hidden layer"}),
+		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "film-output", Usage: "--conditioned: the conditioning network modulates the output layer's logit too, γ_out(λ)·z + δ_out(λ), besides every hidden layer (docs/method.md §12)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambda-draw", Value: train.DefaultDraw, Usage: "--conditioned: the λ each training step draws, log-uniform (on [smallest positive λ of the grid, 1]) or grid (one of the grid's λ in (0, 1), each as likely)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "conditioned-epochs", DefaultText: "--epochs", Usage: "--conditioned: training epochs `N` of the conditioned network; the λ = 0 and λ = 1 runs, whose extremes standardize its objective, keep --epochs (docs/method.md §12)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "conditioned-lr", DefaultText: "the plateau schedule", Usage: "--conditioned: constant trains the conditioned network at --lr throughout instead of lowering it on plateaus of its mean objective over the grid (docs/method.md §12)"}),
@@ -156,6 +157,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	if cfg.Conditioned || c.IsSet("film-width") {
 		cfg.FiLMWidth = c.Int("film-width")
 	}
+	cfg.FiLMOutput = c.Bool("film-output")
 	if cfg.Conditioned || c.IsSet("lambda-draw") {
 		cfg.LambdaDraw = c.String("lambda-draw")
 	}

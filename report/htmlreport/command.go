@@ -113,6 +113,9 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 		if c.FiLMWidth != 0 {
 			num("film-width", float64(c.FiLMWidth), float64(model.DefaultFiLMWidth))
 		}
+		if c.FiLMOutput {
+			args = append(args, "--film-output")
+		}
 		if c.LambdaDraw != "" {
 			str("lambda-draw", c.LambdaDraw, train.DefaultDraw)
 		}

@@ -23,24 +23,33 @@ func (p atoPenalty) Node(n Net, b BatchNodes) (*G.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
-	var u *G.Node
-	for l, h := range layers {
+	return sumOverLayers(p.Name(), layers, func(h *G.Node) (*G.Node, error) {
 		tau, err := G.Mul(c, h) // (batch)·(batch×H) = hᵀc, an H-vector
 		if err != nil {
-			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
+			return nil, err
 		}
-		abs, err := G.Abs(tau)
+		return G.Abs(tau)
+	})
+}
+
+// sumOverLayers builds Σ_l Σ_units unit(h^(l)): unit maps a layer to one
+// value per unit, and the layers' sums are added in order. Errors name the
+// penalty and the layer (1-based).
+func sumOverLayers(name string, layers []*G.Node, unit func(h *G.Node) (*G.Node, error)) (*G.Node, error) {
+	var u *G.Node
+	for l, h := range layers {
+		v, err := unit(h)
 		if err != nil {
-			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
+			return nil, fmt.Errorf("%s: layer %d: %w", name, l+1, err)
 		}
-		s, err := G.Sum(abs)
+		s, err := G.Sum(v)
 		if err != nil {
-			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
+			return nil, fmt.Errorf("%s: layer %d: %w", name, l+1, err)
 		}
 		if u == nil {
 			u = s
 		} else if u, err = G.Add(u, s); err != nil {
-			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
+			return nil, fmt.Errorf("%s: layer %d: %w", name, l+1, err)
 		}
 	}
 	return u, nil

@@ -137,23 +137,7 @@ func (p groupLayers) Node(n Net, b BatchNodes) (*G.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
-	var u *G.Node
-	for l, h := range layers {
-		d, err := spread(cols, h)
-		if err != nil {
-			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
-		}
-		s, err := G.Sum(d)
-		if err != nil {
-			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
-		}
-		if u == nil {
-			u = s
-		} else if u, err = G.Add(u, s); err != nil {
-			return nil, fmt.Errorf("%s: layer %d: %w", p.Name(), l+1, err)
-		}
-	}
-	return u, nil
+	return sumOverLayers(p.Name(), layers, func(h *G.Node) (*G.Node, error) { return spread(cols, h) })
 }
 
 // groupNormalized is ato-penultimate-normalized for R groups:

@@ -155,13 +155,9 @@ func (d encoded) rows(rows []int, pos map[int]int) train.Data {
 	return d.Rows(idx)
 }
 
-// propensityModel reloads the split's propensity model or fits and stores
-// it, with the split's standardization std, so that the file scores raw
-// rows as the split's networks do.
-func (r *Runner) propensityModel(ctx context.Context, m int, d encoded, std *datasets.Standardizer) (*propensity.Model, error) {
-	if pm, err := runfolder.ReadPropensity(r.out, m); pm != nil || err != nil {
-		return pm, err
-	}
+// propensityConfig is how split m's propensity model trains: the sweep's
+// epochs, each reported to the observer when it wants them.
+func (r *Runner) propensityConfig(m int) propensity.Config {
 	cfg := propensity.DefaultConfig()
 	cfg.Epochs = r.cfg.PropensityEpochs
 	if po, ok := r.obs.(PropensityObserver); ok {
@@ -171,6 +167,17 @@ func (r *Runner) propensityModel(ctx context.Context, m int, d encoded, std *dat
 			po.PropensityEpoch(m, epoch, epochs)
 		}
 	}
+	return cfg
+}
+
+// propensityModel reloads the split's propensity model or fits and stores
+// it, with the split's standardization std, so that the file scores raw
+// rows as the split's networks do.
+func (r *Runner) propensityModel(ctx context.Context, m int, d encoded, std *datasets.Standardizer) (*propensity.Model, error) {
+	if pm, err := runfolder.ReadPropensity(r.out, m); pm != nil || err != nil {
+		return pm, err
+	}
+	cfg := r.propensityConfig(m)
 	pm, _, err := propensity.Fit(ctx, r.engine, d.X, d.N, d.Dim, d.A, cfg,
 		newRand(r.cfg.Seed, "propensity", m, "", 0))
 	if err != nil {
@@ -350,15 +357,7 @@ func (r *Runner) propensityGroups(ctx context.Context, m int, d encoded, z []int
 		}
 		return pm, nil
 	}
-	cfg := propensity.DefaultConfig()
-	cfg.Epochs = r.cfg.PropensityEpochs
-	if po, ok := r.obs.(PropensityObserver); ok {
-		cfg.OnEpoch = func(epoch, epochs int) {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			po.PropensityEpoch(m, epoch, epochs)
-		}
-	}
+	cfg := r.propensityConfig(m)
 	pm, _, err = propensity.FitMultinomial(ctx, d.X, d.N, d.Dim, z, r.cfg.groups, cfg,
 		newRand(r.cfg.Seed, "propensity", m, "", 0))
 	if err != nil {

@@ -82,20 +82,13 @@ func (d *Dataset) Split(opt SplitOptions, rng *rand.Rand) (Split, error) {
 	// Rows taken per class, then how many of those train on.
 	take := apportion(nTrain+nTest, [2]int{len(class[0]), len(class[1])})
 	train := apportion(nTrain, take)
-	var s Split
 	for c := range class {
 		if len(class[c]) > 0 && (train[c] == 0 || take[c]-train[c] == 0) {
 			return Split{}, fmt.Errorf("split: %d train and %d test rows leave no row with y=%d (%d such rows) in one part",
 				nTrain, nTest, c, len(class[c]))
 		}
-		idx := slices.Clone(class[c])
-		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
-		s.Train = append(s.Train, idx[:train[c]]...)
-		s.Test = append(s.Test, idx[train[c]:take[c]]...)
 	}
-	slices.Sort(s.Train)
-	slices.Sort(s.Test)
-	return s, nil
+	return drawCells(class[:], train[:], take[:], rng), nil
 }
 
 // splitGroups is Split stratified by the cells (y, group), taken in the
@@ -116,7 +109,6 @@ func (d *Dataset) splitGroups(nTrain, nTest int, rng *rand.Rand) (Split, error) 
 	}
 	take := apportionN(nTrain+nTest, sizes)
 	train := apportionN(nTrain, take)
-	var s Split
 	for c := range cells {
 		if len(cells[c]) > 0 && (train[c] == 0 || take[c]-train[c] == 0) {
 			part := "training"
@@ -126,6 +118,16 @@ func (d *Dataset) splitGroups(nTrain, nTest int, rng *rand.Rand) (Split, error) 
 			return Split{}, fmt.Errorf("split: %d train and %d test rows leave the %s part without a row of group %q with y=%d (%d such rows in the data); every group needs rows of each of its classes in both parts: use more rows, or a larger --min-group-rows",
 				nTrain, nTest, part, d.Levels[c%R], c/R, len(cells[c]))
 		}
+	}
+	return drawCells(cells, train, take, rng), nil
+}
+
+// drawCells draws a split from the strata cells, in order: cell c's rows
+// shuffled by rng, the first train[c] of them training rows and the next
+// take[c] − train[c] test rows; each part sorted.
+func drawCells(cells [][]int, train, take []int, rng *rand.Rand) Split {
+	var s Split
+	for c := range cells {
 		idx := slices.Clone(cells[c])
 		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
 		s.Train = append(s.Train, idx[:train[c]]...)
@@ -133,7 +135,7 @@ func (d *Dataset) splitGroups(nTrain, nTest int, rng *rand.Rand) (Split, error) 
 	}
 	slices.Sort(s.Train)
 	slices.Sort(s.Test)
-	return s, nil
+	return s
 }
 
 // apportionN is apportion for any number of weights.

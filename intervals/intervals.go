@@ -220,65 +220,63 @@ func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Ra
 	if err != nil {
 		return refuse("no interval for %s: its test rows cannot be re-scored: %v", who, err)
 	}
-	if len(rec.GroupCounts) > 0 {
-		return f.prepareGroups(rec, pr, who)
-	}
-	var note string
-	e, err := f.src.Propensity(rec.Split)
-	if err != nil {
-		// Without the propensity the ATO cannot be recomputed; the other
-		// metrics can.
-		e, note = nil, fmt.Sprintf("no ATO interval for %s: %v", who, err)
-	}
-	if e != nil && len(e) != len(pr.Z) {
-		return refuse("no interval for %s: %d propensities for %d test rows", who, len(e), len(pr.Z))
-	}
-	met, err := fairness.EvaluateLogits(pr.Z, pr.Y, pr.A, e)
-	if err != nil {
-		return refuse("no interval for %s: its test rows cannot be scored: %v", who, err)
+	met, build, note, refusal := f.rescore(rec, pr, who)
+	if refusal != "" {
+		return refuse("%s", refusal)
 	}
 	if why := mismatch(rec, met); why != "" {
 		return refuse("no interval for %s: %s: the data or the network changed since training", who, why)
 	}
-	if s, err = bootstrap.NewLogits(pr.Z, pr.Y, pr.A, e); err != nil {
+	if s, err = build(); err != nil {
 		return refuse("no interval for %s: %v", who, err)
 	}
 	rng = runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
 	return s, rng, CI{Note: note}, true
 }
 
-// prepareGroups is prepare for a record whose sensitive attribute is in
-// R > 2 groups (docs/method.md §1.9): the R-group metrics, with the
-// generalised overlap weights of the split's multinomial propensity.
-func (f *Folder) prepareGroups(rec *records.Record, pr *runfolder.Predictions, who string) (*bootstrap.Sample, *rand.Rand, CI, bool) {
-	refuse := func(format string, a ...any) (*bootstrap.Sample, *rand.Rand, CI, bool) {
-		return nil, nil, CI{Note: fmt.Sprintf(format, a...)}, false
+// rescore computes the metrics of rec's re-scored test rows pr as the run
+// computed them — binary, or the R-group ones with the generalised overlap
+// weights of the split's multinomial propensity (docs/method.md §1.9) — and
+// returns how to build their bootstrap sample. note says why the ATO is
+// missing (no propensity); refusal, when not "", why no interval is given.
+func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who string) (met fairness.Metrics, build func() (*bootstrap.Sample, error), note, refusal string) {
+	// w holds the propensities ê (binary) or the overlap weights (groups).
+	var w []float64
+	var err error
+	groups := len(rec.GroupCounts) > 0
+	if groups {
+		if r := len(pr.Levels); r != len(rec.GroupCounts) {
+			return met, nil, "", fmt.Sprintf("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
+		}
+		w, err = f.src.OverlapWeightsGroups(rec.Split)
+	} else {
+		w, err = f.src.Propensity(rec.Split)
 	}
-	r := len(pr.Levels)
-	if r != len(rec.GroupCounts) {
-		return refuse("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
-	}
-	var note string
-	w, err := f.src.OverlapWeightsGroups(rec.Split)
 	if err != nil {
+		// Without the propensity the ATO cannot be recomputed; the other
+		// metrics can.
 		w, note = nil, fmt.Sprintf("no ATO interval for %s: %v", who, err)
 	}
 	if w != nil && len(w) != len(pr.Z) {
-		return refuse("no interval for %s: %d overlap weights for %d test rows", who, len(w), len(pr.Z))
+		what := "propensities"
+		if groups {
+			what = "overlap weights"
+		}
+		return met, nil, "", fmt.Sprintf("no interval for %s: %d %s for %d test rows", who, len(w), what, len(pr.Z))
 	}
-	met, err := fairness.EvaluateGroupsLogits(pr.Z, pr.Y, pr.Groups, w)
+	if groups {
+		met, err = fairness.EvaluateGroupsLogits(pr.Z, pr.Y, pr.Groups, w)
+		build = func() (*bootstrap.Sample, error) {
+			return bootstrap.NewGroupsLogits(pr.Z, pr.Y, pr.Groups, len(pr.Levels), w)
+		}
+	} else {
+		met, err = fairness.EvaluateLogits(pr.Z, pr.Y, pr.A, w)
+		build = func() (*bootstrap.Sample, error) { return bootstrap.NewLogits(pr.Z, pr.Y, pr.A, w) }
+	}
 	if err != nil {
-		return refuse("no interval for %s: its test rows cannot be scored: %v", who, err)
+		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
 	}
-	if why := mismatch(rec, met); why != "" {
-		return refuse("no interval for %s: %s: the data or the network changed since training", who, why)
-	}
-	s, err := bootstrap.NewGroupsLogits(pr.Z, pr.Y, pr.Groups, r, w)
-	if err != nil {
-		return refuse("no interval for %s: %v", who, err)
-	}
-	rng := runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
-	return s, rng, CI{Note: note}, true
+	return met, build, note, ""
 }
 
 // bootstrap computes the intervals of sample s; note is prepare's.

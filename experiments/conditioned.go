@@ -48,6 +48,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 			return fieldErr("conditioned_lr", "%q: the conditioned network's learning-rate schedule applies to --conditioned only", c.ConditionedLR)
 		case c.FiLMOutput:
 			return fieldErr("film_output", "modulating the output layer applies to --conditioned only")
+		case c.LambdasPerStep != 0:
+			return fieldErr("lambdas_per_step", "%d: the λ per training step apply to --conditioned only", c.LambdasPerStep)
 		}
 		return nil
 	}
@@ -62,6 +64,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 		return fieldErr("schedule_rows", "%d, want ≥ 1 (0: every training row)", c.ScheduleRows)
 	case c.ConditionedLR != "" && c.ConditionedLR != ConditionedLRConstant:
 		return fieldErr("conditioned_lr", "%q: want %s (or leave it out for the plateau schedule)", c.ConditionedLR, ConditionedLRConstant)
+	case c.LambdasPerStep < 0:
+		return fieldErr("lambdas_per_step", "%d, want ≥ 1 (0: one)", c.LambdasPerStep)
 	case c.ConditionedEpochs < 0:
 		return fieldErr("conditioned_epochs", "%d, want ≥ 1 (0: --epochs)", c.ConditionedEpochs)
 	case c.FiLMWidth < 0:
@@ -331,7 +335,7 @@ func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants 
 	adam.LR = c.LR
 	plateau := optim.DefaultPlateau
 	opt := train.ConditionedOptions{Options: train.Options{Epochs: c.conditionedEpochs(), Adam: adam, Plateau: &plateau},
-		Sampler: sampler, Grid: schedule, Rows: scheduleRows(sd.train, c.ScheduleRows, newRand(c.Seed, "schedule-rows", sd.m, c.Method, 0)), Eval: eval}
+		Sampler: sampler, PerStep: c.LambdasPerStep, Grid: schedule, Rows: scheduleRows(sd.train, c.ScheduleRows, newRand(c.Seed, "schedule-rows", sd.m, c.Method, 0)), Eval: eval}
 	if c.ConditionedLR == ConditionedLRConstant {
 		// The mean objective over the grid is still measured every epoch,
 		// for divergence and the held-out rule; only the learning rate

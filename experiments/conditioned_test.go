@@ -385,6 +385,8 @@ func TestConditionedRefusals(t *testing.T) {
 		{"conditioned epochs without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedEpochs = false, "", 100 }, "conditioned_epochs", "--conditioned only"},
 		{"an unknown learning-rate schedule", func(c *experiments.Config) { c.ConditionedLR = "cosine" }, "conditioned_lr", `"cosine": want constant`},
 		{"output modulation without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.FiLMOutput = false, "", true }, "film_output", "--conditioned only"},
+		{"negative λ per step", func(c *experiments.Config) { c.LambdasPerStep = -1 }, "lambdas_per_step", "-1, want ≥ 1 (0: one)"},
+		{"λ per step without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.LambdasPerStep = false, "", 2 }, "lambdas_per_step", "--conditioned only"},
 		{"a constant learning rate without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedLR = false, "", "constant" }, "conditioned_lr", "--conditioned only"},
 		{"penalty position without --conditioned", func(c *experiments.Config) {
 			c.Conditioned, c.EvalLambdas, c.Engine, c.Penalty, c.FiLMPenalty = false, "", "graph", "ato-penultimate", "before"
@@ -437,6 +439,14 @@ func TestConditionedRefusals(t *testing.T) {
 	filmOutput.FiLMOutput = true
 	if filmOutput.Digest() == cond.Digest() {
 		t.Error("--film-output does not change the digest")
+	}
+	perStep := cond
+	perStep.LambdasPerStep = 4
+	if perStep.Digest() == cond.Digest() {
+		t.Error("--lambdas-per-step does not change the digest")
+	}
+	if b, _ := json.Marshal(cond.Config); strings.Contains(string(b), "lambdas_per_step") {
+		t.Errorf("a sweep without --lambdas-per-step stores it: %s", b)
 	}
 	constant := cond
 	constant.ConditionedLR = experiments.ConditionedLRConstant
@@ -575,6 +585,47 @@ func TestConditionedSweepFiLMOutput(t *testing.T) {
 				t.Errorf("%d conditioned records, want 2", conditioned)
 			}
 		})
+	}
+}
+
+// With several λ per step a conditioned sweep trains on both engines to
+// the same records (the engines' gradients agree, and the step's mean is
+// engine-independent code), and to other records than with one λ per step.
+func TestConditionedSweepSeveralLambdasPerStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains three conditioned sweeps; run without -short")
+	}
+	sweep := func(engine string, perStep int) []records.Record {
+		cfg := conditionedConfig()
+		cfg.Splits, cfg.EvalLambdas, cfg.Epochs, cfg.Lambdas = 1, "", 3, "log:4"
+		cfg.Engine, cfg.LambdasPerStep = engine, perStep
+		d := filepath.Join(t.TempDir(), "out")
+		if err := runSweep(cfg, d); err != nil {
+			t.Fatal(err)
+		}
+		var out []records.Record
+		for _, r := range readRecords(t, d) {
+			if !r.OK() {
+				t.Fatalf("%s, %d per step, λ = %g: %s", engine, perStep, r.Lambda, r.FailReason)
+			}
+			if r.Conditioned {
+				out = append(out, r)
+			}
+		}
+		slices.SortFunc(out, func(a, b records.Record) int { return cmpFloat(a.Lambda, b.Lambda) })
+		if len(out) != 2 {
+			t.Fatalf("%s: %d conditioned records, want 2", engine, len(out))
+		}
+		return out
+	}
+	bp, gr, one := sweep("backprop", 3), sweep("graph", 3), sweep("backprop", 0)
+	for i := range bp {
+		if d := math.Abs(bp[i].Risk - gr[i].Risk); d > 1e-8 || math.Abs(bp[i].ATO-gr[i].ATO) > 1e-8 {
+			t.Errorf("λ = %g: backprop risk %.12g ato %.12g, graph %.12g %.12g", bp[i].Lambda, bp[i].Risk, bp[i].ATO, gr[i].Risk, gr[i].ATO)
+		}
+		if bp[i].Risk == one[i].Risk {
+			t.Errorf("λ = %g: three λ per step gave the risk of one (%g)", bp[i].Lambda, bp[i].Risk)
+		}
 	}
 }
 

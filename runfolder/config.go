@@ -161,7 +161,10 @@ type Config struct {
 	// rate instead of the plateau schedule, "" for the schedule.
 	// FiLMOutput has the conditioning network modulate the output layer's
 	// logit too (model.FiLM.Output); false keeps the digests of sweeps made
-	// before it existed.
+	// before it existed. LambdasPerStep is the number of λ each of the
+	// conditioned network's steps trains at (train.ConditionedOptions.PerStep),
+	// 0 for one, so that the digests of sweeps made before it existed stay
+	// theirs.
 	Conditioned       bool   `json:"conditioned,omitempty"`
 	FiLMWidth         int    `json:"film_width,omitempty"`
 	LambdaDraw        string `json:"lambda_draw,omitempty"`
@@ -171,6 +174,7 @@ type Config struct {
 	ConditionedEpochs int    `json:"conditioned_epochs,omitempty"`
 	ConditionedLR     string `json:"conditioned_lr,omitempty"`
 	FiLMOutput        bool   `json:"film_output,omitempty"`
+	LambdasPerStep    int    `json:"lambdas_per_step,omitempty"`
 
 	// Coding records which raw target and sensitive values the data coded
 	// 1; experiments.NewRunner fills it. It follows from the other

@@ -65,6 +65,27 @@ func NewLambdaSampler(draw string, grid []float64) (*LambdaSampler, error) {
 	return s, nil
 }
 
+// DrawStep returns the k λ of one training step (k ≥ 1), k draws of rng.
+// With k = 1 it is Draw. With k > 1 the log-uniform draw is stratified:
+// the i-th λ is drawn from the i-th of k equal parts of [log λ_min, 0], so
+// every step sees the whole range; the grid draw draws k of the grid's λ
+// independently.
+func (s *LambdaSampler) DrawStep(rng *rand.Rand, k int) []float64 {
+	if k <= 1 {
+		return []float64{s.Draw(rng)}
+	}
+	out := make([]float64, k)
+	for i := range out {
+		if s.draw == DrawGrid {
+			out[i] = s.interior[rng.IntN(len(s.interior))]
+			continue
+		}
+		u := (float64(i) + rng.Float64()) / float64(k)
+		out[i] = math.Exp(s.logLo * (1 - u))
+	}
+	return out
+}
+
 // Interior is the grid's λ strictly between 0 and 1, ascending.
 func (s *LambdaSampler) Interior() []float64 { return slices.Clone(s.interior) }
 
@@ -86,6 +107,11 @@ type ConditionedOptions struct {
 	Options
 	// Sampler draws the λ of each step from LambdaRand.
 	Sampler *LambdaSampler
+	// PerStep is the number of λ each step trains at (0 or 1: one): the
+	// step's gradient is the mean of the objective's gradients at
+	// Sampler.DrawStep's λ on the same batch and dropout masks, one Adam
+	// step for all of them, at PerStep times a step's arithmetic.
+	PerStep int
 	// Grid is the λ over which the schedule's objective is averaged: the
 	// sweep's interior λ.
 	Grid []float64
@@ -199,7 +225,7 @@ func FitConditioned(ctx context.Context, tr ConditionedTrainer, d Data, opt Cond
 		for range st.Epoch {
 			rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 			for start := 0; start < len(perm); start += l.batch.Size {
-				opt.Sampler.Draw(lambdaRng)
+				opt.Sampler.DrawStep(lambdaRng, opt.PerStep)
 				l.fillMasks(l.batch.Masks, rng)
 			}
 		}
@@ -215,10 +241,7 @@ func FitConditioned(ctx context.Context, tr ConditionedTrainer, d Data, opt Cond
 		batches := 0
 		lr := l.adam.LR()
 		for start := 0; start < len(perm); start += l.batch.Size {
-			if err := tr.SetLambda(opt.Sampler.Draw(lambdaRng)); err != nil {
-				return ConditionedResult{Result: l.res}, err
-			}
-			loss, err := l.Step(d, perm[start:min(start+l.batch.Size, len(perm))], rng)
+			loss, err := stepAt(l, tr, opt.Sampler.DrawStep(lambdaRng, opt.PerStep), d, perm[start:min(start+l.batch.Size, len(perm))], rng)
 			if err != nil {
 				return ConditionedResult{Result: l.res}, err
 			}
@@ -265,6 +288,52 @@ func FitConditioned(ctx context.Context, tr ConditionedTrainer, d Data, opt Cond
 		l.res.Kept = kept
 	}
 	return ConditionedResult{Result: l.res, Net: tr.Conditioned()}, nil
+}
+
+// stepAt takes one step of l at the λ of lambdas: with one λ the loop's
+// plain step at it; with more, the mean of the objective and of its
+// gradient over them on one batch and one set of dropout masks, and one
+// Adam step (ConditionedOptions.PerStep).
+func stepAt(l *Loop, tr ConditionedTrainer, lambdas []float64, d Data, idx []int, rng *rand.Rand) (Loss, error) {
+	if len(lambdas) == 1 {
+		if err := tr.SetLambda(lambdas[0]); err != nil {
+			return Loss{}, err
+		}
+		return l.Step(d, idx, rng)
+	}
+	b := l.batch
+	b.Fill(d, idx)
+	l.fillMasks(b.Masks, rng)
+	sum := make([][]float64, len(l.grads))
+	for i, g := range l.grads {
+		sum[i] = make([]float64, len(g))
+	}
+	var mean Loss
+	for _, lambda := range lambdas {
+		if err := tr.SetLambda(lambda); err != nil {
+			return Loss{}, err
+		}
+		loss, err := tr.Gradient(b)
+		if err != nil {
+			return loss, fmt.Errorf("epoch %d: λ = %g: %w", l.epoch+1, lambda, err)
+		}
+		mean.R += loss.R
+		mean.U += loss.U
+		mean.Objective += loss.Objective
+		for i, g := range l.grads {
+			for j, v := range g {
+				sum[i][j] += v
+			}
+		}
+	}
+	k := float64(len(lambdas))
+	mean.R, mean.U, mean.Objective = mean.R/k, mean.U/k, mean.Objective/k
+	for i, g := range l.grads {
+		for j := range g {
+			g[j] = sum[i][j] / k
+		}
+	}
+	return mean, l.apply(mean, b.Complete)
 }
 
 // restore puts the saved state into the loop and the schedule; holdout

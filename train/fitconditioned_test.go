@@ -64,6 +64,149 @@ func TestLambdaSamplerDraws(t *testing.T) {
 	}
 }
 
+// DrawStep with one λ is Draw; with k it draws one λ from each of k equal
+// parts of the log range (log-uniform) or k of the grid's interior λ.
+func TestLambdaSamplerDrawStep(t *testing.T) {
+	grid := []float64{0, 0.001, 0.01, 0.1, 1}
+	l, err := train.NewLambdaSampler(train.DrawLogUniform, grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := rand.New(rand.NewPCG(3, 3)), rand.New(rand.NewPCG(3, 3))
+	for range 100 {
+		if got, want := l.DrawStep(a, 1), l.Draw(b); len(got) != 1 || got[0] != want {
+			t.Fatalf("DrawStep(1) = %v, Draw = %g", got, want)
+		}
+	}
+	for range 500 {
+		step := l.DrawStep(a, 3) // parts of [log 0.001, 0]: [-3, -2], [-2, -1], [-1, 0] in log10
+		for i, v := range step {
+			lo, hi := math.Pow(10, float64(i-3)), math.Pow(10, float64(i-2))
+			if !(v >= lo*(1-1e-12) && v <= hi*(1+1e-12)) {
+				t.Fatalf("λ %d of a step is %g, want it in [%g, %g]", i, v, lo, hi)
+			}
+		}
+	}
+	g, err := train.NewLambdaSampler(train.DrawGrid, grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[float64]int{}
+	for range 1000 {
+		step := g.DrawStep(a, 2)
+		if len(step) != 2 {
+			t.Fatalf("DrawStep(2) gave %d λ", len(step))
+		}
+		for _, v := range step {
+			seen[v]++
+		}
+	}
+	if len(seen) != 3 || seen[0.001] < 500 || seen[0.01] < 500 || seen[0.1] < 500 {
+		t.Errorf("grid draw, two per step: %v, want the three interior λ about 667 times each", seen)
+	}
+}
+
+// With k λ per step, a step moves the weights as Adam does with the mean of
+// the k gradients, each computed at its λ on the same batch and dropout
+// masks: the same step as a hand-made mean of single-λ gradients. Checked
+// on the handwritten engine's fold (the graph engine's conditioned trainer
+// is checked against it elsewhere, gradient for gradient).
+func TestFitConditionedSeveralLambdasPerStepTakesTheMeanGradient(t *testing.T) {
+	d := synth(20, 3, rand.New(rand.NewPCG(9, 9)))
+	spec := conditionedSpec(rand.New(rand.NewPCG(4, 4)), 3)
+	spec.Dropout = 0 // the hand-made mean below draws no masks
+	newTrainer := func() train.ConditionedTrainer {
+		tr, err := backprop.Engine{}.NewTrainer(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.(train.ConditionedTrainer)
+	}
+	plain := spec
+	plain.FiLM = nil
+	ev, err := train.NewEvaluator(backprop.Engine{}, plain, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := train.NewLambdaSampler(train.DrawLogUniform, []float64{0, 0.001, 0.01, 0.1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One epoch of one batch (20 rows), three λ.
+	tr := newTrainer()
+	adam := optim.DefaultAdam
+	opt := train.ConditionedOptions{Options: train.Options{Epochs: 1, Adam: adam}, Sampler: s, PerStep: 3,
+		Grid: s.Interior(), Rows: d, Eval: ev}
+	if _, err := train.FitConditioned(context.Background(), tr, d, opt, rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	// By hand: the same λ (the same generator), the rows in the same
+	// order (the same shuffle), the mean gradient, one Adam step.
+	lambdas := s.DrawStep(rand.New(rand.NewPCG(2, 2)), 3)
+	perm := []int{}
+	for i := range d.N {
+		perm = append(perm, i)
+	}
+	rand.New(rand.NewPCG(1, 1)).Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	ref := newTrainer()
+	b := train.NewBatch(20, 3, spec.Arch.HiddenLayers(), spec.Arch.Hidden, spec.Inputs()...)
+	for _, m := range b.Masks {
+		model.FillMask(nil, m, 0)
+	}
+	b.Fill(d, perm)
+	mean := make([][]float64, len(ref.Grads()))
+	for i, g := range ref.Grads() {
+		mean[i] = make([]float64, len(g))
+	}
+	for _, l := range lambdas {
+		if err := ref.SetLambda(l); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ref.Gradient(b); err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range ref.Grads() {
+			for j, v := range g {
+				mean[i][j] += v
+			}
+		}
+	}
+	for _, g := range mean {
+		for j := range g {
+			g[j] /= 3
+		}
+	}
+	// The trainer's gradient buffers hold what the step applied: the mean.
+	var worst, scale float64
+	for i, g := range mean {
+		for j, v := range g {
+			worst = math.Max(worst, math.Abs(v-tr.Grads()[i][j]))
+			scale = math.Max(scale, math.Abs(v))
+		}
+	}
+	if worst > 1e-12*scale {
+		t.Errorf("the step's gradient differs from the mean of the three λ's gradients by %g (largest entry %g)", worst, scale)
+	}
+	a, err := optim.NewAdamFor(adam, ref.Params())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Step(ref.Params(), mean)
+	if !reflect.DeepEqual(ref.Params(), tr.Params()) {
+		t.Error("the step at three λ is not Adam's step on the mean of their gradients")
+	}
+	// One λ's gradient is not the mean: the comparison above can fail.
+	if err := ref.SetLambda(lambdas[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ref.Gradient(b); err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(ref.Grads()[0], tr.Grads()[0]) {
+		t.Error("one λ's gradient equals the mean of three: the test cannot tell them apart")
+	}
+}
+
 // lambdaLog is a conditioned trainer that records the λ of every step.
 type lambdaLog struct {
 	train.ConditionedTrainer
@@ -261,7 +404,7 @@ func TestSpread(t *testing.T) {
 // built afresh ends exactly as the uninterrupted run: weights, history,
 // extremes and kept epoch. A state that does not fit is refused.
 func TestFitConditionedResumesBitForBit(t *testing.T) {
-	build := func(holdout bool, draw string) (train.ConditionedTrainer, train.Data, train.ConditionedOptions, *rand.Rand, *rand.Rand) {
+	build := func(holdout bool, draw string, perStep int) (train.ConditionedTrainer, train.Data, train.ConditionedOptions, *rand.Rand, *rand.Rand) {
 		rng := rand.New(rand.NewPCG(11, 5))
 		d := synth(100, 3, rand.New(rand.NewPCG(9, 9)))
 		spec := conditionedSpec(rng, 3)
@@ -284,7 +427,7 @@ func TestFitConditionedResumesBitForBit(t *testing.T) {
 		// only when it halves the grid mean.
 		p.Patience, p.Threshold = 1, 0.5
 		opt := train.ConditionedOptions{Options: train.Options{Epochs: 7, Adam: optim.DefaultAdam, Plateau: &p},
-			Sampler: s, Grid: s.Interior(), Rows: d, Eval: ev}
+			Sampler: s, PerStep: perStep, Grid: s.Interior(), Rows: d, Eval: ev}
 		if holdout {
 			// Flipped labels: the validation objective worsens as the
 			// network learns, so the best epoch comes before the first
@@ -301,13 +444,16 @@ func TestFitConditionedResumesBitForBit(t *testing.T) {
 		name    string
 		holdout bool
 		draw    string
+		perStep int
 	}{
-		{"without a validation part", false, train.DrawLogUniform},
-		{"with a validation part", true, train.DrawGrid},
+		{"without a validation part", false, train.DrawLogUniform, 0},
+		{"with a validation part", true, train.DrawGrid, 0},
+		{"three λ per step", false, train.DrawLogUniform, 3},
+		{"two λ per step, with a validation part", true, train.DrawGrid, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var saved []int
-			tr, d, opt, rng, lrng := build(c.holdout, c.draw)
+			tr, d, opt, rng, lrng := build(c.holdout, c.draw, c.perStep)
 			opt.Checkpoints = train.ConditionedCheckpoints{Every: 3, Save: func(st *train.ConditionedState) error {
 				saved = append(saved, st.Epoch)
 				return nil
@@ -330,7 +476,7 @@ func TestFitConditionedResumesBitForBit(t *testing.T) {
 			var b []byte
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			tr2, d2, opt2, rng2, lrng2 := build(c.holdout, c.draw)
+			tr2, d2, opt2, rng2, lrng2 := build(c.holdout, c.draw, c.perStep)
 			opt2.Checkpoints = train.ConditionedCheckpoints{Every: 3, Save: func(st *train.ConditionedState) error {
 				var err error
 				b, err = json.Marshal(st)
@@ -349,7 +495,7 @@ func TestFitConditionedResumesBitForBit(t *testing.T) {
 			}
 
 			saved = nil
-			tr3, d3, opt3, rng3, lrng3 := build(c.holdout, c.draw)
+			tr3, d3, opt3, rng3, lrng3 := build(c.holdout, c.draw, c.perStep)
 			opt3.Checkpoints = train.ConditionedCheckpoints{Every: 3, From: &st, Save: func(st *train.ConditionedState) error {
 				saved = append(saved, st.Epoch)
 				return nil
@@ -379,7 +525,7 @@ func TestFitConditionedResumesBitForBit(t *testing.T) {
 					t.Fatal(err)
 				}
 				bad(&s)
-				tr4, d4, opt4, rng4, lrng4 := build(c.holdout, c.draw)
+				tr4, d4, opt4, rng4, lrng4 := build(c.holdout, c.draw, c.perStep)
 				opt4.Checkpoints.From = &s
 				if _, err := train.FitConditioned(context.Background(), tr4, d4, opt4, rng4, lrng4); !errors.Is(err, train.ErrSavedState) {
 					t.Errorf("%s: err = %v, want one wrapping train.ErrSavedState", name, err)

@@ -48,6 +48,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 			return fieldErr("conditioned_lr", "%q: the conditioned network's learning-rate schedule applies to --conditioned only", c.ConditionedLR)
 		case c.FiLMOutput:
 			return fieldErr("film_output", "modulating the output layer applies to --conditioned only")
+		case c.ConditionedArch != "":
+			return fieldErr("conditioned_arch", "%q: the conditioned network's architecture applies to --conditioned only", c.ConditionedArch)
 		case c.LambdasPerStep != 0:
 			return fieldErr("lambdas_per_step", "%d: the λ per training step apply to --conditioned only", c.LambdasPerStep)
 		}
@@ -74,6 +76,15 @@ func (c Config) checkConditioned(eng train.Engine) error {
 		return fieldErr("lambda_draw", "%q: want one of %s", c.LambdaDraw, strings.Join(train.Draws, ", "))
 	case c.FiLMPenalty != "" && !slices.Contains(train.FiLMPenalties, c.FiLMPenalty):
 		return fieldErr("film_penalty", "%q: want one of %s", c.FiLMPenalty, strings.Join(train.FiLMPenalties, ", "))
+	}
+	if c.ConditionedArch != "" {
+		arch, err := model.ParseArch(c.ConditionedArch)
+		if err != nil {
+			return &FieldError{Field: "conditioned_arch", Err: err}
+		}
+		if params := archParams(float64(arch.Layers), float64(arch.Hidden)); params > MaxParams {
+			return fieldErr("conditioned_arch", "%s has at least %.3g parameters, want at most %.0e", c.ConditionedArch, params, float64(MaxParams))
+		}
 	}
 	if c.FiLMPenalty == train.PenaltyBeforeFiLM {
 		pen, err := c.penalty()
@@ -114,6 +125,15 @@ func (c Config) conditionedEpochs() int {
 		return c.ConditionedEpochs
 	}
 	return c.Epochs
+}
+
+// conditionedArch is the conditioned network's architecture:
+// ConditionedArch, or Arch where it is "".
+func (c Config) conditionedArch() string {
+	if c.ConditionedArch != "" {
+		return c.ConditionedArch
+	}
+	return c.Arch
 }
 
 // probeConditioned builds a trainer of a one-unit conditioned network on
@@ -278,6 +298,7 @@ func (r *Runner) conditionedRecord(sd *splitData, lambda float64, constants scal
 	rec := r.baseRecord(sd, scalarize.Method(r.cfg.Method), lambda)
 	rec.Conditioned = true
 	rec.Epochs = r.cfg.conditionedEpochs()
+	rec.Arch = r.cfg.conditionedArch()
 	rec.EvalOnly = slices.Contains(r.evalOnly, lambda)
 	rec.FiLMPenalty = r.cfg.FiLMPenalty // "" (after the modulation) or "before"
 	rec.Weights = runfolder.ConditionedNetworkPath(r.cfg.Method, r.cfg.Penalty, sd.m)
@@ -296,7 +317,7 @@ func (r *Runner) conditionedRecord(sd *splitData, lambda float64, constants scal
 // its own, so that the draw changes no other stream.
 func (r *Runner) trainConditioned(ctx context.Context, sd *splitData, constants scalarize.Standardizer, todo []float64) ([]records.Record, error) {
 	c := r.cfg
-	arch, _ := model.ParseArch(c.Arch)
+	arch, _ := model.ParseArch(c.conditionedArch())
 	rng := newRand(c.Seed, "conditioned", sd.m, c.Method, 0)
 	lambdaRng := newRand(c.Seed, "lambda-draw", sd.m, c.Method, 0)
 	penalty, err := r.penalty()

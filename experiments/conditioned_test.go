@@ -385,6 +385,9 @@ func TestConditionedRefusals(t *testing.T) {
 		{"conditioned epochs without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedEpochs = false, "", 100 }, "conditioned_epochs", "--conditioned only"},
 		{"an unknown learning-rate schedule", func(c *experiments.Config) { c.ConditionedLR = "cosine" }, "conditioned_lr", `"cosine": want constant`},
 		{"output modulation without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.FiLMOutput = false, "", true }, "film_output", "--conditioned only"},
+		{"conditioned architecture without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedArch = false, "", "4x8" }, "conditioned_arch", "--conditioned only"},
+		{"bad conditioned architecture", func(c *experiments.Config) { c.ConditionedArch = "4by8" }, "conditioned_arch", ""},
+		{"too large a conditioned architecture", func(c *experiments.Config) { c.ConditionedArch = "40x4000" }, "conditioned_arch", "want at most"},
 		{"negative λ per step", func(c *experiments.Config) { c.LambdasPerStep = -1 }, "lambdas_per_step", "-1, want ≥ 1 (0: one)"},
 		{"λ per step without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.LambdasPerStep = false, "", 2 }, "lambdas_per_step", "--conditioned only"},
 		{"a constant learning rate without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedLR = false, "", "constant" }, "conditioned_lr", "--conditioned only"},
@@ -439,6 +442,16 @@ func TestConditionedRefusals(t *testing.T) {
 	filmOutput.FiLMOutput = true
 	if filmOutput.Digest() == cond.Digest() {
 		t.Error("--film-output does not change the digest")
+	}
+	wider := cond
+	wider.ConditionedArch = "4x8"
+	if wider.Digest() == cond.Digest() {
+		t.Error("--conditioned-arch does not change the digest")
+	}
+	same := cond
+	same.Dataset, same.ConditionedArch = "compas", "4x4" // COMPAS's own architecture
+	if r, err := same.Resolved(1000); err != nil || r.ConditionedArch != "" {
+		t.Errorf("--conditioned-arch equal to --arch resolves to %q (%v), want the default \"\"", r.ConditionedArch, err)
 	}
 	perStep := cond
 	perStep.LambdasPerStep = 4
@@ -585,6 +598,61 @@ func TestConditionedSweepFiLMOutput(t *testing.T) {
 				t.Errorf("%d conditioned records, want 2", conditioned)
 			}
 		})
+	}
+}
+
+// With --conditioned-arch the conditioned network has its own
+// architecture, which its records and file carry, while the λ = 0 and λ = 1
+// networks keep --arch; the file scores as the records say.
+func TestConditionedSweepOwnArchitecture(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a conditioned sweep; run without -short")
+	}
+	cfg := conditionedConfig()
+	cfg.Splits, cfg.EvalLambdas, cfg.Epochs, cfg.Lambdas = 1, "", 2, "log:4"
+	cfg.Arch, cfg.ConditionedArch = "3x4", "3x7"
+	d := filepath.Join(t.TempDir(), "out")
+	if err := runSweep(cfg, d); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range readRecords(t, d) {
+		if !r.OK() {
+			t.Fatalf("λ = %g: %s", r.Lambda, r.FailReason)
+		}
+		f, err := model.Load(filepath.Join(d, r.Weights))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "3x4"
+		if r.Conditioned {
+			want = "3x7"
+			n++
+		}
+		at := f
+		if r.Conditioned {
+			if at, err = f.At(r.Lambda); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r.Arch != want || at.Arch != want {
+			t.Fatalf("λ = %g (conditioned %v): record arch %s, network %s, want %s", r.Lambda, r.Conditioned, r.Arch, at.Arch, want)
+		}
+		sp := testSplit(t, d, r.Split)
+		z, err := at.Logits(sp.x, len(sp.y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		met, err := fairness.EvaluateLogits(z, sp.y, sp.a, sp.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(met.Risk-r.Risk) > 1e-9 {
+			t.Errorf("λ = %g: the stored network's risk %g, the record's %g", r.Lambda, met.Risk, r.Risk)
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d conditioned records, want 2", n)
 	}
 }
 

@@ -394,6 +394,15 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 			c.Batch = max(1, batch)
 		}
 	}
+	if c.ConditionedArch != "" {
+		// The same architecture as the rest is the default: the same
+		// digest.
+		if ca, err := model.ParseArch(c.ConditionedArch); err == nil {
+			if a, _ := model.ParseArch(c.Arch); ca == a {
+				c.ConditionedArch = ""
+			}
+		}
+	}
 	if c.CSV != "" {
 		c.CSV = filepath.Clean(c.CSV)
 	}

@@ -164,7 +164,9 @@ type Config struct {
 	// before it existed. LambdasPerStep is the number of λ each of the
 	// conditioned network's steps trains at (train.ConditionedOptions.PerStep),
 	// 0 for one, so that the digests of sweeps made before it existed stay
-	// theirs.
+	// theirs. ConditionedArch is the conditioned network's architecture
+	// ("" for Arch; the λ = 0 and λ = 1 networks train with Arch either
+	// way), "" keeping the digests of sweeps made before it existed.
 	Conditioned       bool   `json:"conditioned,omitempty"`
 	FiLMWidth         int    `json:"film_width,omitempty"`
 	LambdaDraw        string `json:"lambda_draw,omitempty"`
@@ -175,6 +177,7 @@ type Config struct {
 	ConditionedLR     string `json:"conditioned_lr,omitempty"`
 	FiLMOutput        bool   `json:"film_output,omitempty"`
 	LambdasPerStep    int    `json:"lambdas_per_step,omitempty"`
+	ConditionedArch   string `json:"conditioned_arch,omitempty"`
 
 	// Coding records which raw target and sensitive values the data coded
 	// 1; experiments.NewRunner fills it. It follows from the other

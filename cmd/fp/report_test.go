@@ -86,7 +86,7 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 	cond.Penalty, cond.Conditioned, cond.Lockstep, cond.FiLMWidth, cond.LambdaDraw = "ato-output", true, false, 8, "grid"
 	cond.EvalLambdas, cond.ScheduleRows, cond.ConditionedEpochs, cond.ConditionedLR = "log:8", 500, 7, "constant"
 	filmOutput := cond
-	filmOutput.FiLMOutput, filmOutput.LambdasPerStep = true, 4
+	filmOutput.FiLMOutput, filmOutput.LambdasPerStep, filmOutput.ConditionedArch = true, 4, "4x8"
 	before := cond
 	before.Engine, before.Penalty, before.FiLMPenalty = "graph", "ato-penultimate", "before"
 	groups := csv

@@ -73,6 +73,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "conditioned", Usage: "per split, train one λ-conditioned network (after the λ = 0 and λ = 1 runs) instead of one network per λ, and record it at every λ of the grid (docs/method.md §12); not with adaptive:N, the adversarial method or --lockstep; part of the configuration"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "film-width", Value: model.DefaultFiLMWidth, Usage: "--conditioned: units of the conditioning network's hidden layer"}),
 		altsrc.NewBoolFlag(&cli.BoolFlag{Name: "film-output", Usage: "--conditioned: the conditioning network modulates the output layer's logit too, γ_out(λ)·z + δ_out(λ), besides every hidden layer (docs/method.md §12)"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "conditioned-arch", DefaultText: "--arch", Usage: "--conditioned: architecture `LxH` of the conditioned network; the λ = 0 and λ = 1 networks, whose extremes standardize its objective, keep --arch (docs/method.md §12)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "lambdas-per-step", DefaultText: "1", Usage: "--conditioned: train each step at `K` λ drawn together (stratified over the log-uniform range), on the mean of their objectives: one Adam step for K gradients (docs/method.md §12)"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambda-draw", Value: train.DefaultDraw, Usage: "--conditioned: the λ each training step draws, log-uniform (on [smallest positive λ of the grid, 1]) or grid (one of the grid's λ in (0, 1), each as likely)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "conditioned-epochs", DefaultText: "--epochs", Usage: "--conditioned: training epochs `N` of the conditioned network; the λ = 0 and λ = 1 runs, whose extremes standardize its objective, keep --epochs (docs/method.md §12)"}),
@@ -170,6 +171,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.ConditionedEpochs = c.Int("conditioned-epochs")
 	cfg.ConditionedLR = c.String("conditioned-lr")
 	cfg.LambdasPerStep = c.Int("lambdas-per-step")
+	cfg.ConditionedArch = c.String("conditioned-arch")
 	if cfg.Conditioned && cfg.LambdasPerStep == 1 {
 		cfg.LambdasPerStep = 0 // one λ per step is the default: the same digest
 	}

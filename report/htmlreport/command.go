@@ -125,6 +125,7 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 		num("conditioned-epochs", float64(c.ConditionedEpochs), 0)
 		str("conditioned-lr", c.ConditionedLR, "")
 		num("lambdas-per-step", float64(c.LambdasPerStep), 0)
+		str("conditioned-arch", c.ConditionedArch, "")
 	}
 	// fp train trains in lockstep wherever the configuration allows it, so
 	// a backprop run of one network after another says so (redundant, and

@@ -66,8 +66,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 		return fieldErr("schedule_rows", "%d, want ≥ 1 (0: every training row)", c.ScheduleRows)
 	case c.ConditionedLR != "" && c.ConditionedLR != ConditionedLRConstant:
 		return fieldErr("conditioned_lr", "%q: want %s (or leave it out for the plateau schedule)", c.ConditionedLR, ConditionedLRConstant)
-	case c.LambdasPerStep < 0:
-		return fieldErr("lambdas_per_step", "%d, want ≥ 1 (0: one)", c.LambdasPerStep)
+	case c.LambdasPerStep < 0 || c.LambdasPerStep > MaxLambdasPerStep:
+		return fieldErr("lambdas_per_step", "%d, want 1 to %d (0: one); each costs a gradient per step", c.LambdasPerStep, MaxLambdasPerStep)
 	case c.ConditionedEpochs < 0:
 		return fieldErr("conditioned_epochs", "%d, want ≥ 1 (0: --epochs)", c.ConditionedEpochs)
 	case c.FiLMWidth < 0:
@@ -112,6 +112,11 @@ func (c Config) checkConditioned(eng train.Engine) error {
 	}
 	return c.probeConditioned(eng)
 }
+
+// MaxLambdasPerStep bounds --lambdas-per-step: each λ costs one gradient
+// per step, and four changed nothing measurable on COMPAS (docs/method.md
+// §12).
+const MaxLambdasPerStep = 64
 
 // ConditionedLRConstant trains a conditioned network at a constant
 // learning rate (--conditioned-lr constant) instead of the plateau

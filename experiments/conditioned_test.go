@@ -388,7 +388,8 @@ func TestConditionedRefusals(t *testing.T) {
 		{"conditioned architecture without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedArch = false, "", "4x8" }, "conditioned_arch", "--conditioned only"},
 		{"bad conditioned architecture", func(c *experiments.Config) { c.ConditionedArch = "4by8" }, "conditioned_arch", ""},
 		{"too large a conditioned architecture", func(c *experiments.Config) { c.ConditionedArch = "40x4000" }, "conditioned_arch", "want at most"},
-		{"negative λ per step", func(c *experiments.Config) { c.LambdasPerStep = -1 }, "lambdas_per_step", "-1, want ≥ 1 (0: one)"},
+		{"negative λ per step", func(c *experiments.Config) { c.LambdasPerStep = -1 }, "lambdas_per_step", "-1, want 1 to 64 (0: one)"},
+		{"too many λ per step", func(c *experiments.Config) { c.LambdasPerStep = 1000 }, "lambdas_per_step", "1000, want 1 to 64"},
 		{"λ per step without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.LambdasPerStep = false, "", 2 }, "lambdas_per_step", "--conditioned only"},
 		{"a constant learning rate without --conditioned", func(c *experiments.Config) { c.Conditioned, c.EvalLambdas, c.ConditionedLR = false, "", "constant" }, "conditioned_lr", "--conditioned only"},
 		{"penalty position without --conditioned", func(c *experiments.Config) {

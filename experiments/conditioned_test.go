@@ -655,6 +655,17 @@ func TestConditionedSweepOwnArchitecture(t *testing.T) {
 	if n != 2 {
 		t.Errorf("%d conditioned records, want 2", n)
 	}
+	rep, err := experiments.Status(d, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if line := "the conditioned networks are 3x7, the λ = 0 and λ = 1 networks 3x4\n"; !strings.Contains(b.String(), line) {
+		t.Errorf("fp status does not name the conditioned networks' architecture (%q):\n%s", line, b.String())
+	}
 }
 
 // With several λ per step a conditioned sweep trains on both engines to

@@ -43,6 +43,12 @@ func (rep *StatusReport) WriteText(w io.Writer) error {
 	if cfg.Conditioned && cfg.conditionedEpochs() != cfg.Epochs {
 		fmt.Fprintf(w, "the conditioned networks train %d epochs, the λ = 0 and λ = 1 networks %d\n", cfg.conditionedEpochs(), cfg.Epochs)
 	}
+	if cfg.Conditioned && cfg.ConditionedArch != "" {
+		fmt.Fprintf(w, "the conditioned networks are %s, the λ = 0 and λ = 1 networks %s\n", cfg.ConditionedArch, cfg.Arch)
+	}
+	if cfg.Conditioned && cfg.LambdasPerStep > 1 {
+		fmt.Fprintf(w, "the conditioned networks train each step at %d λ\n", cfg.LambdasPerStep)
+	}
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}

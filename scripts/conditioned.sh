@@ -39,24 +39,9 @@ for i in 0 1; do
 done
 JOBS=${JOBS:-$ALL}
 
-[ -f "$TIMES" ] || printf 'dataset\tname\tshard\tworkers\tseconds\n' >"$TIMES"
-for job in $JOBS; do
-  IFS=: read -r ds name i <<<"$job"
-  shard=()
-  [ -n "${i:-}" ] && shard=(--shard "$i/2")
-  echo "== $ds $name ${i:+shard $i/2}"
-  work="$WORK/$ds/$name"
-  start=$(date +%s.%N)
-  # shellcheck disable=SC2086
-  "$FP" train --dataset "$ds" $COMMON ${FLAGS[$ds:$name]} "${shard[@]}" \
-    ${WORKERS:+--workers "$WORKERS"} --out "$work" --quiet --no-plot
-  end=$(date +%s.%N)
-  printf '%s\t%s\t%s\t%s\t%.1f\n' "$ds" "$name" "${i:--}" "${WORKERS:-$(nproc)}" "$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')" >>"$TIMES"
-  dst="results/$ds/conditioned/$name"
-  mkdir -p "$dst"
-  cp "$work/config.json" "$dst/"
-  cp "$work"/records*.jsonl "$dst/"
-done
+# shellcheck source=scripts/conditioned-jobs.sh
+. scripts/conditioned-jobs.sh
+run_jobs
 
 compare() { # OUT A B …: the configurations, as text and as JSON
   out=$1

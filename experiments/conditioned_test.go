@@ -101,15 +101,7 @@ func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp := testSplit(t, whole, r.Split)
-		z, err := at.Logits(sp.x, len(sp.y))
-		if err != nil {
-			t.Fatal(err)
-		}
-		met, err := fairness.EvaluateLogits(z, sp.y, sp.a, sp.e)
-		if err != nil {
-			t.Fatal(err)
-		}
+		met := scoreOnTestRows(t, whole, r.Split, at)
 		if math.Abs(met.Risk-r.Risk) > 1e-12 || math.Abs(met.ATO-r.ATO) > 1e-12 {
 			t.Errorf("%s: the stored file folded at λ scores risk %g ATO %g, the record %g %g", r.Key(), met.Risk, met.ATO, r.Risk, r.ATO)
 		}
@@ -343,6 +335,22 @@ func TestConditionedSweepRecordsResumesAndShards(t *testing.T) {
 
 // testRows are a split's test rows as the runner scores them.
 type testRows struct{ x, y, a, e []float64 }
+
+// scoreOnTestRows scores net on the test rows of split m of the run in dir,
+// as the records do.
+func scoreOnTestRows(t *testing.T, dir string, m int, net *model.File) fairness.Metrics {
+	t.Helper()
+	sp := testSplit(t, dir, m)
+	z, err := net.Logits(sp.x, len(sp.y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	met, err := fairness.EvaluateLogits(z, sp.y, sp.a, sp.e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return met
+}
 
 func testSplit(t *testing.T, dir string, m int) testRows {
 	t.Helper()
@@ -578,20 +586,11 @@ func TestConditionedSweepFiLMOutput(t *testing.T) {
 				if f.FiLM == nil || !f.FiLM.Output {
 					t.Fatalf("λ = %g: the stored conditioning network does not modulate the output layer", r.Lambda)
 				}
-				sp := testSplit(t, d, r.Split)
 				at, err := f.At(r.Lambda)
 				if err != nil {
 					t.Fatal(err)
 				}
-				z, err := at.Logits(sp.x, len(sp.y))
-				if err != nil {
-					t.Fatal(err)
-				}
-				met, err := fairness.EvaluateLogits(z, sp.y, sp.a, sp.e)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if math.Abs(met.Risk-r.Risk) > 1e-9 {
+				if met := scoreOnTestRows(t, d, r.Split, at); math.Abs(met.Risk-r.Risk) > 1e-9 {
 					t.Errorf("λ = %g: the stored network's risk %g, the record's %g", r.Lambda, met.Risk, r.Risk)
 				}
 			}
@@ -639,16 +638,7 @@ func TestConditionedSweepOwnArchitecture(t *testing.T) {
 		if r.Arch != want || at.Arch != want {
 			t.Fatalf("λ = %g (conditioned %v): record arch %s, network %s, want %s", r.Lambda, r.Conditioned, r.Arch, at.Arch, want)
 		}
-		sp := testSplit(t, d, r.Split)
-		z, err := at.Logits(sp.x, len(sp.y))
-		if err != nil {
-			t.Fatal(err)
-		}
-		met, err := fairness.EvaluateLogits(z, sp.y, sp.a, sp.e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if math.Abs(met.Risk-r.Risk) > 1e-9 {
+		if met := scoreOnTestRows(t, d, r.Split, at); math.Abs(met.Risk-r.Risk) > 1e-9 {
 			t.Errorf("λ = %g: the stored network's risk %g, the record's %g", r.Lambda, met.Risk, r.Risk)
 		}
 	}

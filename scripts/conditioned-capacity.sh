@@ -8,7 +8,8 @@
 # results/DATASET/conditioned/NAME/; rerunning resumes. The comparisons (compare-*.txt and .json)
 # follow once both sides of one are there.
 #
-# Settings (environment): JOBS ("dataset:name[:shard]", default all, in the order below), FP
+# Settings (environment): JOBS ("dataset:name[:shard]", default all, in the order below; set and
+# empty: only the comparisons), FP
 # (bin/fp), WORKERS (all CPUs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +46,7 @@ for name in conditioned-k2-ato-output conditioned-k4-ato-output grid-lockstep-4x
   ALL="$ALL compas:$name"
 done
 ALL="$ALL adult-sex:conditioned-rows2000-arch10x48-ato-output:1 adult-sex:conditioned-rows2000-arch10x48-ato-output:0"
-JOBS=${JOBS:-$ALL}
+JOBS=${JOBS-$ALL}
 
 # shellcheck source=scripts/conditioned-jobs.sh
 . scripts/conditioned-jobs.sh
@@ -76,3 +77,18 @@ done
 a=results/adult-sex/conditioned
 # Paired over the splits both have.
 compare "$a/compare-conditioned-rows2000-arch10x48-vs-grid-ato-output" "$a/conditioned-rows2000-arch10x48-ato-output" "$a/grid-lockstep-ato-output"
+
+# Sensitivity check: the same comparisons with the interior-λ candidates that are constant or
+# one-class left out of both sides (scripts/without_degenerate.py), for the DP fronts.
+strip() { # RESULTS-DIR NAME: the records without degenerate interior candidates, under $WORK
+  python3 scripts/without_degenerate.py "$1/$2" "$WORK/without-degenerate/$1/$2" >&2
+  echo "$WORK/without-degenerate/$1/$2"
+}
+if [ -d "$a/conditioned-rows2000-arch10x48-ato-output" ]; then
+  g=$(strip $a grid-lockstep-ato-output)
+  compare "$a/compare-conditioned-vs-grid-ato-output-without-degenerate" "$(strip $a conditioned-ato-output)" "$g"
+  compare "$a/compare-conditioned-rows2000-arch10x48-vs-grid-ato-output-without-degenerate" \
+    "$(strip $a conditioned-rows2000-arch10x48-ato-output)" "$g"
+fi
+compare "$c/compare-conditioned-vs-grid-ato-output-without-degenerate" \
+  "$(strip $c conditioned-ato-output)" "$(strip $c grid-lockstep-ato-output)"

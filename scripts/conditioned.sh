@@ -9,7 +9,8 @@
 # resumed job's time then covers only what was left). Once every job of a dataset is done, the
 # conditioned network is compared with the grid (compare-*.txt and .json beside them).
 #
-# Settings (environment): JOBS ("dataset:name[:shard]", default all, in the order below), FP
+# Settings (environment): JOBS ("dataset:name[:shard]", default all, in the order below; set and
+# empty: only the comparisons), FP
 # (bin/fp), WORKERS (all CPUs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ done
 for i in 0 1; do
   ALL="$ALL adult-sex:grid-lockstep-ato-output:$i adult-sex:conditioned-ato-output:$i"
 done
-JOBS=${JOBS:-$ALL}
+JOBS=${JOBS-$ALL}
 
 # shellcheck source=scripts/conditioned-jobs.sh
 . scripts/conditioned-jobs.sh

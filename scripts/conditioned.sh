@@ -4,7 +4,8 @@
 # and the conditioned network (with the dense evaluation grid log:64), at log:15 and 500 epochs:
 # COMPAS at 100 splits with ato-output and ato-penultimate, Adult-sex at 20 splits with ato-output
 # in two shards (and a variant measuring the schedule on 2,000 rows, run on shard 1 only:
-# JOBS=adult-sex:conditioned-rows2000-ato-output:1). Each job's wall time is appended to results/conditioned-times.tsv; its records and
+# JOBS=adult-sex:conditioned-rows2000-ato-output:1, and the grid one network after another for its
+# wall time, also on shard 1 only: JOBS=adult-sex:grid-ato-output:1). Each job's wall time is appended to results/conditioned-times.tsv; its records and
 # config.json are copied to results/DATASET/conditioned/NAME/ when it ends; rerunning resumes (a
 # resumed job's time then covers only what was left). Once every job of a dataset is done, the
 # conditioned network is compared with the grid (compare-*.txt and .json beside them).
@@ -27,6 +28,7 @@ declare -A FLAGS=(
   [compas:grid-ato-penultimate]="--splits 100 --penalty ato-penultimate --lockstep=false"
   [compas:conditioned-ato-penultimate]="--splits 100 --penalty ato-penultimate --conditioned --eval-lambdas log:64"
   [adult-sex:grid-lockstep-ato-output]="--splits 20 --penalty ato-output --lockstep"
+  [adult-sex:grid-ato-output]="--splits 20 --penalty ato-output --lockstep=false"
   [adult-sex:conditioned-ato-output]="--splits 20 --penalty ato-output --conditioned --eval-lambdas log:64"
   [adult-sex:conditioned-rows2000-ato-output]="--splits 20 --penalty ato-output --conditioned --eval-lambdas log:64 --schedule-rows 2000"
 )
@@ -64,4 +66,8 @@ fi
 if [ -f $a/conditioned-rows2000-ato-output/records-shard-1-of-2.jsonl ] && [ -f $a/grid-lockstep-ato-output/records-shard-1-of-2.jsonl ]; then
   # Paired over the splits both have (shard 1's).
   compare "$a/compare-conditioned-rows2000-vs-grid-ato-output" "$a/conditioned-rows2000-ato-output" "$a/grid-lockstep-ato-output"
+fi
+if [ -d $a/grid-ato-output ] && [ -d $a/grid-lockstep-ato-output ]; then
+  # The grid one network after another (run on shard 1 for its wall time), paired over its splits.
+  compare "$a/compare-grid-lockstep-vs-grid-ato-output" "$a/grid-lockstep-ato-output" "$a/grid-ato-output"
 fi

@@ -77,6 +77,8 @@ done
 a=results/adult-sex/conditioned
 # Paired over the splits both have.
 compare "$a/compare-conditioned-rows2000-arch10x48-vs-grid-ato-output" "$a/conditioned-rows2000-arch10x48-ato-output" "$a/grid-lockstep-ato-output"
+# And against the grid one network after another (shard 1 only; scripts/conditioned.sh).
+compare "$a/compare-conditioned-rows2000-arch10x48-vs-grid-apart-ato-output" "$a/conditioned-rows2000-arch10x48-ato-output" "$a/grid-ato-output"
 
 # Sensitivity check: the same comparisons with the interior-λ candidates that are constant or
 # one-class left out of both sides (scripts/without_degenerate.py), for the DP fronts.

@@ -70,4 +70,5 @@ fi
 if [ -d $a/grid-ato-output ] && [ -d $a/grid-lockstep-ato-output ]; then
   # The grid one network after another (run on shard 1 for its wall time), paired over its splits.
   compare "$a/compare-grid-lockstep-vs-grid-ato-output" "$a/grid-lockstep-ato-output" "$a/grid-ato-output"
+  compare "$a/compare-conditioned-vs-grid-apart-ato-output" "$a/conditioned-ato-output" "$a/grid-ato-output"
 fi

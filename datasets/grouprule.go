@@ -35,23 +35,10 @@ func NewGroupRule(levels, cols, groupMap []string) (*GroupRule, error) {
 	if len(m) > 0 {
 		g.group = make(map[string]string, len(m))
 		for _, e := range m {
-			v, to := g.label(e.Value), g.label(e.Group)
-			if strings.EqualFold(to, OtherLevel) {
-				to = OtherLevel
-			}
-			g.group[v] = to
+			g.group[levelLabel(len(cols), e.Value)] = mappedGroup(len(cols), e.Group)
 		}
 	}
 	return g, nil
-}
-
-// label writes a value (a combination, for several columns) as setGroups
-// names it.
-func (g *GroupRule) label(l string) string {
-	if len(g.cols) > 1 {
-		return normalizeLabel(l)
-	}
-	return l
 }
 
 // Levels names the groups, in code order.

@@ -213,12 +213,7 @@ func (d *Dataset) setGroups(t *table, rows []int, cols []*column, g GroupOptions
 		what = "columns " + strings.Join(cn, ", ")
 	}
 
-	label := func(l string) string {
-		if len(cols) > 1 {
-			return normalizeLabel(l)
-		}
-		return l
-	}
+	label := func(l string) string { return levelLabel(len(cols), l) }
 
 	// The map first: each of its groups takes the place of its first value
 	// in level order, so that the levels listed and the minimum count of
@@ -235,10 +230,8 @@ func (d *Dataset) setGroups(t *table, rows []int, cols []*column, g GroupOptions
 			if prev, ok := group[v]; ok {
 				return fmt.Errorf("%w: --group-map: the value %q is mapped twice, to %q and to %q", ErrGroups, m.Value, prev, m.Group)
 			}
-			to := label(m.Group)
-			if strings.EqualFold(to, OtherLevel) {
-				to, rest = OtherLevel, true
-			}
+			to := mappedGroup(len(cols), m.Group)
+			rest = rest || to == OtherLevel
 			group[v] = to
 		}
 		// One step only: a group that is another mapped value would be
@@ -374,6 +367,26 @@ func notAValue(flag, given, label, what string, names []string) error {
 		return fmt.Errorf("%w: %s: %q is not a value of the %s; did you mean %q?", ErrGroups, flag, given, what, best)
 	}
 	return fmt.Errorf("%w: %s: %q is not a value of the %s (values: %s)", ErrGroups, flag, given, what, quoteList(names))
+}
+
+// levelLabel writes a value given by the user (a level, a map's value or
+// group) as the groups of ncols columns name it: for an intersection with
+// fp's separator (normalizeLabel), else as it is.
+func levelLabel(ncols int, l string) string {
+	if ncols > 1 {
+		return normalizeLabel(l)
+	}
+	return l
+}
+
+// mappedGroup is the group a --group-map entry names, as levelLabel writes
+// it; OtherLevel in any case is OtherLevel.
+func mappedGroup(ncols int, group string) string {
+	to := levelLabel(ncols, group)
+	if strings.EqualFold(to, OtherLevel) {
+		return OtherLevel
+	}
+	return to
 }
 
 // normalizeLabel writes a listed level of an intersection with the

@@ -30,6 +30,7 @@ type FiLM struct {
 	// Output of the output layer.
 	Gamma, Delta []*G.Node
 
+	outputs        int // model.FiLM.Outputs: the length of o
 	enc            []float64
 	w1, b1, w2, b2 []float64
 }
@@ -44,7 +45,7 @@ func NewFiLM(g *G.ExprGraph, f *model.FiLM, lambda float64) (*FiLM, error) {
 	if err := f.Validate(model.Arch{Layers: f.Layers + 1, Hidden: f.Hidden}); err != nil {
 		return nil, fmt.Errorf("film: %w", err)
 	}
-	m := &FiLM{Width: f.Width, Layers: f.Layers, Hidden: f.Hidden, Output: f.Output,
+	m := &FiLM{Width: f.Width, Layers: f.Layers, Hidden: f.Hidden, Output: f.Output, outputs: f.Outputs(),
 		enc: make([]float64, model.EncodingWidth),
 		w1:  append([]float64(nil), f.W1...), b1: append([]float64(nil), f.B1...),
 		w2: append([]float64(nil), f.W2...), b2: append([]float64(nil), f.B2...)}
@@ -96,10 +97,7 @@ func (m *FiLM) build() error {
 	if o, err = G.BroadcastAdd(o, m.B2, nil, []byte{0}); err != nil {
 		return err
 	}
-	n := 2 * m.Layers * m.Hidden
-	if m.Output {
-		n += 2
-	}
+	n := m.outputs
 	if o, err = G.Reshape(o, tensor.Shape{n}); err != nil {
 		return err
 	}

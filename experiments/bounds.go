@@ -71,12 +71,18 @@ func (c Config) checkBounds() error {
 	if c.Arch == "" {
 		return nil
 	}
-	arch, err := model.ParseArch(c.Arch)
+	return checkArch("arch", c.Arch)
+}
+
+// checkArch refuses, as field, an architecture that does not parse or has
+// more than MaxParams parameters.
+func checkArch(field, s string) error {
+	arch, err := model.ParseArch(s)
 	if err != nil {
-		return &FieldError{Field: "arch", Err: err}
+		return &FieldError{Field: field, Err: err}
 	}
 	if params := archParams(float64(arch.Layers), float64(arch.Hidden)); params > MaxParams {
-		return fieldErr("arch", "%s has at least %.3g parameters per network, want at most %.0e (fp trains small networks on tables: 10x32 has about 10⁴)", c.Arch, params, float64(MaxParams))
+		return fieldErr(field, "%s has at least %.3g parameters per network, want at most %.0e (fp trains small networks on tables: 10x32 has about 10⁴)", s, params, float64(MaxParams))
 	}
 	return nil
 }

@@ -78,12 +78,8 @@ func (c Config) checkConditioned(eng train.Engine) error {
 		return fieldErr("film_penalty", "%q: want one of %s", c.FiLMPenalty, strings.Join(train.FiLMPenalties, ", "))
 	}
 	if c.ConditionedArch != "" {
-		arch, err := model.ParseArch(c.ConditionedArch)
-		if err != nil {
-			return &FieldError{Field: "conditioned_arch", Err: err}
-		}
-		if params := archParams(float64(arch.Layers), float64(arch.Hidden)); params > MaxParams {
-			return fieldErr("conditioned_arch", "%s has at least %.3g parameters, want at most %.0e", c.ConditionedArch, params, float64(MaxParams))
+		if err := checkArch("conditioned_arch", c.ConditionedArch); err != nil {
+			return err
 		}
 	}
 	if c.FiLMPenalty == train.PenaltyBeforeFiLM {

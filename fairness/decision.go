@@ -19,12 +19,6 @@ import (
 // selected (ŷ = 1) when its predicted probability p ≥ DefaultThreshold.
 const DefaultThreshold = 0.5
 
-// DecisionTolerance is how far outside [0, 1] a decision probability may
-// fall and still be read (then clipped to [0, 1]): the mixtures of
-// randomized classifiers are sums of weighted probabilities whose rounding
-// can give 1.0000000000000018.
-const DecisionTolerance = 1e-12
-
 // GroupRates are the rates of decisions in one group. With randomized
 // decisions (a probability of selection per row) they are expectations over
 // the randomization.
@@ -33,6 +27,7 @@ type GroupRates struct {
 	Count         int     `json:"count"`          // its rows
 	Positives     int     `json:"positives"`      // its rows with y = 1
 	SelectionRate float64 `json:"selection_rate"` // P(ŷ = 1)
+	Accuracy      float64 `json:"accuracy"`       // P(ŷ = y)
 	// TPR is P(ŷ = 1 | y = 1) and FPR P(ŷ = 1 | y = 0); each is 0 and
 	// left out of the gaps when the group has no such rows.
 	TPR float64 `json:"tpr"`
@@ -98,8 +93,8 @@ func DecideScores(p, y []float64, z []int, t float64) (Decision, error) {
 // probabilities of selection d_i = P(ŷ_i = 1) (0 or 1 for a deterministic
 // classifier; a randomized one's, as Fairlearn's ExponentiatedGradient and
 // ThresholdOptimizer give): every rate is its expectation over the
-// randomization. d must be finite and within DecisionTolerance of [0, 1]
-// (values outside are clipped), y 0 or 1, all of one length n ≥ 1, with at
+// randomization. d must be in [0, 1] (readers of files clip the rounding
+// of randomized mixtures first: datasets.ProbabilityTolerance), y 0 or 1, all of one length n ≥ 1, with at
 // least two groups present; otherwise the error names the first offending
 // row. Threshold is 0 in the result (no threshold was applied).
 func DecideRandomized(d, y []float64, z []int) (Decision, error) {
@@ -117,7 +112,7 @@ func DecideRandomized(d, y []float64, z []int) (Decision, error) {
 		switch {
 		case math.IsNaN(v) || math.IsInf(v, 0):
 			return Decision{}, fmt.Errorf("decisions: row %d: decision %v, want a probability in [0, 1]", i, v)
-		case v < -DecisionTolerance || v > 1+DecisionTolerance:
+		case v < 0 || v > 1:
 			return Decision{}, fmt.Errorf("decisions: row %d: decision %v outside [0, 1]", i, v)
 		case y[i] != 0 && y[i] != 1:
 			return Decision{}, fmt.Errorf("decisions: row %d: label %v, want 0 or 1", i, y[i])
@@ -136,26 +131,30 @@ func DecideRandomized(d, y []float64, z []int) (Decision, error) {
 	}
 	r := len(labels)
 	count, pos := make([]int, r), make([]int, r)
-	sel, tp, fp := make([]float64, r), make([]float64, r), make([]float64, r)
-	var correct float64
+	sel, tp, fp, right := make([]float64, r), make([]float64, r), make([]float64, r), make([]float64, r)
 	for i, g := range z {
 		k := index[g]
-		v := min(max(d[i], 0), 1)
+		v := d[i]
 		count[k]++
 		sel[k] += v
 		if y[i] == 1 {
 			pos[k]++
 			tp[k] += v
-			correct += v
+			right[k] += v
 		} else {
 			fp[k] += v
-			correct += 1 - v
+			right[k] += 1 - v
 		}
+	}
+	var correct float64
+	for _, c := range right {
+		correct += c
 	}
 	out := Decision{Accuracy: correct / float64(n), Groups: make([]GroupRates, r)}
 	var rates, tprs, fprs []float64
 	for k, g := range labels {
-		gr := GroupRates{Group: g, Count: count[k], Positives: pos[k], SelectionRate: sel[k] / float64(count[k])}
+		c := float64(count[k])
+		gr := GroupRates{Group: g, Count: count[k], Positives: pos[k], SelectionRate: sel[k] / c, Accuracy: right[k] / c}
 		rates = append(rates, gr.SelectionRate)
 		if pos[k] > 0 {
 			gr.TPR = tp[k] / float64(pos[k])
@@ -200,3 +199,10 @@ func BinaryGroups(a []float64) []int {
 	}
 	return z
 }
+
+// ScaleNote says, once per output that shows them, what scale the score
+// metrics and the decision metrics are on (docs/method.md §7.2).
+const ScaleNote = "dp, eo, eopp: mean-variance indices of the score distributions (0 when the groups' scores are alike, " +
+	"at most 0.25 for two groups; no threshold)\n" +
+	"dp_diff, eo_diff, eopp_diff: gaps between the groups' rates of decisions (0 to 1); dp_ratio: the smallest " +
+	"selection rate over the largest (the four-fifths rule asks ≥ 0.8)"

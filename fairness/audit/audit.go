@@ -98,17 +98,17 @@ func setRates(m *fairness.GroupMetrics, tpr, fpr **float64, r fairness.GroupRate
 
 // Result is the audit of a file of predictions (fp audit's JSON output).
 type Result struct {
-	N             int      `json:"n"`
-	Risk          float64  `json:"risk"`
-	Accuracy      float64  `json:"accuracy"`
-	ATO           *float64 `json:"ato,omitempty"`
-	DP            float64  `json:"dp"`
-	EO            float64  `json:"eo"`
-	EOpp          float64  `json:"eopp"`
+	N        int      `json:"n"`
+	Risk     float64  `json:"risk"`
+	Accuracy float64  `json:"accuracy"`
+	ATO      *float64 `json:"ato,omitempty"`
+	DP       float64  `json:"dp"`
+	EO       float64  `json:"eo"`
+	EOpp     float64  `json:"eopp"`
 	DecisionResult
-	LabelPositive string   `json:"label_positive"` // the label value coded 1
-	GroupPositive string   `json:"group_positive"` // the group value coded 1
-	ByGroup       []Group  `json:"by_group"`
+	LabelPositive string  `json:"label_positive"` // the label value coded 1
+	GroupPositive string  `json:"group_positive"` // the group value coded 1
+	ByGroup       []Group `json:"by_group"`
 }
 
 // Compute computes the metrics of the predictions: from logits, the risk

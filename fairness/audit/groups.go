@@ -40,10 +40,10 @@ type GroupResult struct {
 	ATO      *float64 `json:"ato,omitempty"`
 	// ATOBetween names the groups of the largest and the smallest
 	// overlap-weighted mean, whose difference the ato is.
-	ATOBetween    []string   `json:"ato_between,omitempty"`
-	DP            float64    `json:"dp"`
-	EO            float64    `json:"eo"`
-	EOpp          float64    `json:"eopp"`
+	ATOBetween []string `json:"ato_between,omitempty"`
+	DP         float64  `json:"dp"`
+	EO         float64  `json:"eo"`
+	EOpp       float64  `json:"eopp"`
 	DecisionResult
 	LabelPositive string     `json:"label_positive"` // the label value coded 1
 	GroupColumns  []string   `json:"group_columns"`

@@ -245,3 +245,23 @@ func TestParityPenaltiesZeroAllocs(t *testing.T) {
 		}
 	}
 }
+
+// The mean-variance penalties are measured in blocks of at most
+// penalties.MVEvalRows rows (n² kernel values per block); the others in
+// the blocks asked for.
+func TestEvaluatorBlocksOfParityPenalties(t *testing.T) {
+	for _, pg := range parityPenalties(t) {
+		p := problem{"", model.Arch{Layers: 3, Hidden: 4}, 3, 8, 8, 0, objective(scalarize.Chebyshev, 0.5), pg.pen}
+		ev, err := train.NewEvaluator(backprop.Engine{}, p.spec(model.Init(p.arch, p.dim, rand.New(rand.NewPCG(1, 1)))), 4096)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 4096
+		if _, mv := pg.pen.(backprop.MVPenalty); mv {
+			want = penalties.MVEvalRows
+		}
+		if ev.Size() != want {
+			t.Errorf("%s, %d groups: evaluator blocks of %d rows, want %d", pg.pen.Name(), pg.groups, ev.Size(), want)
+		}
+	}
+}

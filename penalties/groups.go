@@ -75,12 +75,14 @@ func fillOverlapMean(b *train.Batch, col []float64, group, groups int) {
 }
 
 // ForGroups returns the R-group form of the built-in penalty p (one of
-// ATOPenultimate, ATOAll, ATOPenultimateNormalized, ATOOutput) for a
-// sensitive attribute of R ≥ 2 groups: the same name and layers, U built
-// from the spread D_u = max_r m_r,u − min_r m_r,u of the overlap-weighted
-// group means instead of |τ̂_u| (docs/method.md §3.3). It reads the R
-// columns GroupMeans(R) and is a train.GroupTerm: the data it trains on
-// must have R groups (train.Data.Groups). At R = 2 it computes the binary
+// BuiltinNames) for a sensitive attribute of R ≥ 2 groups: the same name
+// and layers, U built from the spread D_u = max_r m_r,u − min_r m_r,u of
+// the overlap-weighted group means instead of |τ̂_u| (docs/method.md §3.3);
+// for dp-mean and eo-mean the spread of the plain group means (within each
+// label for eo-mean), for dp-mv and eo-mv the index over the R groups. It
+// reads the columns of its R groups (GroupMeans(R) for the ATO penalties)
+// and is a train.GroupTerm: the data it trains on must have R groups
+// (train.Data.Groups). At R = 2 it computes the binary
 // penalty's value to rounding; runs with two groups use p itself, so that
 // their numbers stay those of the binary code.
 func ForGroups(p Penalty, groups int) (Penalty, error) {

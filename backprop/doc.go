@@ -1,8 +1,9 @@
 // Package backprop is fp's handwritten training engine: the built-in model of
 // docs/method.md §2 (a ReLU MLP with dropout masks and a logit output), the stable
-// binary cross-entropy risk, the built-in ATO penalties (ato-penultimate,
-// ato-all, ato-penultimate-normalized, ato-output) and their forms for a
-// sensitive attribute of R groups (docs/method.md §3.3), and the built-in
+// binary cross-entropy risk, the built-in penalties (the ATO penalties
+// ato-penultimate, ato-all, ato-penultimate-normalized and ato-output, and
+// dp-mean, eo-mean, dp-mv and eo-mv on the predicted probability) and their
+// forms for a sensitive attribute of R groups (docs/method.md §3.3), and the built-in
 // scalarizations (cheb, linear, cheb-aug), differentiated by hand over flat
 // row-major float64 buffers.
 //
@@ -15,7 +16,7 @@
 // those are graph code and need the graph engine. Engine.Check says so
 // before any data is read; it recognises the built-ins by the ATOPenalty,
 // NormalizedATOPenalty, OutputATOPenalty (with GroupATOPenalty for the
-// R-group forms), BCERisk, ChebyshevScalarization,
+// R-group forms), EOMeanPenalty, MVPenalty, BCERisk, ChebyshevScalarization,
 // LinearScalarization and AugmentedChebyshevScalarization interfaces, so
 // this package needs neither Gorgonia nor the packages of graph code.
 //

@@ -2,6 +2,7 @@ package backprop
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
@@ -36,8 +37,10 @@ type NormalizedATOPenalty interface {
 }
 
 // OutputATOPenalty is the ATO penalty on the predicted probability,
-// U = |τ̂(σ(z))|, reading the ATO contrast from its one input column.
-// penalties.ATOOutput is one.
+// U = |cᵀσ(z)|, reading the contrast c from its one input column:
+// penalties.ATOOutput (the overlap-weighted ATO contrast) and
+// penalties.DPMean (the unweighted contrast, the gap of the groups' mean
+// probabilities) are such.
 type OutputATOPenalty interface {
 	train.Term
 	ATOOutput()
@@ -52,6 +55,29 @@ type OutputATOPenalty interface {
 // in place of |τ̂_u| (docs/method.md §3.3).
 type GroupATOPenalty interface {
 	train.GroupTerm
+}
+
+// EOMeanPenalty is the equalized-odds gap of mean probabilities,
+// U = max(|c⁰ᵀσ(z)|, |c¹ᵀσ(z)|), reading the unweighted contrasts within
+// the rows with y = 0 and y = 1 from its two input columns
+// (penalties.EOMean). Its R-group form (a train.GroupTerm) reads 2R
+// columns, the group means within y = 0 and then within y = 1, and each
+// part is the spread D_y = max_r m_y,r − min_r m_y,r of its means.
+type EOMeanPenalty interface {
+	train.Term
+	EqualizedOddsMean()
+}
+
+// MVPenalty is the smoothed mean-variance index of the predicted
+// probabilities s = σ(z) (penalties.DPMV, penalties.EOMV and their R-group
+// forms): for each subset of rows, all of them or (conditional) those with
+// y = 0 and those with y = 1, with K_ij = σ((s_i − s_j)/T) off the diagonal
+// and 1 on it, the index Σ_r q_rᵀ(K·g_r − K·w)², U the larger over the
+// subsets. It reads, per subset in that order, 1 + 2R columns: w, the R
+// group means g_r and the R shares q_r (R the GroupTerm's groups, else 2).
+type MVPenalty interface {
+	train.Term
+	MeanVariance() (temperature float64, conditional bool)
 }
 
 // normEps is ε of NormalizedATOPenalty (penalties.NormalizedEps).
@@ -94,11 +120,11 @@ var _ train.Engine = Engine{}
 func (Engine) Name() string { return Name }
 
 // hint is what a user of a term the engine cannot train should do.
-const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output) and scalarizations (cheb, linear, cheb-aug); use the graph engine"
+const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output, dp-mean, eo-mean, dp-mv, eo-mv) and scalarizations (cheb, linear, cheb-aug); use the graph engine"
 
-// Check accepts the built-in BCE risk (or none), the built-in ATO
-// penalties (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty, and their
-// R-group forms, GroupATOPenalty) or none,
+// Check accepts the built-in BCE risk (or none), the built-in penalties
+// (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty, and their R-group
+// forms, GroupATOPenalty; EOMeanPenalty; MVPenalty) or none,
 // and the built-in scalarizations (ChebyshevScalarization,
 // LinearScalarization, AugmentedChebyshevScalarization) or none; any other
 // term is graph code, which only the graph engine can differentiate. A
@@ -157,10 +183,27 @@ func check(req train.Requirements) (penalty, int, error) {
 		}
 		inputs = groups
 	}
+	switch p := req.Penalty.(type) {
+	case EOMeanPenalty:
+		inputs = 2 * max(groups, 1)
+	case MVPenalty:
+		temp, cond := p.MeanVariance()
+		if !(temp > 0) || math.IsInf(temp, 0) {
+			return penNone, 0, unsupported
+		}
+		inputs = 1 + 2*max(groups, 2)
+		if cond {
+			inputs *= 2
+		}
+	}
 	if len(req.Penalty.Inputs()) != inputs {
 		return penNone, 0, unsupported
 	}
 	switch p := req.Penalty.(type) {
+	case EOMeanPenalty:
+		return penEOMean, groups, nil
+	case MVPenalty:
+		return penMV, groups, nil
 	case ATOPenalty:
 		if p.ATOAllLayers() {
 			return penAll, groups, nil
@@ -228,6 +271,8 @@ func New(spec train.Spec) (*Trainer, error) {
 	}
 	t := newTrainer(spec, pen, groups)
 	switch {
+	case pen == penEOMean || pen == penMV:
+		t.initOutput(req.Penalty, groups)
 	case groups > 0:
 		for _, in := range req.Penalty.Inputs() {
 			t.groupCols = append(t.groupCols, in.Name)
@@ -246,7 +291,9 @@ const (
 	penLast                    // ato-penultimate: the last hidden layer
 	penAll                     // ato-all: every hidden layer
 	penLastNorm                // ato-penultimate-normalized: the last hidden layer, per unit over its σ
-	penOutput                  // ato-output: the predicted probability
+	penOutput                  // ato-output (and dp-mean): the predicted probability
+	penEOMean                  // eo-mean: the predicted probability within each label
+	penMV                      // dp-mv, eo-mv: the smoothed mean-variance index of the probability
 )
 
 // covers reports whether hidden layer l (0-based) of nh is penalised.

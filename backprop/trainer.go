@@ -60,7 +60,9 @@ type Trainer struct {
 	// ato-penultimate-normalized: the last hidden layer's pre-activations
 	// centred on their batch mean (size×h), and σ' per unit (h).
 	cen, sd []float64
-	prob    []float64 // ato-output: size probabilities σ(z)
+	prob    []float64 // penalties on σ(z): size probabilities
+	// eo-mean and the mean-variance penalties (output.go).
+	out *outPenalty
 }
 
 func newTrainer(spec train.Spec, pen penalty, groups int) *Trainer {
@@ -112,7 +114,7 @@ func newTrainer(spec train.Spec, pen penalty, groups int) *Trainer {
 	case penLastNorm:
 		t.cen = make([]float64, sh)
 		t.sd = make([]float64, t.h)
-	case penOutput:
+	case penOutput, penEOMean, penMV:
 		t.prob = make([]float64, t.size)
 	}
 	return t
@@ -157,7 +159,11 @@ func (t *Trainer) check(b *train.Batch) error {
 	if t.contrast != "" && len(b.Column(t.contrast)) < n {
 		return fmt.Errorf("backprop: batch lacks the input column %q of %d rows", t.contrast, n)
 	}
-	for _, name := range t.groupCols {
+	names := t.groupCols
+	if t.out != nil {
+		names = t.out.names
+	}
+	for _, name := range names {
 		if len(b.Column(name)) < n {
 			return fmt.Errorf("backprop: batch lacks the input column %q of %d rows", name, n)
 		}
@@ -235,12 +241,14 @@ func (t *Trainer) gradient(b *train.Batch, first bool) train.Loss {
 		dz[i] = sw[i] * (sig - y[i])
 		if t.prob != nil {
 			t.prob[i] = sig
-			if t.groups == 0 {
+			if t.pen == penOutput && t.groups == 0 {
 				tauOut += c[i] * sig
 			}
 		}
 	}
 	switch {
+	case t.out != nil:
+		u = t.out.value(t.prob[:n], b)
 	case t.prob != nil && t.groups > 0:
 		u = t.outputSpread(n)
 	case t.prob != nil:
@@ -250,7 +258,13 @@ func (t *Trainer) gradient(b *train.Batch, first bool) train.Loss {
 	for i := range dz {
 		dz[i] *= dR
 	}
-	if t.prob != nil && dU != 0 && t.groups > 0 {
+	if t.out != nil && dU != 0 {
+		// ∂U/∂z_i = ∂U/∂p_i·σ_i(1 − σ_i).
+		t.out.grad(t.prob[:n])
+		for i, p := range t.prob[:n] {
+			dz[i] += dU * t.out.dp[i] * p * (1 - p)
+		}
+	} else if t.prob != nil && dU != 0 && t.groups > 0 {
 		// ∂D/∂z_i = (g_hi,i − g_lo,i)·σ_i(1 − σ_i).
 		hi, lo := t.gc[t.outHi], t.gc[t.outLo]
 		for i, p := range t.prob[:n] {

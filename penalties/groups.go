@@ -75,12 +75,14 @@ func fillOverlapMean(b *train.Batch, col []float64, group, groups int) {
 }
 
 // ForGroups returns the R-group form of the built-in penalty p (one of
-// ATOPenultimate, ATOAll, ATOPenultimateNormalized, ATOOutput) for a
-// sensitive attribute of R ≥ 2 groups: the same name and layers, U built
-// from the spread D_u = max_r m_r,u − min_r m_r,u of the overlap-weighted
-// group means instead of |τ̂_u| (docs/method.md §3.3). It reads the R
-// columns GroupMeans(R) and is a train.GroupTerm: the data it trains on
-// must have R groups (train.Data.Groups). At R = 2 it computes the binary
+// BuiltinNames) for a sensitive attribute of R ≥ 2 groups: the same name
+// and layers, U built from the spread D_u = max_r m_r,u − min_r m_r,u of
+// the overlap-weighted group means instead of |τ̂_u| (docs/method.md §3.3);
+// for dp-mean and eo-mean the spread of the plain group means (within each
+// label for eo-mean), for dp-mv and eo-mv the index over the R groups. It
+// reads the columns of its R groups (GroupMeans(R) for the ATO penalties)
+// and is a train.GroupTerm: the data it trains on must have R groups
+// (train.Data.Groups). At R = 2 it computes the binary
 // penalty's value to rounding; runs with two groups use p itself, so that
 // their numbers stay those of the binary code.
 func ForGroups(p Penalty, groups int) (Penalty, error) {
@@ -93,7 +95,11 @@ func ForGroups(p Penalty, groups int) (Penalty, error) {
 	case normalizedPenalty:
 		return groupNormalized{r: groups}, nil
 	case outputPenalty:
-		return groupOutput{r: groups}, nil
+		return groupOutput{r: groups, dp: q.dp}, nil
+	case eoMeanPenalty:
+		return groupEOMean{r: groups}, nil
+	case mvPenalty:
+		return groupMV{mvPenalty{cond: q.cond, r: groups, temp: q.temp}}, nil
 	}
 	return nil, fmt.Errorf("penalty %s has no R-group form: want one of %s", p.Name(), strings.Join(BuiltinNames, ", "))
 }
@@ -193,16 +199,26 @@ func (p groupNormalized) Node(n Net, b BatchNodes) (*G.Node, error) {
 }
 
 // groupOutput is ato-output for R groups: D(σ(z)), the R-group ATO of the
-// predicted probability on the batch.
-type groupOutput struct{ r int }
+// predicted probability on the batch; with dp, dp-mean for R groups: the
+// same spread of the unweighted group means (RowGroupMeans(AllRows, R)).
+type groupOutput struct {
+	r  int
+	dp bool
+}
 
-func (groupOutput) Name() string { return NameATOOutput }
+func (p groupOutput) Name() string { return outputPenalty{dp: p.dp}.Name() }
 
 // Version is empty: the built-ins are identified by fp's own version.
 func (groupOutput) Version() string { return "" }
 
-// Inputs are the R overlap-mean columns.
-func (p groupOutput) Inputs() []train.Input { return GroupMeans(p.r) }
+// Inputs are the R overlap-mean columns, or for dp-mean the R unweighted
+// group-mean columns.
+func (p groupOutput) Inputs() []train.Input {
+	if p.dp {
+		return RowGroupMeans(AllRows, p.r)
+	}
+	return GroupMeans(p.r)
+}
 
 // Groups is R (train.GroupTerm).
 func (p groupOutput) Groups() int { return p.r }
@@ -211,35 +227,57 @@ func (p groupOutput) Groups() int { return p.r }
 // penalty.
 func (groupOutput) ATOOutput() {}
 
+// OutputOnly marks a penalty that reads no hidden layer.
+func (groupOutput) OutputOnly() {}
+
 // Node builds D(σ(z)), the probability taken as a layer of one unit.
 func (p groupOutput) Node(n Net, b BatchNodes) (*G.Node, error) {
 	if n.Logit == nil {
 		return nil, fmt.Errorf("%s: the network has no logit", p.Name())
 	}
-	cols, err := groupColumns(b, p.r)
+	cols, err := inputColumns(b, p.Inputs())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
-	wrap := func(err error) error { return fmt.Errorf("%s: %w", p.Name(), err) }
 	prob, err := G.Sigmoid(n.Logit)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
+	u, err := probSpread(cols, prob)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
+	}
+	return u, nil
+}
+
+// probSpread builds the scalar D = max_r m_r − min_r m_r of the means
+// m_r = Σ_i g_r,i p_i of the probabilities p (a batch vector), g_r the
+// columns cols.
+func probSpread(cols []*G.Node, prob *G.Node) (*G.Node, error) {
 	// A batch×1 matrix, so that the means are 1-vectors and the
 	// comparisons of spread run on tensors, as for a hidden layer.
 	col, err := G.Reshape(prob, []int{prob.Shape()[0], 1})
 	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
 	d, err := spread(cols, col)
 	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
-	u, err := G.Sum(d)
-	if err != nil {
-		return nil, wrap(err)
+	return G.Sum(d)
+}
+
+// inputColumns returns the nodes of the columns ins, in order.
+func inputColumns(b BatchNodes, ins []train.Input) ([]*G.Node, error) {
+	cols := make([]*G.Node, len(ins))
+	for k, in := range ins {
+		c, err := b.Column(in.Name)
+		if err != nil {
+			return nil, err
+		}
+		cols[k] = c
 	}
-	return u, nil
+	return cols, nil
 }
 
 // groupColumns returns the nodes of the R overlap-mean columns.

@@ -85,10 +85,15 @@ const (
 	NameATOAll                   = "ato-all"
 	NameATOPenultimateNormalized = "ato-penultimate-normalized"
 	NameATOOutput                = "ato-output"
+	NameDPMean                   = "dp-mean"
+	NameEOMean                   = "eo-mean"
+	NameDPMV                     = "dp-mv"
+	NameEOMV                     = "eo-mv"
 )
 
 // BuiltinNames lists the names Builtin accepts.
-var BuiltinNames = []string{NameATOPenultimate, NameATOAll, NameATOPenultimateNormalized, NameATOOutput}
+var BuiltinNames = []string{NameATOPenultimate, NameATOAll, NameATOPenultimateNormalized, NameATOOutput,
+	NameDPMean, NameEOMean, NameDPMV, NameEOMV}
 
 // ATOPenultimate is U = |τ̂(h^(L−1))|, the ATO of the sensitive attribute on
 // the last hidden layer's pre-activations, summed over units (docs/method.md §3).
@@ -128,6 +133,14 @@ func Builtin(name string) (Penalty, error) {
 		return ATOPenultimateNormalized, nil
 	case NameATOOutput:
 		return ATOOutput, nil
+	case NameDPMean:
+		return DPMean, nil
+	case NameEOMean:
+		return EOMean, nil
+	case NameDPMV:
+		return DPMV, nil
+	case NameEOMV:
+		return EOMV, nil
 	}
 	return nil, fmt.Errorf("penalty %q: want one of %s", name, strings.Join(BuiltinNames, ", "))
 }

@@ -28,6 +28,13 @@ var ATOPenultimateNormalized Penalty = normalizedPenalty{}
 // mini-batch in training mode.
 var ATOOutput Penalty = outputPenalty{}
 
+// DPMean is U = |mean σ(z) over the batch's rows with a = 1 − mean σ(z)
+// over those with a = 0|, unweighted means (padding rows excluded): the gap
+// in mean predicted probability between the groups, a differentiable
+// demographic-parity penalty. It is ATOOutput with the contrast
+// DPContrast in place of the overlap-weighted one.
+var DPMean Penalty = outputPenalty{dp: true}
+
 type normalizedPenalty struct{}
 
 func (normalizedPenalty) Name() string { return NameATOPenultimateNormalized }
@@ -105,19 +112,36 @@ func unitSD(h, sw *G.Node) (*G.Node, error) {
 	return G.Sqrt(v)
 }
 
-type outputPenalty struct{}
+// outputPenalty is ato-output (the overlap-weighted contrast) or, with dp,
+// dp-mean (the unweighted one, DPContrast): U = |cᵀσ(z)|.
+type outputPenalty struct{ dp bool }
 
-func (outputPenalty) Name() string { return NameATOOutput }
+func (p outputPenalty) Name() string {
+	if p.dp {
+		return NameDPMean
+	}
+	return NameATOOutput
+}
 
 // Version is empty: the built-ins are identified by fp's own version.
 func (outputPenalty) Version() string { return "" }
 
-// Inputs is the ATO contrast.
-func (outputPenalty) Inputs() []train.Input { return []train.Input{Contrast} }
+// Inputs is the ATO contrast, or for dp-mean the unweighted one.
+func (p outputPenalty) Inputs() []train.Input {
+	if p.dp {
+		return []train.Input{DPContrast}
+	}
+	return []train.Input{Contrast}
+}
 
 // ATOOutput is how the handwritten engine recognises the penalty
-// (backprop.OutputATOPenalty).
+// (backprop.OutputATOPenalty): dp-mean is the ATO of the probability with
+// unit weights, so the same gradient serves it with its own contrast.
 func (outputPenalty) ATOOutput() {}
+
+// OutputOnly marks a penalty that reads no hidden layer (train's check of
+// where a conditioned network's penalty reads).
+func (outputPenalty) OutputOnly() {}
 
 // Node builds |cᵀσ(z)|. A batch that lacks a group has c = 0, so U = 0 and
 // every gradient, c_i·σ′(z_i)·sign(τ̂), is 0 whatever sign(0) is taken to be.
@@ -125,7 +149,7 @@ func (p outputPenalty) Node(n Net, b BatchNodes) (*G.Node, error) {
 	if n.Logit == nil {
 		return nil, fmt.Errorf("%s: the network has no logit", p.Name())
 	}
-	c, err := b.Column(Contrast.Name)
+	c, err := b.Column(p.Inputs()[0].Name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}

@@ -47,8 +47,9 @@ const (
 var FiLMPenalties = []string{PenaltyAfterFiLM, PenaltyBeforeFiLM}
 
 // outputPenalty is the marker of a penalty on the predicted probability
-// (penalties.ATOOutput and its R-group form): it reads no hidden layer.
-type outputPenalty interface{ ATOOutput() }
+// only (penalties.ATOOutput, DPMean, EOMean, DPMV, EOMV and their R-group
+// forms): it reads no hidden layer.
+type outputPenalty interface{ OutputOnly() }
 
 // CheckFiLMPenalty is the rule Spec.Validate applies to where a penalty
 // reads (Spec.FiLMPenalty): one of FiLMPenalties or "", and

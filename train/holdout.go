@@ -23,12 +23,23 @@ type Evaluator struct {
 	idx    []int
 }
 
+// BlockLimited is implemented by a penalty whose cost grows faster than
+// the rows it is computed on (the mean-variance penalties compare every
+// pair of rows): an Evaluator measures it in blocks of at most EvalRows
+// rows, whatever size it is asked for.
+type BlockLimited interface {
+	EvalRows() int
+}
+
 // NewEvaluator builds an evaluator for networks of spec that scores up to
-// size rows at once. U is measured when spec.Penalty is set (whatever the spec's
-// objective) and is 0 otherwise.
+// size rows at once (fewer for a BlockLimited penalty). U is measured when
+// spec.Penalty is set (whatever the spec's objective) and is 0 otherwise.
 func NewEvaluator(e Engine, spec Spec, size int) (*Evaluator, error) {
 	if size < 1 {
 		return nil, fmt.Errorf("evaluator: %d rows, want ≥ 1", size)
+	}
+	if l, ok := spec.Penalty.(BlockLimited); ok && l.EvalRows() >= 1 {
+		size = min(size, l.EvalRows())
 	}
 	s := spec
 	s.BatchSize = size

@@ -18,6 +18,7 @@ import (
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/progress"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -47,7 +48,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "exclude", Usage: "leave these source `COLUMNS` out of the features, comma-separated (an identifier, a name, a column that stands in for the sensitive attribute); not with --features"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "method", Value: d.Method, Usage: "cheb (Chebyshev), linear, cheb-aug (augmented Chebyshev, with --rho) or adversarial (the baseline of Louppe et al.)"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "rho", Value: scalarize.DefaultRho, Usage: "cheb-aug: ρ of max{(1−λ)R̃, λŨ} + ρ((1−λ)R̃ + λŨ), > 0; refused with the other methods"}),
-		altsrc.NewStringFlag(&cli.StringFlag{Name: "penalty", Value: d.Penalty, Usage: "unfairness penalty: ato-penultimate, ato-all, ato-penultimate-normalized or ato-output"}),
+		altsrc.NewStringFlag(&cli.StringFlag{Name: "penalty", Value: d.Penalty, Usage: "unfairness penalty: " + strings.Join(penalties.BuiltinNames, ", ") + " (docs/method.md §3.3)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "splits", Value: d.Splits, Usage: "number of train/test splits M"}),
 		altsrc.NewStringFlag(&cli.StringFlag{Name: "lambdas", Value: d.Lambdas, Usage: "λ grid: log:N, linear:N, a list such as 0,0.01,0.1,1 (0 and 1 are always added), or adaptive:N (N per split: log:⌈N/3⌉ first, then each λ where the split's front on training data has its widest gap)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: "training epochs per candidate (the paper uses 500)"}),

@@ -48,14 +48,28 @@ type Options struct {
 	// Decide is fp report's --decide-on: "selection", "test", or "" for
 	// the default (records.ResolveDecide over every successful record).
 	Decide string
+	// FrontRule is fp report's --front-rule, the rule that scales the
+	// comparison's hypervolumes (pareto.Rule); "" is pareto.DefaultRule.
+	// Records that lack what the rule needs are compared under
+	// pareto.RuleMinMax when the rule was left to its default, with a
+	// warning on the page, and refused (a warning in place of the
+	// comparison) when it was named.
+	FrontRule string
 }
 
 // palette is the Okabe–Ito palette, distinguishable with the common forms
 // of colour-blindness; yellow comes last as it is faint on white.
 var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
 
-// metricNames are the metrics as printed.
-var metricNames = map[string]string{"ato": "ATO", "dp": "DP", "eo": "EO", "eopp": "EOpp"}
+// metricNames are the metrics as printed; a metric not named here is
+// printed as records.MetricHeading gives it.
+var metricNames = func() map[string]string {
+	m := map[string]string{"ato": "ATO", "dp": "DP", "eo": "EO", "eopp": "EOpp"}
+	for _, name := range records.DecisionMetrics {
+		m[name] = records.MetricHeading(name)
+	}
+	return m
+}()
 
 // Build reads the records of every path (a run folder as written by fp
 // train, or a records file inside one) and assembles the page. Score
@@ -93,6 +107,9 @@ func Build(paths []string, opt Options) (*Page, error) {
 		pooled = append(pooled, all...)
 	}
 	p.ATOWarnings = atoBanners(paths, pooled)
+	// The page shows the metrics every record carries: records written
+	// before the decision metrics have the score metrics only.
+	p.Data.Metrics = records.MetricsOf(pooled)
 	by := records.Grouping{records.DefaultGrouping}
 	if opt.ByDataset {
 		by = records.Grouping{"dataset", records.DefaultGrouping}
@@ -190,7 +207,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 			if r.Method == runfolder.MethodAdversarial {
 				c.Symbol = "β"
 			}
-			for _, name := range append([]string{"risk"}, records.Metrics...) {
+			for _, name := range append([]string{"risk"}, p.Data.Metrics...) {
 				d, v, err := decide.Value(r, name)
 				if err != nil {
 					return nil, fmt.Errorf("report: %w", err)
@@ -238,7 +255,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	for label, i := range datasets {
 		p.Data.Datasets[i] = label
 	}
-	markFronts(p.Data.Candidates, len(datasets))
+	markFronts(p.Data.Candidates, len(datasets), len(p.Data.Metrics))
 
 	// Summary.
 	s := &p.Summary
@@ -301,7 +318,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 
 	if opt.CIResamples > 0 {
 		for _, src := range sources {
-			for _, note := range src.intervals(p.Data.Candidates, opt.CIResamples) {
+			for _, note := range src.intervals(p.Data.Candidates, p.Data.Metrics, opt.CIResamples) {
 				if !slices.Contains(ciNotes, note) {
 					ciNotes = append(ciNotes, note)
 				}
@@ -311,7 +328,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	p.Warnings = append(p.Warnings, ciNotes...)
 	p.Intervals = slices.ContainsFunc(p.Data.Candidates, func(c Candidate) bool { return c.CI != nil })
 
-	cmps, err := comparisons(data, opt.Resamples, decide)
+	cmps, err := comparisons(data, opt.Resamples, decide, opt.FrontRule, &p.Warnings)
 	if err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
 	}
@@ -343,7 +360,7 @@ func (s *source) predictions() (*runfolder.PredictionSource, error) {
 // resamples bootstrap resamples (only those: the others would cost the
 // build time for intervals nobody sees) and returns the notes of those it
 // could not give.
-func (s *source) intervals(cands []Candidate, resamples int) []string {
+func (s *source) intervals(cands []Candidate, metrics []string, resamples int) []string {
 	var recs []*records.Record
 	var ids []int
 	for k, id := range s.ids {
@@ -369,7 +386,7 @@ func (s *source) intervals(cands []Candidate, resamples int) []string {
 		}
 		c := &cands[ids[k]]
 		c.CI = &CandidateCI{Risk: span(ci.Risk), Acc: span(ci.Accuracy)}
-		for _, m := range records.Metrics {
+		for _, m := range metrics {
 			c.CI.Metrics = append(c.CI.Metrics, span(ci.Metric(m)))
 		}
 	}
@@ -501,7 +518,7 @@ func ratio(a float64, n int) float64 {
 // markFronts sets each candidate's Front: the metrics (indices) for which
 // no candidate of its dataset dominates it in (risk, unfairness), as the
 // candidates' deciding values give them.
-func markFronts(cands []Candidate, nDatasets int) {
+func markFronts(cands []Candidate, nDatasets, nMetrics int) {
 	for d := range nDatasets {
 		var idx []int
 		for i := range cands {
@@ -509,7 +526,7 @@ func markFronts(cands []Candidate, nDatasets int) {
 				idx = append(idx, i)
 			}
 		}
-		for m := range records.Metrics {
+		for m := range nMetrics {
 			pts := make([]pareto.Point, len(idx))
 			for k, i := range idx {
 				pts[k] = pareto.Point{X: cands[i].decide[0], Y: cands[i].decide[1+m]}

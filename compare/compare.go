@@ -25,13 +25,24 @@ type Options struct {
 	// and share are decided on the selection metrics, and its hypervolumes
 	// are those of the test metrics of the candidates so chosen.
 	Decide records.Decide
+	// Rule is the front rule of the hypervolumes (docs/method.md §8.4);
+	// default pareto.DefaultRule. Under pareto.RuleConstant every record
+	// must carry its constant predictor's value on Axis.
+	Rule pareto.Rule
+	// Axis is the x axis of every plane, records.AxisRisk (default) or
+	// records.AxisError.
+	Axis string
 }
 
 // Result is a comparison of groups of candidates.
 type Result struct {
 	Tolerance float64 `json:"tolerance"`
 	// Reference is the hypervolume reference point in normalised space.
-	Reference [2]float64  `json:"reference"`
+	Reference [2]float64 `json:"reference"`
+	// FrontRule names the rule that scaled the planes of the hypervolumes
+	// (pareto.Rule) and Axis their x axis ("risk" or "error").
+	FrontRule string      `json:"front_rule"`
+	Axis      string      `json:"axis"`
 	Pooled    []Pooled    `json:"pooled"`
 	PerSplit  []SplitRow  `json:"per_split"`
 	Paired    []PairedRow `json:"paired"`
@@ -66,6 +77,10 @@ type Pooled struct {
 	NonDominated int     `json:"nondominated"` // distinct points of the group's own front
 	Hypervolume  float64 `json:"hypervolume"`
 	Share        float64 `json:"share"`
+	// Constant is, under the constant front rule, the x of the constant
+	// predictor of the pooled plane: the mean over the splits of each
+	// split's (docs/method.md §8.4).
+	Constant *float64 `json:"constant,omitempty"`
 	// FrontCollapsed and FrontSingleClass count the candidates on the
 	// group's own front that are constant predictors or predict one class;
 	// FrontNoBetter those whose test risk is no better than the constant
@@ -87,6 +102,9 @@ type SplitRow struct {
 	Metric  string `json:"metric"`
 	Dataset string `json:"dataset,omitempty"`
 	pareto.SplitHypervolume
+	// Constant is, under the constant front rule, the x of the split's
+	// constant predictor.
+	Constant *float64 `json:"constant,omitempty"`
 }
 
 // PairedRow compares groups A and B on one metric split by split.
@@ -114,6 +132,14 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("compare: metric %q: want one of %s", m, strings.Join(records.Metrics, ", "))
 		}
 	}
+	axis, err := records.ParseAxis(opt.Axis)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	opt.Axis = axis
+	if opt.Rule, err = pareto.ParseRule(string(opt.Rule)); err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
 	if len(opt.By) == 0 {
 		opt.By = records.Grouping{records.DefaultGrouping}
 	}
@@ -129,9 +155,10 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 		escape = ""
 	}
 	for i := range recs {
-		for _, m := range append([]string{"risk"}, opt.Metrics...) {
-			if _, _, err := opt.Decide.Value(&recs[i], m); err != nil {
-				return nil, fmt.Errorf("compare: %w", err)
+		r := &recs[i]
+		for _, m := range opt.Metrics {
+			if _, _, _, _, err := opt.Decide.PointOn(r, opt.Axis, m); err != nil {
+				return nil, fmt.Errorf("compare: %s: %w", sourceOf(r), err)
 			}
 		}
 	}
@@ -154,9 +181,18 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err // says what it is: the command names itself
 	}
+	for i := range recs {
+		if r := &recs[i]; opt.Rule.NeedsConstant() {
+			if _, err := r.ConstantOn(opt.Axis); err != nil {
+				return nil, fmt.Errorf("compare: %s: %w (the constant predictor's test %s, by which the %s front rule scales the %s axis): "+
+					"rerun the sweep into a new folder, or compare with --front-rule %s",
+					sourceOf(r), err, opt.Axis, opt.Rule, opt.Axis, pareto.RuleMinMax)
+			}
+		}
+	}
 	slices.SortStableFunc(data, func(a, b records.DataGroup) int { return strings.Compare(a.Label, b.Label) })
 	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}, DecidedOn: opt.Decide.String(),
-		EvalOnlyLeftOut: left}
+		EvalOnlyLeftOut: left, FrontRule: string(opt.Rule), Axis: opt.Axis}
 	for _, r := range recs {
 		if len(r.GroupCounts) > 0 && !slices.Contains(res.Groups, r.Sensitive) {
 			res.Groups = append(res.Groups, r.Sensitive)
@@ -171,14 +207,59 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 			if len(data) > 1 {
 				label = d.Label
 			}
-			res.add(metric, label, d.Records, opt, tol)
+			if err := res.add(metric, label, d.Records, opt, tol); err != nil {
+				return nil, fmt.Errorf("compare: %w", err)
+			}
 		}
 	}
 	return res, nil
 }
 
+// sourceOf names where r was read from, for messages: its file, or its
+// key when it was not read from one.
+func sourceOf(r *records.Record) string {
+	if r.Source != "" {
+		return r.Source
+	}
+	return "candidate " + r.Key()
+}
+
+// constants returns, under a rule that needs them, the x of the constant
+// predictor on each split of recs (docs/method.md §8.4): the mean of the
+// split's records' values, which is their common value when they agree (the
+// records of one split of one dataset do), and the pooled plane's, the mean
+// over the splits. Run has checked that every record carries it.
+func constants(recs []records.Record, opt Options) (bySplit map[int]float64, pooled float64) {
+	if !opt.Rule.NeedsConstant() {
+		return nil, 0
+	}
+	vals := map[int][]float64{}
+	for i := range recs {
+		c, _ := recs[i].ConstantOn(opt.Axis)
+		vals[recs[i].Split] = append(vals[recs[i].Split], c)
+	}
+	bySplit = map[int]float64{}
+	var all []float64
+	for m, v := range vals {
+		bySplit[m] = meanFrom(v)
+		all = append(all, bySplit[m])
+	}
+	slices.Sort(all) // the pooled mean does not depend on map order
+	return bySplit, meanFrom(all)
+}
+
+// meanFrom is the mean of v taken as v[0] plus the mean deviation from
+// it, so that equal values give exactly their value.
+func meanFrom(v []float64) float64 {
+	var d float64
+	for _, x := range v {
+		d += x - v[0]
+	}
+	return v[0] + d/float64(len(v))
+}
+
 // add compares the records of one dataset on one metric.
-func (res *Result) add(metric, dataset string, recs []records.Record, opt Options, tol float64) {
+func (res *Result) add(metric, dataset string, recs []records.Record, opt Options, tol float64) error {
 	groups := records.Groups(recs, opt.By)
 	names := make([]string, 0, len(groups))
 	for name := range groups {
@@ -192,7 +273,7 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 	for _, name := range names {
 		for i := range groups[name] {
 			r := &groups[name][i]
-			dr, du, sr, su, _ := opt.Decide.Point(r, metric) // checked by Run
+			dr, du, sr, su, _ := opt.Decide.PointOn(r, opt.Axis, metric) // checked by Run
 			p, q := pareto.Point{X: sr, Y: su}, pareto.Point{X: dr, Y: du}
 			points[name] = append(points[name], p)
 			decide[name] = append(decide[name], q)
@@ -203,7 +284,8 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 			decideSplits[r.Split][name] = append(decideSplits[r.Split][name], q)
 		}
 	}
-	popt := pareto.Options{Tolerance: tol}
+	bySplit, pooled := constants(recs, opt)
+	popt := pareto.Options{Tolerance: tol, Rule: opt.Rule, Constant: pooled}
 	if !opt.Decide.Selects() {
 		decide, decideSplits = points, nil
 	} else {
@@ -222,6 +304,9 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 		s, first := sums[name], &groups[name][0]
 		row := Pooled{Metric: metric, Dataset: dataset, Group: name, Candidates: s.Candidates,
 			NonDominated: s.NonDominated, Hypervolume: s.Hypervolume, Share: s.Share}
+		if opt.Rule.NeedsConstant() {
+			row.Constant = &pooled
+		}
 		if uniform(groups[name], func(r *records.Record) string { return r.MethodLabel() + "\x00" + r.Penalty }) {
 			row.Method, row.Penalty, row.BetaScale = first.Method, first.Penalty, first.BetaScale
 		}
@@ -245,9 +330,16 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 		}
 		res.Pooled = append(res.Pooled, row)
 	}
-	perSplit := pareto.PerSplitDecided(splits, decideSplits)
+	perSplit, err := pareto.PerSplitWith(splits, pareto.SplitOptions{Decide: decideSplits, Rule: opt.Rule, Constants: bySplit})
+	if err != nil {
+		return err // Run has checked every record's constant: not reached
+	}
 	for _, h := range perSplit {
-		res.PerSplit = append(res.PerSplit, SplitRow{Metric: metric, Dataset: dataset, SplitHypervolume: h})
+		row := SplitRow{Metric: metric, Dataset: dataset, SplitHypervolume: h}
+		if c, ok := bySplit[h.Split]; ok {
+			row.Constant = &c
+		}
+		res.PerSplit = append(res.PerSplit, row)
 	}
 	hash := fnv.New64a()
 	hash.Write([]byte(metric + "\x00" + dataset))
@@ -259,6 +351,7 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 		}
 		res.Paired = append(res.Paired, PairedRow{Metric: metric, Dataset: dataset, Paired: p})
 	}
+	return nil
 }
 
 // uniform reports whether f gives one value for every record.

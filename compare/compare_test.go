@@ -7,16 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )
+
+// minmax is the paper's rule, under which the tests below were worked out.
+const minmax = pareto.RuleMinMax
 
 func rec(method, config string, split int, risk, ato float64) records.Record {
 	return records.Record{Dataset: "compas", Method: method, Penalty: "ato-penultimate", Split: split,
 		Risk: risk, ATO: ato, Config: config, Status: records.StatusOK}
 }
 
-// Two runs on two splits. On each split the points normalise as in
-// pareto's hand-worked case: linear's (0.5, 0.5) has hypervolume 0.36 and
+// Two runs on two splits, under the min–max rule. On each split the points
+// normalise as in pareto's hand-worked case: linear's (0.5, 0.5) has hypervolume 0.36 and
 // cheb's two extremes 0.21, so linear − cheb = 0.15 on both splits, and
 // cheb comes first in the paper's order.
 func TestRunHandWorked(t *testing.T) {
@@ -33,7 +37,7 @@ func TestRunHandWorked(t *testing.T) {
 	// linear point would be, but records without const_risk are not judged.
 	constant := 1.5
 	recs[5].ConstRisk, recs[4].ConstRisk = &constant, &constant
-	res, err := Run(recs, Options{Metrics: []string{"ato"}})
+	res, err := Run(recs, Options{Metrics: []string{"ato"}, Rule: minmax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +90,7 @@ func TestWriteTextNotesUnreachableP(t *testing.T) {
 		for m := range tc.splits {
 			recs = append(recs, rec("linear", "c2", m, 15, 0.2), rec("cheb", "c1", m, 10, 0.3), rec("cheb", "c1", m, 20, 0.1))
 		}
-		res, err := Run(recs, Options{Metrics: []string{"ato"}})
+		res, err := Run(recs, Options{Metrics: []string{"ato"}, Rule: minmax})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,11 +115,11 @@ func TestRunRefusesMixedDatasets(t *testing.T) {
 		t.Errorf("err = %v, want a refusal suggesting --by dataset,run", err)
 	}
 	by, _ := records.ParseGrouping("dataset,run")
-	res, err := Run([]records.Record{a, b}, Options{By: by, Metrics: []string{"dp"}})
+	res, err := Run([]records.Record{a, b}, Options{By: by, Metrics: []string{"dp"}, Rule: minmax})
 	if err != nil || len(res.Pooled) != 2 || res.Pooled[0].Dataset != "adult-sex" {
 		t.Errorf("grouped by dataset: %v %+v", err, res)
 	}
-	if _, err := Run([]records.Record{a}, Options{Metrics: []string{"auc"}}); err == nil {
+	if _, err := Run([]records.Record{a}, Options{Metrics: []string{"auc"}, Rule: minmax}); err == nil {
 		t.Error("metric auc accepted")
 	}
 }
@@ -123,7 +127,7 @@ func TestRunRefusesMixedDatasets(t *testing.T) {
 // Groups without a split in common are not paired, and the JSON form has
 // no NaN.
 func TestRunNoCommonSplit(t *testing.T) {
-	res, err := Run([]records.Record{rec("cheb", "c1", 0, 1, 1), rec("linear", "c2", 1, 2, 0)}, Options{Metrics: []string{"ato"}})
+	res, err := Run([]records.Record{rec("cheb", "c1", 0, 1, 1), rec("linear", "c2", 1, 2, 0)}, Options{Metrics: []string{"ato"}, Rule: minmax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +156,7 @@ func TestMixedSweeps(t *testing.T) {
 		{records.Grouping{"method", "config"}, nil},
 		{records.Grouping{"lambda"}, nil},
 	} {
-		res, err := Run(recs, Options{Metrics: []string{"ato", "dp"}, By: tc.by})
+		res, err := Run(recs, Options{Metrics: []string{"ato", "dp"}, By: tc.by, Rule: minmax})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +183,7 @@ func TestRunFrontWeak(t *testing.T) {
 		rec("cheb", "c1", 0, 10, 0.3), rec("cheb", "c1", 0, 20, 0.1), rec("cheb", "c1", 1, 25, 0.1-1e-9),
 		rec("linear", "c2", 0, 15, 0.2), rec("linear", "c2", 1, 12, 0.25),
 	}
-	res, err := Run(recs, Options{Metrics: []string{"ato"}})
+	res, err := Run(recs, Options{Metrics: []string{"ato"}, Rule: minmax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +213,7 @@ func TestRunLeavesOutEvalOnlyWhenComparing(t *testing.T) {
 		rec("linear", "c2", 0, 15, 0.2), rec("cheb", "c1", 0, 10, 0.3), rec("cheb", "c1", 0, 20, 0.1),
 		rec("linear", "c2", 1, 1.5, 0.02), rec("cheb", "c1", 1, 1, 0.03), rec("cheb", "c1", 1, 2, 0.01),
 	}
-	want, err := Run(base, Options{Metrics: []string{"ato"}, Resamples: 200})
+	want, err := Run(base, Options{Metrics: []string{"ato"}, Resamples: 200, Rule: minmax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +224,7 @@ func TestRunLeavesOutEvalOnlyWhenComparing(t *testing.T) {
 		r.Conditioned, r.EvalOnly = true, true
 		extra = append(extra, r)
 	}
-	got, err := Run(extra, Options{Metrics: []string{"ato"}, Resamples: 200})
+	got, err := Run(extra, Options{Metrics: []string{"ato"}, Resamples: 200, Rule: minmax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +243,7 @@ func TestRunLeavesOutEvalOnlyWhenComparing(t *testing.T) {
 		t.Errorf("text does not say what was left out (%v):\n%s", err, text.String())
 	}
 	one := append(append([]records.Record(nil), extra[1:3]...), extra[6])
-	alone, err := Run(one, Options{Metrics: []string{"ato"}, Resamples: 200})
+	alone, err := Run(one, Options{Metrics: []string{"ato"}, Resamples: 200, Rule: minmax})
 	if err != nil {
 		t.Fatal(err)
 	}

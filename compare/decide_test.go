@@ -45,7 +45,7 @@ func TestHypervolumeOfTheFrontChosenOnSelectionRows(t *testing.T) {
 		{records.DecideTest, hv(0, 2, 3), 3, "test"},
 		{records.DecideSelection, hv(0, 1, 2), 3, "selection"},
 	} {
-		res, err := Run(recs, Options{Metrics: []string{"ato"}, Decide: tc.d})
+		res, err := Run(recs, Options{Metrics: []string{"ato"}, Decide: tc.d, Rule: minmax})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func TestHypervolumeOfTheFrontChosenOnSelectionRows(t *testing.T) {
 		t.Fatal("the case does not tell the rules apart")
 	}
 	// A record without selection metrics cannot be decided on them.
-	if _, err := Run(append(recs, rec("cheb", "c", 0, 0.5, 0.1)), Options{Decide: records.DecideSelection}); err == nil {
+	if _, err := Run(append(recs, rec("cheb", "c", 0, 0.5, 0.1)), Options{Decide: records.DecideSelection, Rule: minmax}); err == nil {
 		t.Error("a record without selection metrics decided on selection rows: want an error")
 	}
 }

@@ -23,13 +23,30 @@ func WriteText(w io.Writer, res *Result) error {
 			order = append(order, s)
 		}
 	}
-	fmt.Fprintf(w, "nondominated: distinct points (closer than %g in both normalised axes count once). hypervolume: both axes\n"+
-		"min–max normalised over the candidates of every group, reference (%g, %g). front collapsed / single-class /\n"+
-		"no better: non-dominated candidates that are constant predictors / predict one class for every test row /\n"+
+	axis := res.Axis
+	if axis == records.AxisError {
+		axis = "error (1 − accuracy)"
+	}
+	if res.FrontRule == string(pareto.RuleConstant) {
+		fmt.Fprintf(w, "front rule constant, x axis %s: the hypervolume's x axis runs, on each plane, from the best candidate\n"+
+			"of every group (0) to the constant predictor at the training base rate (1; pooled over the splits: its mean\n"+
+			"over them), the unfairness axis from 0 to the largest value of every group; the constant predictor (1, 0)\n"+
+			"joins every front, so candidates no better than it add nothing; reference (%g, %g). nondominated: distinct\n"+
+			"points (closer than %g in both axes min–max normalised over every group's candidates count once). front\n"+
+			"collapsed / single-class /\n",
+			axis, res.Reference[0], res.Reference[1], res.Tolerance)
+	} else {
+		if res.Axis != records.AxisRisk {
+			fmt.Fprintf(w, "front rule minmax, x axis %s.\n", axis)
+		}
+		fmt.Fprintf(w, "nondominated: distinct points (closer than %g in both normalised axes count once). hypervolume: both axes\n"+
+			"min–max normalised over the candidates of every group, reference (%g, %g). front collapsed / single-class /\n",
+			res.Tolerance, res.Reference[0], res.Reference[1])
+	}
+	fmt.Fprint(w, "no better: non-dominated candidates that are constant predictors / predict one class for every test row /\n"+
 		"have a test risk no better than the constant predictor's at the training base rate. front weak: non-dominated\n"+
 		"candidates that another candidate of the group equals (within the tolerance) in one axis and beats by at least\n"+
-		"the tolerance in the other.\n",
-		res.Tolerance, res.Reference[0], res.Reference[1])
+		"the tolerance in the other.\n")
 	if res.DecidedOn == string(records.DecideSelection) {
 		fmt.Fprint(w, "fronts chosen on the selection rows (sel_* metrics): nondominated and share count those; the hypervolumes\n"+
 			"are of the test metrics of the candidates so chosen (chosen on selection rows, shown on test rows).\n")
@@ -41,12 +58,18 @@ func WriteText(w io.Writer, res *Result) error {
 		fmt.Fprintf(w, "left out: %d eval_only records of a conditioned sweep (λ of --eval-lambdas only, which the other groups did not train).\n", res.EvalOnlyLeftOut)
 	}
 	if len(res.Paired) > 0 {
-		fmt.Fprint(w, "split by split: each split normalised over its own candidates; A − B is the mean paired difference of\n"+
-			"hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value (* p < 0.05).\n")
+		if res.FrontRule == string(pareto.RuleConstant) {
+			fmt.Fprint(w, "split by split: each split on its own scale (its candidates and its constant predictor); A − B is the mean\n"+
+				"paired difference of hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value\n"+
+				"(* p < 0.05).\n")
+		} else {
+			fmt.Fprint(w, "split by split: each split normalised over its own candidates; A − B is the mean paired difference of\n"+
+				"hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value (* p < 0.05).\n")
+		}
 	}
 	for _, s := range order {
 		fmt.Fprintln(w)
-		head := "risk vs " + s.metric
+		head := res.Axis + " vs " + s.metric
 		if s.dataset != "" {
 			head = s.dataset + ": " + head
 		}

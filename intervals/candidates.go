@@ -88,6 +88,13 @@ type Row struct {
 // by increasing risk; degenerate candidates are kept and marked, as fp
 // train's closing table keeps them.
 func Front(cands []choose.Candidate, metric string, d records.Decide) ([]choose.Candidate, error) {
+	return FrontOn(cands, records.AxisRisk, metric, d)
+}
+
+// FrontOn is Front in (axis value, metric), the axis records.AxisRisk or
+// records.AxisError (1 − accuracy), by dataset and then by increasing axis
+// value.
+func FrontOn(cands []choose.Candidate, axis, metric string, d records.Decide) ([]choose.Candidate, error) {
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
@@ -104,7 +111,7 @@ func Front(cands []choose.Candidate, metric string, d records.Decide) ([]choose.
 	for _, g := range groups {
 		pts := make([]pareto.Point, len(g))
 		for k, i := range g {
-			risk, _, err := d.Value(&cands[i].Record, "risk")
+			risk, _, err := d.Value(&cands[i].Record, axis)
 			if err != nil {
 				return nil, err
 			}

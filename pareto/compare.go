@@ -10,7 +10,7 @@ type Summary struct {
 	Group        string  `json:"group"`
 	Candidates   int     `json:"candidates"`
 	NonDominated int     `json:"nondominated"` // distinct points on the group's own front
-	Hypervolume  float64 `json:"hypervolume"`  // in the shared normalisation, reference (1.1, 1.1)
+	Hypervolume  float64 `json:"hypervolume"`  // on the shared scale of Options.Rule, reference (1.1, 1.1)
 	Share        float64 `json:"share"`        // fraction of the pooled front's distinct points that the group has
 }
 
@@ -28,6 +28,13 @@ type Options struct {
 	// candidates non-dominated in Decide. Nil decides on the points
 	// themselves.
 	Decide map[string][]Point
+	// Rule scales the plane for the hypervolumes (NewScale); the zero
+	// value is RuleMinMax. Under RuleConstant, Constant is the x of the
+	// constant predictor. The distinct counts and the shares are on the
+	// min–max normalisation of the deciding points under either rule: the
+	// tolerance is a resolution of the candidates' spread, not an area.
+	Rule     Rule
+	Constant float64
 }
 
 func (o Options) tolerance() float64 {
@@ -42,9 +49,8 @@ func Compare(groups map[string][]Point) []Summary { return CompareWith(groups, O
 
 // CompareWith summarises each group of candidates, sorted by group name
 // (docs/method.md §8): its candidate count, the number of distinct points on its own
-// front, its hypervolume after min–max normalising both axes over the union
-// of all groups (reference point Reference), and its share of the pooled
-// front.
+// front, its hypervolume on the scale of opt.Rule over the union of all
+// groups (reference point Reference), and its share of the pooled front.
 //
 // Points are distinct when they differ by at least opt's tolerance in one
 // normalised axis; nearer points merge transitively (see Clusters). The
@@ -68,7 +74,7 @@ func CompareWith(groups map[string][]Point, opt Options) []Summary {
 			owner = append(owner, g)
 		}
 	}
-	norm := NewNormalizer(all) // of the shown points: for the hypervolumes
+	scale := NewScale(opt.Rule, opt.Constant, all) // of the shown points: for the hypervolumes
 	dec, decAll := groups, all
 	if opt.Decide != nil {
 		dec, decAll = opt.Decide, nil
@@ -100,9 +106,9 @@ func CompareWith(groups map[string][]Point, opt Options) []Summary {
 		s.NonDominated = Distinct(dec[name], front, decNorm, tol)
 		own := make([]Point, len(front))
 		for k, i := range front {
-			own[k] = norm.Apply(pts[i])
+			own[k] = pts[i]
 		}
-		s.Hypervolume = Hypervolume(own, Reference)
+		s.Hypervolume = scale.Hypervolume(own)
 		if clusters > 0 {
 			s.Share = float64(len(has[g])) / float64(clusters)
 		}

@@ -1,6 +1,7 @@
 package pareto
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -10,19 +11,19 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// SplitHypervolume is one group's hypervolume on one split, both axes
-// min–max normalised over that split's candidates of every compared group
-// (reference point Reference).
+// SplitHypervolume is one group's hypervolume on one split, on the scale
+// of that split's candidates of every compared group (reference point
+// Reference).
 type SplitHypervolume struct {
 	Group       string  `json:"group"`
 	Split       int     `json:"split"`
 	Hypervolume float64 `json:"hypervolume"`
 }
 
-// PerSplit returns the hypervolume of every group on every split, ordered
-// by split then group. splits maps a split number to that split's
-// candidates by group; a group without candidates on a split has no row
-// for it.
+// PerSplit returns the hypervolume of every group on every split, both
+// axes min–max normalised over the split's candidates, ordered by split
+// then group. splits maps a split number to that split's candidates by
+// group; a group without candidates on a split has no row for it.
 func PerSplit(splits map[int]map[string][]Point) []SplitHypervolume {
 	return PerSplitDecided(splits, nil)
 }
@@ -33,6 +34,27 @@ func PerSplit(splits map[int]map[string][]Point) []SplitHypervolume {
 // splits, normalised over the split's candidates) of the candidates
 // non-dominated in decide. A nil decide is PerSplit.
 func PerSplitDecided(splits, decide map[int]map[string][]Point) []SplitHypervolume {
+	out, _ := PerSplitWith(splits, SplitOptions{Decide: decide}) // min–max needs no constant: no error
+	return out
+}
+
+// SplitOptions set PerSplitWith. The zero value is PerSplit.
+type SplitOptions struct {
+	// Decide, when set, decides each group's front on each split, as in
+	// PerSplitDecided.
+	Decide map[int]map[string][]Point
+	// Rule scales each split's plane over that split's candidates
+	// (NewScale); the zero value is RuleMinMax. Under RuleConstant,
+	// Constants gives each split's constant predictor x.
+	Rule      Rule
+	Constants map[int]float64
+}
+
+// PerSplitWith returns the hypervolume of every group on every split,
+// each split on its own scale under opt.Rule, ordered by split then group.
+// Under RuleConstant a split without a constant in opt.Constants is an
+// error.
+func PerSplitWith(splits map[int]map[string][]Point, opt SplitOptions) ([]SplitHypervolume, error) {
 	ms := make([]int, 0, len(splits))
 	for m := range splits {
 		ms = append(ms, m)
@@ -52,23 +74,23 @@ func PerSplitDecided(splits, decide map[int]map[string][]Point) []SplitHypervolu
 		for _, name := range names {
 			sets = append(sets, groups[name])
 		}
-		norm := NewNormalizer(sets...)
+		c, ok := opt.Constants[m]
+		if opt.Rule.NeedsConstant() && !ok {
+			return nil, fmt.Errorf("split %d: no constant predictor for the %s front rule", m, opt.Rule)
+		}
+		scale := NewScale(opt.Rule, c, sets...)
 		for k, name := range names {
 			chosen := sets[k] // every point: dominated ones add nothing
-			if decide != nil {
+			if opt.Decide != nil {
 				chosen = nil
-				for _, i := range Front(decide[m][name]) {
+				for _, i := range Front(opt.Decide[m][name]) {
 					chosen = append(chosen, sets[k][i])
 				}
 			}
-			normed := make([]Point, len(chosen))
-			for i, p := range chosen {
-				normed[i] = norm.Apply(p)
-			}
-			out = append(out, SplitHypervolume{Group: name, Split: m, Hypervolume: Hypervolume(normed, Reference)})
+			out = append(out, SplitHypervolume{Group: name, Split: m, Hypervolume: scale.Hypervolume(chosen)})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Paired compares two groups split by split: D is the hypervolume of A

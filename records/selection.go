@@ -34,13 +34,15 @@ type Selection struct {
 func (r *Record) HasSelection() bool { return r.Selection != nil }
 
 // Value returns the named value on the selection rows: "risk",
-// "accuracy" or a metric of Metrics.
+// "accuracy", "error" (1 − accuracy) or a metric of Metrics.
 func (s *Selection) Value(name string) (float64, error) {
 	switch name {
 	case "risk":
 		return s.SelRisk, nil
 	case "accuracy":
 		return s.SelAccuracy, nil
+	case AxisError:
+		return 1 - s.SelAccuracy, nil
 	case "ato":
 		return s.SelATO, nil
 	case "dp":
@@ -57,17 +59,19 @@ func (s *Selection) Value(name string) (float64, error) {
 		d := Decision{s.SelDPDiff, s.SelDPRatio, s.SelEODiff, s.SelEOppDiff}
 		return d.value(name), nil
 	}
-	return 0, fmt.Errorf("value %q: want risk, accuracy or one of %s", name, strings.Join(Metrics, ", "))
+	return 0, fmt.Errorf("value %q: want risk, accuracy, error or one of %s", name, strings.Join(Metrics, ", "))
 }
 
-// testValue returns the named value on the test rows: "risk", "accuracy"
-// or a metric of Metrics.
+// testValue returns the named value on the test rows: "risk", "accuracy",
+// "error" (1 − accuracy) or a metric of Metrics.
 func (r *Record) testValue(name string) (float64, error) {
 	switch name {
 	case "risk":
 		return r.Risk, nil
 	case "accuracy":
 		return r.Accuracy, nil
+	case AxisError:
+		return 1 - r.Accuracy, nil
 	}
 	return r.Metric(name)
 }
@@ -134,8 +138,8 @@ func ParseDecide(name string) (Decide, error) {
 	return "", fmt.Errorf("decide on %q: want %s", name, decideNames())
 }
 
-// Value returns the named value of r ("risk", "accuracy" or a metric of
-// Metrics) that decides, and the one that is shown: the selection value
+// Value returns the named value of r ("risk", "accuracy", "error" or a
+// metric of Metrics) that decides, and the one that is shown: the selection value
 // and the test value under DecideSelection, the test value twice under
 // DecideTest. A record without selection metrics under DecideSelection is
 // an error (ResolveDecide refuses such sets up front).
@@ -151,13 +155,10 @@ func (d Decide) Value(r *Record, name string) (decide, show float64, err error) 
 	return decide, show, err
 }
 
-// Point returns r's (risk, metric) to decide on and to show.
+// Point returns r's (risk, metric) to decide on and to show: PointOn
+// with AxisRisk.
 func (d Decide) Point(r *Record, metric string) (decideRisk, decideMetric, showRisk, showMetric float64, err error) {
-	if decideRisk, showRisk, err = d.Value(r, "risk"); err != nil {
-		return
-	}
-	decideMetric, showMetric, err = d.Value(r, metric)
-	return
+	return d.PointOn(r, AxisRisk, metric)
 }
 
 // Selects reports whether d decides on other rows than those shown.

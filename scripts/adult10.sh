@@ -56,12 +56,12 @@ for ds in $DATASETS; do
     for i in 0 1 2 3 4; do [ -f "results/$ds/shards/$name/records-shard-$i-of-5.jsonl" ] || complete=0; done
   done
   [ $complete = 1 ] || { echo "$ds: not every shard is done yet; no comparison written"; continue; }
-  "$FP" compare "${all[@]/#/results/$ds/shards/}" > "results/$ds/shards/compare.txt"
+  "$FP" compare --front-rule minmax "${all[@]/#/results/$ds/shards/}" > "results/$ds/shards/compare.txt"
   for ((x = 0; x < ${#all[@]}; x++)); do
     for ((y = x + 1; y < ${#all[@]}; y++)); do
       a=${all[$x]} b=${all[$y]}
-      "$FP" compare "results/$ds/shards/$a" "results/$ds/shards/$b" > "results/$ds/shards/compare-$a-vs-$b.txt"
-      "$FP" compare --json "results/$ds/shards/$a" "results/$ds/shards/$b" > "results/$ds/shards/compare-$a-vs-$b.json"
+      "$FP" compare --front-rule minmax "results/$ds/shards/$a" "results/$ds/shards/$b" > "results/$ds/shards/compare-$a-vs-$b.txt"
+      "$FP" compare --front-rule minmax --json "results/$ds/shards/$a" "results/$ds/shards/$b" > "results/$ds/shards/compare-$a-vs-$b.json"
     done
   done
   for m in ato dp eo eopp; do

@@ -60,8 +60,8 @@ complete() {
 compare() { # OUT A B …: the configurations, as text and as JSON
   out=$1
   shift
-  "$FP" compare "$@" >"$out.txt"
-  "$FP" compare --json "$@" >"$out.json"
+  "$FP" compare --front-rule minmax "$@" >"$out.txt"
+  "$FP" compare --front-rule minmax --json "$@" >"$out.json"
 }
 single_class() { # NAME RECORDS…: "NAME: single-class S of N candidates, S1 of N1 with λ < 1"
   name=$1

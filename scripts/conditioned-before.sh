@@ -36,5 +36,5 @@ for where in after before; do
   cp "$work"/records*.jsonl "$DST/$where/"
 done
 
-"$FP" compare "$DST/after" "$DST/before" >"$DST/compare-after-vs-before.txt"
-"$FP" compare --json "$DST/after" "$DST/before" >"$DST/compare-after-vs-before.json"
+"$FP" compare --front-rule minmax "$DST/after" "$DST/before" >"$DST/compare-after-vs-before.txt"
+"$FP" compare --front-rule minmax --json "$DST/after" "$DST/before" >"$DST/compare-after-vs-before.json"

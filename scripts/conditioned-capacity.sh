@@ -55,8 +55,8 @@ run_jobs
 compare() { # OUT A B: when both are there, as text and as JSON
   out=$1
   [ -d "$2" ] && [ -d "$3" ] || return 0
-  "$FP" compare "$2" "$3" >"$out.txt"
-  "$FP" compare --json "$2" "$3" >"$out.json"
+  "$FP" compare --front-rule minmax "$2" "$3" >"$out.txt"
+  "$FP" compare --front-rule minmax --json "$2" "$3" >"$out.json"
 }
 c=results/compas/conditioned
 for k in 2 4; do

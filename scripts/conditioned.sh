@@ -49,8 +49,8 @@ run_jobs
 compare() { # OUT A B …: the configurations, as text and as JSON
   out=$1
   shift
-  "$FP" compare "$@" >"$out.txt"
-  "$FP" compare --json "$@" >"$out.json"
+  "$FP" compare --front-rule minmax "$@" >"$out.txt"
+  "$FP" compare --front-rule minmax --json "$@" >"$out.json"
 }
 c=results/compas/conditioned
 if [ -d $c/conditioned-ato-penultimate ] && [ -d $c/grid-ato-penultimate ] && [ -d $c/grid-lockstep-ato-output ]; then

@@ -51,6 +51,6 @@ for ds in $DATASETS; do
     echo "$ds: not every shard is done yet; no comparison written"
     continue
   fi
-  "$FP" compare "$c/cheb-$PENALTY" "$c/linear-$PENALTY" >"$c/compare.txt"
-  "$FP" compare --json "$c/cheb-$PENALTY" "$c/linear-$PENALTY" >"$c/compare.json"
+  "$FP" compare --front-rule minmax "$c/cheb-$PENALTY" "$c/linear-$PENALTY" >"$c/compare.txt"
+  "$FP" compare --front-rule minmax --json "$c/cheb-$PENALTY" "$c/linear-$PENALTY" >"$c/compare.json"
 done

@@ -82,14 +82,14 @@ for ds in $DATASETS; do
   done
   echo "$ds: $(( $(date +%s) - start )) s of wall time" | tee "results/$ds/wall-time.txt"
 
-  "$FP" compare results/"$ds"/*.jsonl > "results/$ds/compare.txt"
+  "$FP" compare --front-rule minmax results/"$ds"/*.jsonl > "results/$ds/compare.txt"
   if [ "$ds" = compas ]; then
     for q in "${COMPAS_QUESTIONS[@]}"; do
       qname=${q%%|*}
       files=()
       for f in ${q#*|}; do files+=("results/$ds/$f.jsonl"); done
-      "$FP" compare "${files[@]}" > "results/$ds/compare-$qname.txt"
-      "$FP" compare --json "${files[@]}" > "results/$ds/compare-$qname.json"
+      "$FP" compare --front-rule minmax "${files[@]}" > "results/$ds/compare-$qname.txt"
+      "$FP" compare --front-rule minmax --json "${files[@]}" > "results/$ds/compare-$qname.json"
     done
   fi
   shown=(cheb-ato-penultimate cheb-ato-all linear-ato-penultimate adversarial adversarial-beta200)

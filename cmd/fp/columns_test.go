@@ -10,6 +10,7 @@ import (
 
 	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/records"
 )
 
 // writeBeforeAfter writes the same 240 rows twice: before.csv with an id
@@ -114,8 +115,8 @@ func TestCompareBeforeAndAfterExcludingAColumn(t *testing.T) {
 
 	for _, pair := range [][]string{{all, excluded}, {all, edited}, {excluded, edited}, {"--by", "dataset,run", all, edited}} {
 		got := pairedSplits(t, pair...)
-		if len(got) != 4 { // one pair per metric
-			t.Fatalf("fp compare %v: %d paired rows, want 4", pair, len(got))
+		if len(got) != len(records.Metrics) { // one pair per metric: new records carry the decision metrics
+			t.Fatalf("fp compare %v: %d paired rows, want %d", pair, len(got), len(records.Metrics))
 		}
 		for _, n := range got {
 			if n != 2 {
@@ -124,7 +125,7 @@ func TestCompareBeforeAndAfterExcludingAColumn(t *testing.T) {
 		}
 	}
 	text, _, err := runFP(t, "compare", all, edited)
-	if err != nil || strings.Count(text, ", split by split\n") != 4 || !strings.Contains(text, "mean A − B") {
+	if err != nil || strings.Count(text, ", split by split\n") != len(records.Metrics) || !strings.Contains(text, "mean A − B") {
 		t.Errorf("fp compare prints no paired per-split statistics: %v\n%s", err, text)
 	}
 	if _, _, err := runFP(t, "front", all, edited); err != nil {
@@ -230,7 +231,8 @@ func TestRecordsWithoutDataID(t *testing.T) {
 	compas := filepath.Join("..", "..", "results", "compas")
 	cheb, linear := filepath.Join(compas, "cheb-ato-penultimate.jsonl"), filepath.Join(compas, "linear-ato-penultimate.jsonl")
 	adult := filepath.Join("..", "..", "results", "adult-sex", "cheb-ato-penultimate.jsonl")
-	if n := pairedSplits(t, cheb, linear); len(n) != 4 || n[0] < 2 {
+	// They carry no const_risk either: compared under the paper's rule.
+	if n := pairedSplits(t, "--front-rule", "minmax", cheb, linear); len(n) != 4 || n[0] < 2 {
 		t.Errorf("fp compare of committed COMPAS runs pairs %v splits", n)
 	}
 	if _, _, err := runFP(t, "compare", cheb, adult); err == nil || !strings.Contains(err.Error(), "2 datasets (compas (race); adult-sex)") {
@@ -238,7 +240,7 @@ func TestRecordsWithoutDataID(t *testing.T) {
 	}
 	newRun := filepath.Join(t.TempDir(), "compas")
 	tinyTrain(t, newRun, "--dataset", "compas", "--propensity-epochs", "1", "--epochs", "1")
-	if n := pairedSplits(t, cheb, newRun); len(n) != 4 || n[0] != 2 {
+	if n := pairedSplits(t, "--front-rule", "minmax", cheb, newRun); len(n) != 4 || n[0] != 2 {
 		t.Errorf("a committed COMPAS run beside a new one pairs %v splits, want 2 each", n)
 	}
 }

@@ -23,10 +23,15 @@ func compareCommand() *cli.Command {
 			"candidates, distinct non-dominated points, hypervolume, share of the pooled front, and how many\n" +
 			"of the group's non-dominated candidates are constant predictors (collapsed), predict one class, or\n" +
 			"are weakly dominated (another candidate within --tolerance in one axis, better in the other).\n" +
-			"For each metric both axes are min–max normalised over the candidates of all rows together and\n" +
-			"every row uses the reference point (1.1, 1.1). Points closer than --tolerance in both normalised\n" +
-			"axes count as one. Then, split by split, each group's hypervolume (normalised over that split's\n" +
-			"candidates) and for each pair of groups the mean paired difference with a 95% bootstrap interval\n" +
+			"The x axis is the test risk (log-loss), or with --axis error the test error 1 − accuracy. For the\n" +
+			"hypervolumes each plane is scaled by --front-rule: constant (default) runs the x axis from the\n" +
+			"best candidate of all rows (0) to the constant predictor at the training base rate (1) and the\n" +
+			"unfairness axis from 0 to the largest value of all rows, and adds the constant predictor (1, 0)\n" +
+			"to every front, so that candidates no better than it add nothing; minmax (the paper's protocol)\n" +
+			"min–max normalises both axes over the candidates of all rows. Reference point (1.1, 1.1). Points\n" +
+			"closer than --tolerance in both min–max normalised axes count as one. Then, split by split, each\n" +
+			"group's hypervolume (on that split's own scale: its candidates and, under constant, its constant\n" +
+			"predictor) and for each pair of groups the mean paired difference with a 95% bootstrap interval\n" +
 			"and a two-sided Wilcoxon signed-rank p-value (exact up to 50 splits). --json prints every split's\n" +
 			"values. Records of different datasets are refused unless grouped by dataset. Failed candidates\n" +
 			"are left out.",
@@ -41,12 +46,32 @@ func comparisonFlags() []cli.Flag {
 		&cli.StringFlag{Name: "by", Value: records.DefaultGrouping, Usage: "group candidates by a comma-separated list of " +
 			strings.Join(records.GroupFields, ", ") + " (run: one group per sweep configuration)"},
 		&cli.Float64Flag{Name: "tolerance", Value: pareto.DefaultTolerance, Usage: "points closer than this in both normalised axes are one distinct point"},
+		&cli.StringFlag{Name: "axis", Value: records.AxisRisk, Usage: "the x axis: risk (test log-loss) or error (1 − accuracy)"},
+		frontRuleFlag(),
 		decideFlag(),
 		&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 	}
 }
 
-// comparison reads the records of paths and compares them on metrics.
+// frontRuleFlag is the --front-rule flag of the commands that compare
+// hypervolumes.
+func frontRuleFlag() cli.Flag {
+	return &cli.StringFlag{Name: "front-rule", Value: string(pareto.DefaultRule), Usage: "how each plane is scaled for the hypervolumes: " +
+		"constant (x from the best candidate to the constant predictor at the training base rate, unfairness from 0, the constant " +
+		"predictor on every front) or minmax (both axes min–max over the candidates: the paper's protocol)"}
+}
+
+// frontRule reads --front-rule, naming the command in its error.
+func frontRule(c *cli.Context, cmd string) (pareto.Rule, error) {
+	r, err := pareto.ParseRule(c.String("front-rule"))
+	if err != nil {
+		return "", fmt.Errorf("%s: --front-rule: %w", cmd, err)
+	}
+	return r, nil
+}
+
+// comparison reads the records of paths and compares them on metrics (nil:
+// every metric the records carry).
 func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, error) {
 	by, err := records.ParseGrouping(c.String("by"))
 	if err != nil {
@@ -56,6 +81,14 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 	if !(tol > 0) || tol >= 1 {
 		return nil, fmt.Errorf("%s: --tolerance %v: want a number between 0 and 1", cmd, tol)
 	}
+	axis, err := records.ParseAxis(c.String("axis"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: --axis: %w", cmd, err)
+	}
+	rule, err := frontRule(c, cmd)
+	if err != nil {
+		return nil, err
+	}
 	recs, err := readCandidates(c, cmd, paths)
 	if err != nil {
 		return nil, err
@@ -64,7 +97,7 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 	if err != nil {
 		return nil, err
 	}
-	res, err := compare.Run(recs, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide})
+	res, err := compare.Run(recs, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide, Rule: rule, Axis: axis})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}

@@ -19,7 +19,7 @@ func TestCompareTables(t *testing.T) {
 	advPath := filepath.Join(t.TempDir(), "adv.jsonl")
 	writeFrontRecords(t, advPath, adv)
 
-	out, _, err := runFP(t, "compare", cheb, linear, advPath, "--json")
+	out, _, err := runFP(t, "compare", "--front-rule", "minmax", cheb, linear, advPath, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestCompareTables(t *testing.T) {
 		t.Errorf("row order: %+v", rows[:3])
 	}
 
-	text, _, err := runFP(t, "compare", cheb, linear, advPath)
+	text, _, err := runFP(t, "compare", "--front-rule", "minmax", cheb, linear, advPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,10 +29,11 @@ func writeSelSweep(t *testing.T, cands []selCand) string {
 		t.Fatal(err)
 	}
 	defer w.Close()
+	constRisk := 1.0 // above every candidate's: none is no better than constant
 	for _, c := range cands {
 		r := records.Record{Dataset: "compas", Method: "cheb", Penalty: "ato-penultimate", Split: c.split, Lambda: c.lambda,
 			Risk: c.risk, ATO: c.ato, Accuracy: 0.7, DP: c.ato, EO: c.ato, EOpp: c.ato, Status: records.StatusOK, Config: "abc",
-			Weights: filepath.Join("networks", "net.json")}
+			Weights: filepath.Join("networks", "net.json"), ConstRisk: &constRisk}
 		if c.sel != nil {
 			r.Selection = &records.Selection{SelRisk: c.sel[0], SelATO: c.sel[1], SelDP: c.sel[1], SelEO: c.sel[1], SelEOpp: c.sel[1],
 				SelAccuracy: 0.6, NSel: 50}

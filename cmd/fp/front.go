@@ -24,10 +24,14 @@ func frontCommand() *cli.Command {
 		Description: "Reads the records of one or more sweeps (a directory stands for every *.jsonl file in it and\n" +
 			"in its subdirectories) and prints, for each group of candidates (default: one per run\n" +
 			"configuration), the number of candidates, the number of distinct non-dominated (risk, metric)\n" +
-			"points (points closer than --tolerance in both normalised axes count once), the hypervolume after\n" +
-			"min–max normalising both axes over all candidates (reference point (1.1, 1.1)), the share of the\n" +
-			"pooled front's points that the group reached, and how many of its non-dominated candidates are\n" +
-			"constant predictors or predict one class; then the split-by-split comparison of every pair of\n" +
+			"points (points closer than --tolerance in both min–max normalised axes count once), the hypervolume\n" +
+			"(reference point (1.1, 1.1)) on the scale --front-rule sets: constant (default) runs the x axis from\n" +
+			"the best candidate (0) to the constant predictor at the training base rate (1), the metric from 0 to\n" +
+			"its largest value, and adds the constant predictor (1, 0) to every front; minmax min–max normalises\n" +
+			"both axes over all candidates (the paper's protocol). The x axis is the test risk, or with --axis\n" +
+			"error the test error 1 − accuracy. Then the share of the pooled front's points that the group\n" +
+			"reached, and how many of its non-dominated candidates are constant predictors or predict one\n" +
+			"class; then the split-by-split comparison of every pair of\n" +
 			"groups (as fp compare). Failed candidates are left out. Records of different datasets are refused\n" +
 			"unless grouped by dataset.\n" +
 			"With --ci it then prints the non-dominated candidates of the pooled front, each with 95% intervals of\n" +
@@ -70,7 +74,7 @@ func runFront(c *cli.Context) error {
 	}
 	var rows []intervals.Row
 	if c.Bool("ci") {
-		if rows, err = frontIntervals(c, paths, metric, records.Decide(res.DecidedOn), nres); err != nil {
+		if rows, err = frontIntervals(c, paths, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
 			return err
 		}
 	}
@@ -103,15 +107,15 @@ func runFront(c *cli.Context) error {
 	return nil
 }
 
-// frontIntervals returns the non-dominated candidates of paths in (risk,
-// metric) with their intervals, and notes on stderr what could not be
+// frontIntervals returns the non-dominated candidates of paths in (axis
+// value, metric) with their intervals, and notes on stderr what could not be
 // given.
-func frontIntervals(c *cli.Context, paths []string, metric string, d records.Decide, resamples int) ([]intervals.Row, error) {
+func frontIntervals(c *cli.Context, paths []string, axis, metric string, d records.Decide, resamples int) ([]intervals.Row, error) {
 	cands, err := choose.ReadCandidates(paths)
 	if err != nil {
 		return nil, fmt.Errorf("front: %w", err)
 	}
-	front, err := intervals.Front(cands, metric, d)
+	front, err := intervals.FrontOn(cands, axis, metric, d)
 	if err != nil {
 		return nil, fmt.Errorf("front: %w", err)
 	}

@@ -40,7 +40,9 @@ func writeFrontRecords(t *testing.T, path string, recs ...records.Record) {
 
 // twoSweeps writes the case of pareto's TestCompareHandWorked as two sweeps
 // with different configurations, plus a failed candidate that would
-// dominate everything if it were counted:
+// dominate everything if it were counted. It is worked out under the
+// min–max front rule, which the tests that use it name (its records carry
+// no const_risk):
 //
 //	cheb   (risk, ato) = (10, 0.3), (20, 0.1), (20, 0.3)
 //	linear             = (15, 0.2)
@@ -62,7 +64,7 @@ func twoSweeps(t *testing.T) (cheb, linear string) {
 
 func TestFrontHandWorked(t *testing.T) {
 	cheb, linear := twoSweeps(t)
-	out, stderr, err := runFP(t, "front", cheb, linear, "--json")
+	out, stderr, err := runFP(t, "front", "--front-rule", "minmax", cheb, linear, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestFrontHandWorked(t *testing.T) {
 		}
 	}
 
-	out, _, err = runFP(t, "front", cheb, linear)
+	out, _, err = runFP(t, "front", "--front-rule", "minmax", cheb, linear)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +141,7 @@ func TestFrontMetricAndGrouping(t *testing.T) {
 		{"--metric", "dp", "--by", "lambda", "--json", cheb, linear},
 		{cheb, "--metric=dp", linear, "--by", "lambda", "--json"},
 	} {
-		out, _, err := runFP(t, append([]string{"front"}, args...)...)
+		out, _, err := runFP(t, append([]string{"front", "--front-rule", "minmax"}, args...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +164,7 @@ func TestFrontShardsAndTornLine(t *testing.T) {
 	}
 	f.WriteString(`{"method":"cheb","risk":0.`)
 	f.Close()
-	out, stderr, err := runFP(t, "front", "--json", dir)
+	out, stderr, err := runFP(t, "front", "--front-rule", "minmax", "--json", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,13 +181,13 @@ func TestFrontMixedConfigs(t *testing.T) {
 	dir := t.TempDir()
 	writeFrontRecords(t, filepath.Join(dir, "a.jsonl"), frontRecord("cheb", "c1", 0, 10, 0.3, 0))
 	writeFrontRecords(t, filepath.Join(dir, "b.jsonl"), frontRecord("cheb", "c2", 0, 12, 0.2, 0))
-	_, _, err := runFP(t, "front", dir)
+	_, _, err := runFP(t, "front", "--front-rule", "minmax", dir)
 	if err == nil || !strings.Contains(err.Error(), "mix sweep configurations") {
 		t.Errorf("a directory mixing configurations: error %v", err)
 	}
 	oneLine(t, err.Error())
 	// Named separately they are two runs, named after their files.
-	out, stderr, err := runFP(t, "front", "--json", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
+	out, stderr, err := runFP(t, "front", "--front-rule", "minmax", "--json", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
 	if err != nil || stderr != "" {
 		t.Fatalf("error %v, stderr %q", err, stderr)
 	}
@@ -194,7 +196,7 @@ func TestFrontMixedConfigs(t *testing.T) {
 		t.Errorf("groups %+v, want one per file", got)
 	}
 	// Grouped by method they pool, with a warning.
-	_, stderr, err = runFP(t, "front", "--by", "method,penalty", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
+	_, stderr, err = runFP(t, "front", "--front-rule", "minmax", "--by", "method,penalty", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +204,7 @@ func TestFrontMixedConfigs(t *testing.T) {
 		t.Errorf("no warning about the mixed group: %q", stderr)
 	}
 	// Grouping by λ pools sweeps on purpose: no warning.
-	_, stderr, err = runFP(t, "front", "--by", "lambda", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
+	_, stderr, err = runFP(t, "front", "--front-rule", "minmax", "--by", "lambda", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
 	if err != nil || stderr != "" {
 		t.Errorf("--by lambda: error %v, stderr %q", err, stderr)
 	}
@@ -255,7 +257,7 @@ func TestFrontByDataset(t *testing.T) {
 	a, b := frontRecord("cheb", "c9", 0, 1, 0.5, 0), frontRecord("cheb", "c9", 1, 2, 0.1, 0)
 	a.Dataset, b.Dataset = "adult-sex", "adult-sex"
 	writeFrontRecords(t, adult, a, b)
-	out, _, err := runFP(t, "front", "--json", "--by", "dataset,run", cheb, linear, adult)
+	out, _, err := runFP(t, "front", "--front-rule", "minmax", "--json", "--by", "dataset,run", cheb, linear, adult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +281,7 @@ func TestFrontTolerance(t *testing.T) {
 		tol  string
 		want int
 	}{{"1e-4", 2}, {"1e-5", 3}} {
-		out, _, err := runFP(t, "front", "--json", "--tolerance", tc.tol, path)
+		out, _, err := runFP(t, "front", "--front-rule", "minmax", "--json", "--tolerance", tc.tol, path)
 		if err != nil {
 			t.Fatal(err)
 		}

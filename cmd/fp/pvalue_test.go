@@ -24,7 +24,7 @@ func TestFrontAndCompareNoteTooFewSplits(t *testing.T) {
 	writeFrontRecords(t, cheb, cs...)
 	writeFrontRecords(t, linear, ls...)
 	for _, cmd := range []string{"front", "compare"} {
-		out, _, err := runFP(t, cmd, cheb, linear)
+		out, _, err := runFP(t, cmd, "--front-rule", "minmax", cheb, linear)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -31,6 +31,7 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "title", Usage: "the page's title (default: fp report: DATASETS)"},
 			&cli.StringFlag{Name: "by", Usage: "dataset: accept runs of several datasets, each shown in panels, a table section and a comparison of its own (without it they are refused; a front is never pooled across datasets)"},
 			decideFlag(),
+			frontRuleFlag(),
 			ciResamplesFlag(),
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was written as JSON"},
 		},
@@ -67,6 +68,12 @@ func runReport(c *cli.Context) error {
 	}
 	defaults := experiments.DefaultConfig().Config
 	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults, Decide: c.String("decide-on"), CIResamples: nres}
+	if c.IsSet("front-rule") { // left to its default, records written before const_risk fall back to minmax
+		if _, err := frontRule(c, "report"); err != nil {
+			return err
+		}
+		opt.FrontRule = c.String("front-rule")
+	}
 	switch by := c.String("by"); by {
 	case "":
 	case "dataset":

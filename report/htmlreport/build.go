@@ -48,6 +48,13 @@ type Options struct {
 	// Decide is fp report's --decide-on: "selection", "test", or "" for
 	// the default (records.ResolveDecide over every successful record).
 	Decide string
+	// FrontRule is fp report's --front-rule, the rule that scales the
+	// comparison's hypervolumes (pareto.Rule); "" is pareto.DefaultRule.
+	// Records that lack what the rule needs are compared under
+	// pareto.RuleMinMax when the rule was left to its default, with a
+	// warning on the page, and refused (a warning in place of the
+	// comparison) when it was named.
+	FrontRule string
 }
 
 // palette is the Okabe–Ito palette, distinguishable with the common forms
@@ -94,6 +101,9 @@ func Build(paths []string, opt Options) (*Page, error) {
 		pooled = append(pooled, all...)
 	}
 	p.ATOWarnings = atoBanners(paths, pooled)
+	// The page shows the metrics every record carries: records written
+	// before the decision metrics have the score metrics only.
+	p.Data.Metrics = records.MetricsOf(pooled)
 	by := records.Grouping{records.DefaultGrouping}
 	if opt.ByDataset {
 		by = records.Grouping{"dataset", records.DefaultGrouping}
@@ -314,7 +324,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	p.Warnings = append(p.Warnings, ciNotes...)
 	p.Intervals = slices.ContainsFunc(p.Data.Candidates, func(c Candidate) bool { return c.CI != nil })
 
-	cmps, err := comparisons(data, opt.Resamples, decide)
+	cmps, err := comparisons(data, opt.Resamples, decide, opt.FrontRule, &p.Warnings)
 	if err != nil {
 		p.Warnings = append(p.Warnings, err.Error())
 	}

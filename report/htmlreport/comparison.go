@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fpareto/fp/compare"
+	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -23,7 +24,10 @@ type Comparison struct {
 	Dataset   string
 	Tolerance float64
 	Reference [2]float64
-	Metrics   []MetricComparison
+	// Rule is the front rule that scaled the hypervolumes ("constant" or
+	// "minmax", pareto.Rule).
+	Rule    string
+	Metrics []MetricComparison
 }
 
 // MetricComparison is the comparison on one unfairness metric.
@@ -93,21 +97,34 @@ func (l labeller) of(r *records.Record) string {
 	return records.Grouping{records.DefaultGrouping}.Key(r)
 }
 
-// comparisons runs fp compare's comparison on each dataset's records.
-func comparisons(data []records.DataGroup, resamples int, decide records.Decide) ([]Comparison, error) {
+// comparisons runs fp compare's comparison on each dataset's records under
+// the front rule named by rule ("" for the default; see
+// Options.FrontRule), noting in warnings a dataset compared under min–max
+// because its records predate the default rule.
+func comparisons(data []records.DataGroup, resamples int, decide records.Decide, rule string, warnings *[]string) ([]Comparison, error) {
 	var out []Comparison
 	var errs []string
+	r, err := pareto.ParseRule(rule)
+	if err != nil {
+		return nil, fmt.Errorf("method comparison: %w", err)
+	}
 	for _, d := range data {
 		recs, _ := records.Succeeded(d.Records)
 		if len(recs) == 0 {
 			continue
 		}
-		res, err := compare.Run(recs, compare.Options{Resamples: resamples, Decide: decide})
+		opt := compare.Options{Resamples: resamples, Decide: decide, Rule: r}
+		if rule == "" && r.NeedsConstant() && slices.ContainsFunc(recs, func(x records.Record) bool { return x.ConstRisk == nil }) {
+			opt.Rule = pareto.RuleMinMax
+			*warnings = append(*warnings, fmt.Sprintf("method comparison of %s: some records were written before fp recorded const_risk, "+
+				"so the hypervolumes are min–max normalised (--front-rule minmax) rather than scaled to the constant predictor", d.Label))
+		}
+		res, err := compare.Run(recs, opt)
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
 		}
-		c := Comparison{Dataset: d.Label, Tolerance: res.Tolerance, Reference: res.Reference}
+		c := Comparison{Dataset: d.Label, Tolerance: res.Tolerance, Reference: res.Reference, Rule: res.FrontRule}
 		for _, metric := range records.MetricsOf(recs) {
 			mc := MetricComparison{Metric: metricNames[metric]}
 			for _, r := range res.Pooled {

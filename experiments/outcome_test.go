@@ -12,9 +12,10 @@ import (
 )
 
 func TestOutcome(t *testing.T) {
+	constRisk := 0.7 // above every candidate's risk
 	rec := func(lambda, risk, ato float64, collapsed bool) records.Record {
 		return records.Record{Dataset: "compas", Method: "cheb", Penalty: "ato-penultimate", Config: "abc", Status: records.StatusOK,
-			Lambda: lambda, Risk: risk, ATO: ato, DP: ato, Collapsed: collapsed, Weights: "networks/net.json"}
+			Lambda: lambda, Risk: risk, ATO: ato, DP: ato, Collapsed: collapsed, Weights: "networks/net.json", ConstRisk: &constRisk}
 	}
 	// λ = 0.5 is dominated by λ = 1; the front by risk is 0, 1, then the collapsed 0.9.
 	recs := []records.Record{rec(1, 0.62, 0.01, false), rec(0.5, 0.63, 0.02, false), rec(0, 0.60, 0.2, false), rec(0.9, 0.69, 0, true)}
@@ -59,7 +60,8 @@ func TestOutcome(t *testing.T) {
 // The closing output ends with the warning of an unreliable ATO, and says
 // nothing of it otherwise.
 func TestOutcomeWarnsOfUnreliableATO(t *testing.T) {
-	recs := []records.Record{{Dataset: "x.csv", Method: "cheb", Penalty: "ato-penultimate", Config: "abc", Status: records.StatusOK, Risk: 0.6}}
+	constRisk := 0.7
+	recs := []records.Record{{Dataset: "x.csv", Method: "cheb", Penalty: "ato-penultimate", Config: "abc", Status: records.StatusOK, Risk: 0.6, ConstRisk: &constRisk}}
 	for _, warning := range []string{"", "the ATO is unreliable on 1 of 1 splits (split 0): at split 0, few rows; leave out proxy"} {
 		o, err := experiments.NewOutcome(experiments.Summary{Total: 1, Trained: 1}, "runs/x", recs, "ato")
 		if err != nil {

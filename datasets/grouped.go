@@ -29,6 +29,8 @@ type GroupColumns struct {
 	Logit  string   // logits z with P(y=1) = σ(z); exactly one of Score and Logit
 	Label  string   // the true labels: two values
 	Groups []string // one or more columns: each combination of their values present is a group
+	// Decision is optional, as in PredictionColumns.
+	Decision string
 }
 
 // GroupedPredictions are the rows of a predictions file in R ≥ 2 groups.
@@ -36,6 +38,7 @@ type GroupedPredictions struct {
 	File string
 	P    []float64 // probabilities; nil when read from logits
 	Z    []float64 // logits; nil when read from probabilities
+	D    []float64 // decision probabilities P(ŷ = 1); nil without a decision column
 	Y    []float64 // labels, 0 or 1
 	G    []int     // each row's group: an index into Groups
 
@@ -96,8 +99,8 @@ func ReadGroupedPredictionsFrom(r io.Reader, name string, cols GroupColumns) (*G
 // check refuses a set of columns that names no score, no label or no
 // grouping column, or a grouping column twice.
 func (cols GroupColumns) check() error {
-	if (cols.Score == "") == (cols.Logit == "") {
-		return errors.New("predictions: name exactly one column of scores or of logits")
+	if err := scoreColumns(cols.Score, cols.Logit, cols.Decision); err != nil {
+		return err
 	}
 	if cols.Label == "" || len(cols.Groups) == 0 {
 		return errors.New("predictions: name the label column and at least one grouping column")
@@ -115,7 +118,7 @@ func (cols GroupColumns) check() error {
 
 func groupedPredictionsOf(src RowSource, cols GroupColumns) (*GroupedPredictions, error) {
 	file := src.File()
-	names := slices.DeleteFunc([]string{cols.Score, cols.Logit, cols.Label}, func(s string) bool { return s == "" })
+	names := slices.DeleteFunc([]string{cols.Score, cols.Logit, cols.Decision, cols.Label}, func(s string) bool { return s == "" })
 	names = append(names, cols.Groups...)
 	var props []string // the propensity columns in the header, in file order
 	for _, h := range src.Header() {
@@ -136,12 +139,7 @@ func groupedPredictionsOf(src RowSource, cols GroupColumns) (*GroupedPredictions
 	}
 
 	pr := &GroupedPredictions{File: file, Columns: slices.Clone(cols.Groups)}
-	if cols.Score != "" {
-		pr.P, err = t.floats(t.column(cols.Score), "probability", true)
-	} else {
-		pr.Z, err = t.floats(t.column(cols.Logit), "logit", false)
-	}
-	if err != nil {
+	if pr.P, pr.Z, pr.D, err = t.scores(cols.Score, cols.Logit, cols.Decision); err != nil {
 		return nil, err
 	}
 	if pr.Y, pr.Label, err = t.binary(t.column(cols.Label), false); err != nil {

@@ -62,7 +62,7 @@ func TestReadGroupedPredictionsRefusals(t *testing.T) {
 		kind error // nil: not a ParseError
 		want string
 	}{
-		{"no score", "s,y,g\n", GroupColumns{Label: "y", Groups: []string{"g"}}, nil, "exactly one column of scores or of logits"},
+		{"no score", "s,y,g\n", GroupColumns{Label: "y", Groups: []string{"g"}}, nil, "name a column of scores, of logits or of decision probabilities"},
 		{"no groups", "s,y,g\n", GroupColumns{Score: "s", Label: "y"}, nil, "at least one grouping column"},
 		{"missing group column", "s,y,g\n0.5,1,a\n", GroupColumns{Score: "s", Label: "y", Groups: []string{"g", "h"}}, ErrMissingColumn, `no column "h"`},
 		{"duplicate column", "s,y,g,g\n0.5,1,a,b\n", GroupColumns{Score: "s", Label: "y", Groups: []string{"g"}}, nil, "line 1, column 4 (g): duplicate column name"},

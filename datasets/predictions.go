@@ -16,7 +16,19 @@ type PredictionColumns struct {
 	Label      string // the true labels: two values
 	Group      string // the sensitive attribute: two values
 	Propensity string // optional: propensities P(group=1 | x) in [0, 1]
+	// Decision is optional: each row's probability of a positive decision
+	// P(ŷ = 1), as a randomized classifier gives it (0 or 1 for a
+	// deterministic one). Given alone, without Score or Logit, it stands
+	// for the score too.
+	Decision string
 }
+
+// ProbabilityTolerance is how far outside [0, 1] a probability (a score, a
+// decision probability or a propensity) may fall in a file and still be
+// read, clipped to [0, 1]: mixtures of classifiers, such as Fairlearn's
+// ExponentiatedGradient, sum weighted probabilities whose rounding gives
+// values like 1.0000000000000018. Anything further out is refused.
+const ProbabilityTolerance = 1e-12
 
 // Coding says which value of a two-valued column is coded 1.
 type Coding struct {
@@ -33,6 +45,7 @@ type Predictions struct {
 	File string
 	P    []float64 // probabilities; nil when read from logits
 	Z    []float64 // logits; nil when read from probabilities
+	D    []float64 // decision probabilities P(ŷ = 1); nil without a decision column
 	Y, A []float64 // labels and groups, 0 or 1
 	E    []float64 // propensities; nil without a propensity column
 
@@ -81,13 +94,13 @@ func ReadPredictionsFrom(r io.Reader, name string, cols PredictionColumns) (*Pre
 
 // names lists the columns named, checking that the required ones are.
 func (cols PredictionColumns) names() ([]string, error) {
-	if (cols.Score == "") == (cols.Logit == "") {
-		return nil, errors.New("predictions: name exactly one column of scores or of logits")
+	if err := scoreColumns(cols.Score, cols.Logit, cols.Decision); err != nil {
+		return nil, err
 	}
 	if cols.Label == "" || cols.Group == "" {
 		return nil, errors.New("predictions: name the label and the group columns")
 	}
-	names := []string{cols.Score, cols.Logit, cols.Label, cols.Group, cols.Propensity}
+	names := []string{cols.Score, cols.Logit, cols.Decision, cols.Label, cols.Group, cols.Propensity}
 	return slices.DeleteFunc(names, func(s string) bool { return s == "" }), nil
 }
 
@@ -103,12 +116,7 @@ func predictionsOf(t *table, path string, names []string, cols PredictionColumns
 	}
 
 	pr := &Predictions{File: path}
-	if cols.Score != "" {
-		pr.P, err = t.floats(t.column(cols.Score), "probability", true)
-	} else {
-		pr.Z, err = t.floats(t.column(cols.Logit), "logit", false)
-	}
-	if err != nil {
+	if pr.P, pr.Z, pr.D, err = t.scores(cols.Score, cols.Logit, cols.Decision); err != nil {
 		return nil, err
 	}
 	if cols.Propensity != "" {
@@ -139,8 +147,10 @@ func (t *table) floats(c *column, what string, unit bool) ([]float64, error) {
 	}
 	vals, errs := numbers(c)
 	for k, v := range vals {
-		if errs[k] == nil && unit && (v < 0 || v > 1) {
+		if errs[k] == nil && unit && (v < -ProbabilityTolerance || v > 1+ProbabilityTolerance) {
 			errs[k] = fmt.Errorf("%w: %s is outside [0, 1], expected a %s", ErrBadValue, c.levels[k], what)
+		} else if errs[k] == nil && unit {
+			vals[k] = min(max(v, 0), 1)
 		} else if errs[k] != nil {
 			errs[k] = fmt.Errorf("%w (a %s)", errs[k], what)
 		}
@@ -241,4 +251,36 @@ func (pr *Predictions) CodingNote() string {
 		}
 	}
 	return b.String()
+}
+
+// scoreColumns checks the columns of a file's predictions: a score or a
+// logit (not both), or a decision column alone.
+func scoreColumns(score, logit, decision string) error {
+	switch {
+	case score != "" && logit != "":
+		return errors.New("predictions: name a column of scores or of logits, not both")
+	case score == "" && logit == "" && decision == "":
+		return errors.New("predictions: name a column of scores, of logits or of decision probabilities")
+	}
+	return nil
+}
+
+// scores reads the prediction columns: probabilities p (or logits z) and
+// decision probabilities d when a decision column is named. A decision
+// column alone stands for the score too (p = d).
+func (t *table) scores(score, logit, decision string) (p, z, d []float64, err error) {
+	if decision != "" {
+		if d, err = t.floats(t.column(decision), "decision probability P(ŷ = 1)", true); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	switch {
+	case score != "":
+		p, err = t.floats(t.column(score), "probability", true)
+	case logit != "":
+		z, err = t.floats(t.column(logit), "logit", false)
+	default:
+		p = d
+	}
+	return p, z, d, err
 }

@@ -3,6 +3,7 @@ package datasets
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -117,5 +118,43 @@ func TestReadPredictionsErrors(t *testing.T) {
 	}
 	if _, err := ReadPredictions("x.csv", PredictionColumns{Score: "s", Logit: "z", Label: "y", Group: "g"}); err == nil {
 		t.Error("both a score and a logit column accepted")
+	}
+}
+
+func TestReadPredictionsDecisionAndTolerance(t *testing.T) {
+	for _, c := range []struct {
+		name, csv string
+		cols      PredictionColumns
+		wantP     []float64
+		wantD     []float64
+		wantErr   string
+	}{
+		{"rounding of a mixture is clipped", "s,y,g\n1.0000000000000018,1,0\n-1e-15,0,1\n",
+			PredictionColumns{Score: "s", Label: "y", Group: "g"}, []float64{1, 0}, nil, ""},
+		{"a real violation is refused", "s,y,g\n1.000000001,1,0\n0.5,0,1\n",
+			PredictionColumns{Score: "s", Label: "y", Group: "g"}, nil, nil, "line 2, column 1 (s): unexpected value: 1.000000001 is outside [0, 1]"},
+		{"a decision column alone is the score too", "d,y,g\n0.25,1,0\n1.0000000000000018,0,1\n",
+			PredictionColumns{Decision: "d", Label: "y", Group: "g"}, []float64{0.25, 1}, []float64{0.25, 1}, ""},
+		{"a decision column beside scores", "s,d,y,g\n0.7,1,1,0\n0.2,0.5,0,1\n",
+			PredictionColumns{Score: "s", Decision: "d", Label: "y", Group: "g"}, []float64{0.7, 0.2}, []float64{1, 0.5}, ""},
+		{"a decision outside [0, 1]", "d,y,g\n2,1,0\n0,0,1\n",
+			PredictionColumns{Decision: "d", Label: "y", Group: "g"}, nil, nil, "expected a decision probability"},
+		{"score and logit", "s,y,g\n", PredictionColumns{Score: "s", Logit: "s", Label: "y", Group: "g"}, nil, nil, "not both"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pr, err := ReadPredictionsFrom(strings.NewReader(c.csv), "p.csv", c.cols)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(pr.P, c.wantP) || !slices.Equal(pr.D, c.wantD) {
+				t.Errorf("P %v, D %v; want %v, %v", pr.P, pr.D, c.wantP, c.wantD)
+			}
+		})
 	}
 }

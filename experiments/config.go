@@ -8,6 +8,7 @@ import (
 
 	"github.com/fpareto/fp/adversarial"
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/runfolder"
@@ -241,6 +242,8 @@ func (c Config) Validate() error {
 		return fieldErr("val_fraction", "the adversarial baseline trains on a fixed schedule (docs/method.md §6) without held-out stopping; use 0")
 	case c.SelectFraction != SelectFractionAuto && !(c.SelectFraction >= 0 && c.SelectFraction < 1):
 		return fieldErr("select_fraction", "%g, want a value in [0, 1) (0: no selection rows)", c.SelectFraction)
+	case c.Threshold != 0 && !(c.Threshold > 0 && c.Threshold < 1):
+		return fieldErr("threshold", "%g, want a probability in (0, 1) (0.5 by default)", c.Threshold)
 	case c.TrainFraction < 0 || c.TrainFraction >= 1:
 		return fieldErr("train_fraction", "%g, want a value in (0, 1)", c.TrainFraction)
 	case c.TrainSize < 0:
@@ -556,4 +559,22 @@ func AdvMatchedSteps(epochs, pretrain, rounds, n, batch int) int {
 func (c Config) AdvClfStepsTotal(n int) int {
 	batch := min(c.Batch, n)
 	return c.AdvPretrainClf*((n+batch-1)/batch) + c.AdvEpochs*max(c.AdvClfSteps, 1)
+}
+
+// StoredThreshold is the decision threshold t as the configuration stores
+// it: 0 for the default, fairness.DefaultThreshold, so that a sweep at the
+// default keeps the digest of folders written before thresholds existed.
+func StoredThreshold(t float64) float64 {
+	if t == fairness.DefaultThreshold {
+		return 0
+	}
+	return t
+}
+
+// threshold is the sweep's decision threshold.
+func (c Config) threshold() float64 {
+	if c.Threshold == 0 {
+		return fairness.DefaultThreshold
+	}
+	return c.Threshold
 }

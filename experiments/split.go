@@ -427,7 +427,13 @@ func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) 
 	if err != nil {
 		return fmt.Errorf("split %d, λ = %g: evaluation: %w", sd.m, rec.Lambda, err)
 	}
-	rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = met.Risk, met.Accuracy, met.ATO, met.DP, met.EO, met.EOpp
+	dec, err := r.decide(z, sd, false)
+	if err != nil {
+		return fmt.Errorf("split %d, λ = %g: decision metrics: %w", sd.m, rec.Lambda, err)
+	}
+	rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = met.Risk, dec.Accuracy, met.ATO, met.DP, met.EO, met.EOpp
+	rec.Decision = &records.Decision{DPDiff: dec.DPDiff, DPRatio: dec.DPRatio, EODiff: dec.EODiff, EOppDiff: dec.EOppDiff}
+	rec.Threshold = r.cfg.Threshold
 	spread := scoreSD(z)
 	rec.Collapsed, rec.NearConstant = spread < collapsedSD, spread < nearConstantSD
 	rec.SingleClass = singleClass(z)
@@ -439,10 +445,16 @@ func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) 
 		if err != nil {
 			return fmt.Errorf("split %d, λ = %g: evaluation on the selection rows: %w", sd.m, rec.Lambda, err)
 		}
-		scr := constRisk(sd.sel.y, baseRate(sd.train.Y, sd.val.Y))
-		rec.Selection = &records.Selection{SelRisk: sm.Risk, SelAccuracy: sm.Accuracy, SelATO: sm.ATO,
+		sdec, err := r.decide(zs, sd, true)
+		if err != nil {
+			return fmt.Errorf("split %d, λ = %g: decision metrics on the selection rows: %w", sd.m, rec.Lambda, err)
+		}
+		base := baseRate(sd.train.Y, sd.val.Y)
+		scr, sce := constRisk(sd.sel.y, base), constError(sd.sel.y, base)
+		rec.Selection = &records.Selection{SelRisk: sm.Risk, SelAccuracy: sdec.Accuracy, SelATO: sm.ATO,
 			SelDP: sm.DP, SelEO: sm.EO, SelEOpp: sm.EOpp, NSel: n,
-			SelSingleClass: singleClass(zs), SelNearConstant: scoreSD(zs) < nearConstantSD, SelConstRisk: &scr}
+			SelSingleClass: singleClass(zs), SelNearConstant: scoreSD(zs) < nearConstantSD, SelConstRisk: &scr, SelConstError: &sce,
+			SelDecision: &records.SelDecision{SelDPDiff: sdec.DPDiff, SelDPRatio: sdec.DPRatio, SelEODiff: sdec.EODiff, SelEOppDiff: sdec.EOppDiff}}
 		values = append(values, sm.Risk, sm.Accuracy, sm.ATO, sm.DP, sm.EO, sm.EOpp)
 	}
 	for k, v := range values {
@@ -452,6 +464,7 @@ func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) 
 				rec.FailReason = "a selection metric is not finite"
 			}
 			rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = 0, 0, 0, 0, 0, 0
+			rec.Decision = nil
 			if rec.Selection != nil {
 				rec.Selection = &records.Selection{NSel: rec.NSel}
 			}
@@ -459,9 +472,31 @@ func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) 
 			return nil
 		}
 	}
-	cr := constRisk(sd.testY, baseRate(sd.train.Y, sd.val.Y))
-	rec.ConstRisk = &cr
+	base := baseRate(sd.train.Y, sd.val.Y)
+	cr, ce := constRisk(sd.testY, base), constError(sd.testY, base)
+	rec.ConstRisk, rec.ConstError = &cr, &ce
 	return nil
+}
+
+// decide computes the decision metrics of logits z on the test rows (or
+// the selection rows) at the sweep's threshold.
+func (r *Runner) decide(z []float64, sd *splitData, sel bool) (fairness.Decision, error) {
+	y, groups := sd.testY, sd.testZ
+	if sel {
+		y, groups = sd.sel.y, sd.sel.z
+	}
+	if r.cfg.groups <= 2 {
+		a := sd.testA
+		if sel {
+			a = sd.sel.a
+		}
+		groups = fairness.BinaryGroups(a)
+	}
+	p := make([]float64, len(z))
+	for i, v := range z {
+		p[i] = model.Sigmoid(v)
+	}
+	return fairness.DecideScores(p, y, groups, r.cfg.threshold())
 }
 
 // singleClass reports a network that predicts one class for every row: all
@@ -509,6 +544,19 @@ func baseRate(parts ...[]float64) float64 {
 		n += float64(len(ys))
 	}
 	return pos / n
+}
+
+// constError is the error on labels y of the constant predictor at base
+// rate p: it predicts 1 for every row when p ≥ 0.5 (as a probability p
+// does at the default threshold), else 0.
+func constError(y []float64, p float64) float64 {
+	var wrong float64
+	for _, v := range y {
+		if (p >= 0.5) != (v == 1) {
+			wrong++
+		}
+	}
+	return wrong / float64(len(y))
 }
 
 // constRisk is the mean log-loss on labels y of the constant predictor of

@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
 )
 
@@ -65,8 +66,9 @@ type scored struct {
 	group string    // the group, for a network of R > 2 groups
 }
 
-// DefaultThreshold is the threshold of the records' accuracy.
-const DefaultThreshold = 0.5
+// DefaultThreshold is the threshold of the records' accuracy and decision
+// metrics unless fp train --threshold gave another.
+const DefaultThreshold = fairness.DefaultThreshold
 
 // ErrNoSchema is returned for network files that predate the raw input
 // schema.

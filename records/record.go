@@ -71,6 +71,14 @@ type Record struct {
 	// risk is not below it is no better than that constant. Nil in records
 	// written before it was recorded and in failed ones.
 	ConstRisk *float64 `json:"const_risk,omitempty"`
+	// ConstError is the test error of the same constant predictor: it
+	// predicts the training majority class for every row. Nil in records
+	// written before it was recorded.
+	ConstError *float64 `json:"const_error,omitempty"`
+	// Threshold is the decision threshold of accuracy and the decision
+	// metrics (a row is selected when p ≥ Threshold); 0, and not written, for
+	// the default fairness.DefaultThreshold.
+	Threshold float64 `json:"threshold,omitempty"`
 
 	Risk     float64 `json:"risk"`
 	Accuracy float64 `json:"accuracy"`
@@ -78,6 +86,12 @@ type Record struct {
 	DP       float64 `json:"dp"`
 	EO       float64 `json:"eo"`
 	EOpp     float64 `json:"eopp"`
+
+	// Decision holds the decision metrics on the test rows
+	// (docs/method.md §7.2); nil in records written before they were
+	// recorded. Its fields are promoted: r.DPDiff and so on (check
+	// r.HasDecision first).
+	*Decision
 
 	// Selection holds the metrics on the split's selection rows when the
 	// sweep kept some (docs/method.md §1.4); nil otherwise, and then none of
@@ -245,19 +259,27 @@ func CandidateKey(method, penalty string, split int, lambda float64) string {
 	return fmt.Sprintf("%s/%s/split=%d/lambda=%.17g", method, penalty, split, lambda)
 }
 
-// Metric returns the named unfairness metric: "ato", "dp", "eo" or "eopp".
+// Metric returns the named unfairness metric (one of Metrics) as a front
+// minimises it: dp-ratio as 1 − dp_ratio. A decision metric of a record that
+// does not carry them is an error wrapping ErrNoDecision.
 func (r *Record) Metric(name string) (float64, error) {
 	switch name {
-	case "ato":
+	case MetricATO:
 		return r.ATO, nil
-	case "dp":
+	case MetricDP:
 		return r.DP, nil
-	case "eo":
+	case MetricEO:
 		return r.EO, nil
-	case "eopp":
+	case MetricEOpp:
 		return r.EOpp, nil
 	}
-	return 0, fmt.Errorf("metric %q: want ato, dp, eo or eopp", name)
+	if !IsDecisionMetric(name) {
+		return 0, fmt.Errorf("metric %q: want one of %s", name, strings.Join(Metrics, ", "))
+	}
+	if r.Decision == nil {
+		return 0, noDecision(r, name)
+	}
+	return r.Decision.value(name), nil
 }
 
 // MethodLabel is the method as shown in tables and figures: the method,
@@ -278,6 +300,3 @@ func (r *Record) MethodLabel() string {
 	}
 	return r.Method + "(" + strings.Join(parts, ", ") + ")"
 }
-
-// Metrics lists the metric names Metric accepts.
-var Metrics = []string{"ato", "dp", "eo", "eopp"}

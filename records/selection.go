@@ -24,6 +24,10 @@ type Selection struct {
 	SelSingleClass  bool     `json:"sel_single_class,omitempty"`
 	SelNearConstant bool     `json:"sel_near_constant,omitempty"`
 	SelConstRisk    *float64 `json:"sel_const_risk,omitempty"`
+	SelConstError   *float64 `json:"sel_const_error,omitempty"`
+	// SelDecision holds the decision metrics on the selection rows; nil in
+	// records written before they were recorded.
+	*SelDecision
 }
 
 // HasSelection reports whether the record carries selection metrics.
@@ -46,7 +50,14 @@ func (s *Selection) Value(name string) (float64, error) {
 	case "eopp":
 		return s.SelEOpp, nil
 	}
-	return 0, fmt.Errorf("value %q: want risk, accuracy, ato, dp, eo or eopp", name)
+	if IsDecisionMetric(name) {
+		if s.SelDecision == nil {
+			return 0, fmt.Errorf("selection metric %s: %w", name, ErrNoDecision)
+		}
+		d := Decision{s.SelDPDiff, s.SelDPRatio, s.SelEODiff, s.SelEOppDiff}
+		return d.value(name), nil
+	}
+	return 0, fmt.Errorf("value %q: want risk, accuracy or one of %s", name, strings.Join(Metrics, ", "))
 }
 
 // testValue returns the named value on the test rows: "risk", "accuracy"

@@ -132,6 +132,12 @@ type Config struct {
 	AdvClfSteps int    `json:"adv_clf_steps,omitempty"`
 	AdvBudget   string `json:"adv_budget,omitempty"`
 
+	// Threshold is the decision threshold of accuracy and the decision
+	// metrics (docs/method.md §7.2): a row is selected when its predicted
+	// probability is at least Threshold. 0 stands for the default, 0.5, so
+	// that configurations at the default keep the digest they always had.
+	Threshold float64 `json:"threshold,omitempty"`
+
 	Seed   uint64 `json:"seed"`
 	Engine string `json:"engine"` // graph or backprop
 	// Lockstep trains the candidates of a split together (docs/method.md

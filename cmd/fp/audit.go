@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/fairness/audit"
 )
 
@@ -19,14 +20,20 @@ func auditCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "audit",
 		Usage:     "the fairness metrics of any file of predictions",
-		UsageText: "fp audit --data FILE (--score COL | --logit COL) --label COL --group COL[,COL…] [--propensity COL] [--json]",
+		UsageText: "fp audit --data FILE (--score COL | --logit COL | --decision COL) --label COL --group COL[,COL…] [--threshold T] [--propensity COL] [--json]",
 		Description: "Reads a CSV file with a header row (a Parquet file when the name ends in .parquet; with\n" +
 			"--data -, a CSV from standard input) and one prediction per row: a score (a probability in\n" +
 			"[0, 1]) or a logit, the true label and the sensitive group (each 0/1 or two distinct values,\n" +
 			"coded as for fp train: 1, true or yes is 1, else the later value in sorted order). Prints risk,\n" +
 			"accuracy, dp, eo and eopp (and ato when a propensity column P(group=1 | x) is given: overlap\n" +
-			"weights from it, as in the records), and per group the count, base rate P(y=1), mean score,\n" +
-			"accuracy and selection rate (score ≥ 0.5). On the output of fp predict --logit\n" +
+			"weights from it, as in the records), the decision metrics dp_diff, dp_ratio, eo_diff and eopp_diff\n" +
+			"(Fairlearn's demographic_parity_difference and _ratio, equalized_odds_difference and the\n" +
+			"true-positive-rate gap), and per group the count, base rate P(y=1), mean score, and the accuracy,\n" +
+			"selection rate, TPR and FPR of its decisions (score ≥ --threshold). --decision COL reads each row's\n" +
+			"probability of a positive decision P(ŷ=1) instead, as a randomized classifier (Fairlearn's\n" +
+			"ExponentiatedGradient, ThresholdOptimizer) gives it: accuracy and the decision metrics are then\n" +
+			"expectations over the randomization; given alone it is the score too. Probabilities within 1e-12\n" +
+			"of [0, 1] (the rounding of such mixtures) are clipped. On the output of fp predict --logit\n" +
 			"--with-propensity --keep-coded, --logit logit --label y_coded --group a_coded --propensity\n" +
 			"propensity measures exactly what the records measure.\n\n" +
 			"More than two groups: when --group names a column of more than two values, or several columns\n" +
@@ -44,6 +51,8 @@ func auditCommand() *cli.Command {
 			&cli.StringFlag{Name: "logit", Usage: "instead of --score: the `COLUMN` of logits z, P(y=1) = σ(z); the risk is then exact, as in the records"},
 			&cli.StringFlag{Name: "label", Required: true, Usage: "the `COLUMN` of true labels"},
 			&cli.StringFlag{Name: "group", Required: true, Usage: "the `COLUMN` of the sensitive attribute; several, separated by commas, for their intersection"},
+			&cli.StringFlag{Name: "decision", Usage: "the `COLUMN` of decision probabilities P(ŷ=1) of a randomized (or 0/1 of a deterministic) classifier: accuracy and the decision metrics are taken from it"},
+			&cli.Float64Flag{Name: "threshold", Value: fairness.DefaultThreshold, Usage: "a row is selected (ŷ = 1) when its score is ≥ `T`; as fp train --threshold (unused with --decision)"},
 			&cli.StringFlag{Name: "propensity", Usage: "the `COLUMN` of propensities P(group=1 | x), for the ato"},
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 		},
@@ -55,9 +64,16 @@ func runAudit(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("audit: unexpected argument %q (the file is given with --data)", c.Args().First())
 	}
-	if c.IsSet("score") == c.IsSet("logit") {
-		return fmt.Errorf("audit: give --score or --logit (one of them)")
+	if c.IsSet("score") && c.IsSet("logit") || !c.IsSet("score") && !c.IsSet("logit") && !c.IsSet("decision") {
+		return fmt.Errorf("audit: give --score or --logit (one of them), or --decision")
 	}
+	if t := c.Float64("threshold"); !(t > 0 && t <= 1) {
+		return fmt.Errorf("audit: --threshold %g: want a probability in (0, 1]", t)
+	}
+	if c.IsSet("threshold") && c.IsSet("decision") {
+		return fmt.Errorf("audit: --threshold turns scores into decisions; with --decision the decisions are given")
+	}
+	opt := audit.Options{Threshold: c.Float64("threshold")}
 	groups := strings.Split(c.String("group"), ",")
 	data := c.String("data")
 	// Standard input is read once, and a single grouping column may need
@@ -70,11 +86,11 @@ func runAudit(c *cli.Context) error {
 		}
 	}
 	if len(groups) > 1 {
-		return runAuditGroups(c, groups, stdin)
+		return runAuditGroups(c, groups, stdin, opt)
 	}
 	cols := datasets.PredictionColumns{
 		Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"),
-		Group: groups[0], Propensity: c.String("propensity"),
+		Group: groups[0], Propensity: c.String("propensity"), Decision: c.String("decision"),
 	}
 	var in *datasets.Predictions
 	var err error
@@ -86,13 +102,13 @@ func runAudit(c *cli.Context) error {
 	if pe := (*datasets.ParseError)(nil); errors.As(err, &pe) {
 		if errors.Is(err, datasets.ErrNotBinary) && pe.Name == cols.Group && pe.Line+pe.Row > 0 {
 			// A third value of the group: audit in R groups.
-			return runAuditGroups(c, groups, stdin)
+			return runAuditGroups(c, groups, stdin, opt)
 		}
 		return err // it names the file first
 	} else if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
-	res, err := audit.Compute(in)
+	res, err := audit.Compute(in, opt)
 	if err != nil {
 		return err
 	}
@@ -104,12 +120,12 @@ func runAudit(c *cli.Context) error {
 
 // runAuditGroups audits in R groups: the groups are the values of the
 // grouping columns, or their combinations.
-func runAuditGroups(c *cli.Context, groups []string, stdin []byte) error {
+func runAuditGroups(c *cli.Context, groups []string, stdin []byte, opt audit.Options) error {
 	if c.IsSet("propensity") {
 		return fmt.Errorf("audit: --propensity names the column of P(group=1 | x) for two groups; with %s in more than two groups, "+
 			"the propensities are read from the columns %s<group>, one per group", strings.Join(groups, ", "), datasets.PropensityPrefix)
 	}
-	cols := datasets.GroupColumns{Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"), Groups: groups}
+	cols := datasets.GroupColumns{Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"), Groups: groups, Decision: c.String("decision")}
 	var in *datasets.GroupedPredictions
 	var err error
 	if data := c.String("data"); data == "-" {
@@ -122,7 +138,7 @@ func runAuditGroups(c *cli.Context, groups []string, stdin []byte) error {
 	} else if err != nil {
 		return fmt.Errorf("audit: --group: %w", err)
 	}
-	res, err := audit.ComputeGroups(in)
+	res, err := audit.ComputeGroups(in, opt)
 	if err != nil {
 		return err
 	}

@@ -98,7 +98,7 @@ func TestAuditHandWorked(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{`label: "yes" coded as 1, "no" as 0`, `group: "M" coded as 1, "F" as 0`,
-		"dp        0.0185185", "eo        0.125", "eopp      0.046875", "M      1  3      0.6667     0.3333"} {
+		"dp         0.0185185", "eo         0.125", "eopp       0.046875", "M      1  3      0.6667     0.3333"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("text output lacks %q:\n%s", s, out)
 		}
@@ -351,5 +351,52 @@ func TestAuditLogits(t *testing.T) {
 		if _, _, err := runFP(t, all...); err == nil || !strings.Contains(err.Error(), "--score or --logit") {
 			t.Errorf("%v: err = %v, want one asking for --score or --logit", args, err)
 		}
+	}
+}
+
+// fp audit --json carries the decision metrics and each group's TPR and
+// FPR; in three groups, one of them without positives, that group is left
+// out of the TPR gap and named. The numbers are checked against a count
+// written out here, independent of package fairness.
+func TestAuditDecisionMetricsJSON(t *testing.T) {
+	const csv = "p,y,g\n" +
+		"0.9,1,a\n0.2,0,a\n0.7,0,a\n0.4,1,a\n" + // a: decisions 1 0 1 0: sel 1/2, TPR 1/2, FPR 1/2
+		"0.8,1,b\n0.6,1,b\n0.1,0,b\n" + // b: 1 1 0: sel 2/3, TPR 1, FPR 0
+		"0.3,0,c\n0.55,0,c\n" // c: 0 1: sel 1/2, no positives, FPR 1/2
+	path := writeAuditFile(t, "three.csv", csv)
+	out, _, err := runFP(t, "audit", "--data", path, "--score", "p", "--label", "y", "--group", "g", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	want := map[string]float64{"dp_diff": 2.0/3 - 0.5, "dp_ratio": 0.5 / (2.0 / 3), "eo_diff": 0.5, "eopp_diff": 0.5, "accuracy": 6.0 / 9}
+	for k, v := range want {
+		if g, ok := got[k].(float64); !ok || math.Abs(g-v) > 1e-12 {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	if np, _ := got["no_positives"].([]any); len(np) != 1 || np[0] != "c" {
+		t.Errorf("no_positives = %v, want [c]", got["no_positives"])
+	}
+	groups, _ := got["by_group"].([]any)
+	if len(groups) != 3 {
+		t.Fatalf("by_group = %v", got["by_group"])
+	}
+	for i, w := range []struct{ tpr, fpr any }{{0.5, 0.5}, {1.0, 0.0}, {nil, 0.5}} {
+		g := groups[i].(map[string]any)
+		if g["tpr"] != w.tpr || g["fpr"] != w.fpr {
+			t.Errorf("group %v: tpr %v, fpr %v; want %v, %v", g["group"], g["tpr"], g["fpr"], w.tpr, w.fpr)
+		}
+	}
+	// The text names the scale of every metric once.
+	text, _, err := runFP(t, "audit", "--data", path, "--score", "p", "--label", "y", "--group", "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(text, "mean-variance indices") != 1 || !strings.Contains(text, "dp_ratio") || !strings.Contains(text, "left out of the TPR gap") {
+		t.Errorf("text output:\n%s", text)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2/altsrc"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/progress"
@@ -58,6 +59,7 @@ func trainCommand() *cli.Command {
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "train-size", Usage: "rows in each training split (instead of --train-fraction)"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "test-size", Usage: "rows in each test split", DefaultText: "the rows not in the training split"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "val-fraction", Value: d.ValFraction, DefaultText: "0.2 for --data, 0 for built-in datasets", Usage: "keep this share `F` of each training split aside and keep each network's epoch with the best validation objective (0: train on all of it for every epoch, the paper's protocol)"}),
+		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "threshold", Value: fairness.DefaultThreshold, Usage: "the decision threshold `T`: a row is selected when its predicted probability is ≥ T; accuracy and the decision metrics (dp_diff, dp_ratio, eo_diff, eopp_diff) are taken at it; part of the configuration unless 0.5"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "select-fraction", Value: d.SelectFraction, DefaultText: "0.5 for --data, 0 for built-in datasets; an existing --out folder keeps its fraction", Usage: "keep this share `F` of each split's test rows (as --test-size draws them) as selection rows: fronts and picks are decided on their metrics (sel_*), the test metrics come from the remaining test rows (0: none, the paper's protocol); part of the configuration"}),
 		altsrc.NewIntFlag(&cli.IntFlag{Name: "propensity-epochs", Value: d.PropensityEpochs, Usage: "training epochs of the propensity network"}),
 		altsrc.NewFloat64Flag(&cli.Float64Flag{Name: "beta-scale", Value: d.AdvBetaScale, Usage: "adversarial: β = λ × this scale (the paper's β lie in [0, 1]; the code its adversary came from used 30 to 200)"}),
@@ -149,6 +151,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	cfg.PropensityEpochs = c.Int("propensity-epochs")
 	cfg.ValFraction = c.Float64("val-fraction")
 	cfg.SelectFraction = c.Float64("select-fraction")
+	cfg.Threshold = experiments.StoredThreshold(c.Float64("threshold"))
 	cfg.AdvBetaScale, cfg.AdvEpochs = c.Float64("beta-scale"), c.Int("adv-rounds")
 	cfg.AdvPretrainClf, cfg.AdvPretrainAdv = c.Int("adv-pretrain-clf"), c.Int("adv-pretrain-adv")
 	cfg.AdvVersion = c.Int("adv-version")

@@ -21,7 +21,7 @@ func TestComputeFromScoresAndLogits(t *testing.T) {
 		{File: "s.csv", P: p, Y: y, A: a},
 		{File: "z.csv", Z: z, Y: y, A: a},
 	} {
-		res, err := audit.Compute(in)
+		res, err := audit.Compute(in, audit.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestComputeFromScoresAndLogits(t *testing.T) {
 		if err := audit.WriteText(&b, in, res); err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range []string{"accuracy  0.75", "selection_rate"} {
+		for _, s := range []string{"accuracy   0.75", "selection_rate"} {
 			if !strings.Contains(b.String(), s) {
 				t.Errorf("%s: text lacks %q:\n%s", in.File, s, b.String())
 			}
@@ -47,7 +47,7 @@ func TestComputeFromScoresAndLogits(t *testing.T) {
 
 func TestComputeRefusesOneGroup(t *testing.T) {
 	in := &datasets.Predictions{File: "one.csv", P: []float64{0.5, 0.6}, Y: []float64{0, 1}, A: []float64{1, 1}}
-	if _, err := audit.Compute(in); err == nil || !strings.Contains(err.Error(), "one.csv") {
+	if _, err := audit.Compute(in, audit.Options{}); err == nil || !strings.Contains(err.Error(), "one.csv") {
 		t.Errorf("err = %v, want one naming the file", err)
 	}
 }

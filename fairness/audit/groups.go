@@ -23,7 +23,10 @@ type GroupRow struct {
 	// OverlapMean is the group's overlap-weighted mean score, of which the
 	// ato is the largest pairwise difference; nil without propensities.
 	OverlapMean *float64 `json:"overlap_mean,omitempty"`
-	Small       bool     `json:"small"` // fewer than MinGroupRows rows
+	// TPR and FPR as in Group.
+	TPR   *float64 `json:"tpr"`
+	FPR   *float64 `json:"fpr"`
+	Small bool     `json:"small"` // fewer than MinGroupRows rows
 }
 
 // GroupResult is the audit of a file of predictions in R groups (fp audit's
@@ -37,10 +40,11 @@ type GroupResult struct {
 	ATO      *float64 `json:"ato,omitempty"`
 	// ATOBetween names the groups of the largest and the smallest
 	// overlap-weighted mean, whose difference the ato is.
-	ATOBetween    []string   `json:"ato_between,omitempty"`
-	DP            float64    `json:"dp"`
-	EO            float64    `json:"eo"`
-	EOpp          float64    `json:"eopp"`
+	ATOBetween []string `json:"ato_between,omitempty"`
+	DP         float64  `json:"dp"`
+	EO         float64  `json:"eo"`
+	EOpp       float64  `json:"eopp"`
+	DecisionResult
 	LabelPositive string     `json:"label_positive"` // the label value coded 1
 	GroupColumns  []string   `json:"group_columns"`
 	MinGroupRows  int        `json:"min_group_rows"` // groups with fewer rows are flagged small
@@ -51,7 +55,7 @@ type GroupResult struct {
 // group's row. With propensities the ato uses the generalised overlap
 // weights (fairness.OverlapWeightsGroups); a group whose rows all have
 // weight 0 leaves it undefined and is an error naming the group.
-func ComputeGroups(in *datasets.GroupedPredictions) (*GroupResult, error) {
+func ComputeGroups(in *datasets.GroupedPredictions, opt Options) (*GroupResult, error) {
 	r := len(in.Groups)
 	var w []float64
 	if in.E != nil {
@@ -89,10 +93,16 @@ func ComputeGroups(in *datasets.GroupedPredictions) (*GroupResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit %s: %w", in.File, err)
 	}
-	res := &GroupResult{N: m.N, Risk: m.Risk, Accuracy: m.Accuracy, DP: m.DP, EO: m.EO, EOpp: m.EOpp,
+	dec, rates, acc, err := decide(p, in.D, in.Y, in.G, func(g int) string { return in.Groups[g] }, opt)
+	if err != nil {
+		return nil, fmt.Errorf("audit %s: %w", in.File, err)
+	}
+	res := &GroupResult{N: m.N, Risk: m.Risk, Accuracy: acc, DP: m.DP, EO: m.EO, EOpp: m.EOpp, DecisionResult: dec,
 		LabelPositive: in.Label.Positive, GroupColumns: in.Columns, MinGroupRows: MinGroupRows}
 	for _, g := range groups {
-		res.ByGroup = append(res.ByGroup, GroupRow{Group: in.Groups[g.A], GroupMetrics: g, Small: g.Count < MinGroupRows})
+		row := GroupRow{Group: in.Groups[g.A], GroupMetrics: g, Small: g.Count < MinGroupRows}
+		setRates(&row.GroupMetrics, &row.TPR, &row.FPR, rates[g.A])
+		res.ByGroup = append(res.ByGroup, row)
 	}
 	if m.HasATO {
 		res.ATO = &m.ATO
@@ -133,19 +143,20 @@ func WriteGroupsText(w io.Writer, in *datasets.GroupedPredictions, res *GroupRes
 	fmt.Fprintf(t, "dp\t%.6g\n", res.DP)
 	fmt.Fprintf(t, "eo\t%.6g\n", res.EO)
 	fmt.Fprintf(t, "eopp\t%.6g\n", res.EOpp)
+	writeDecision(t, res.DecisionResult)
 	if err := t.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	t = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "group\tcount\tbase_rate\tmean_score\taccuracy\tselection_rate"
+	head := "group\tcount\tbase_rate\tmean_score\taccuracy\tselection_rate\ttpr\tfpr"
 	if res.ATO != nil {
 		head += "\toverlap_mean"
 	}
 	fmt.Fprintln(t, head)
 	small := 0
 	for _, g := range res.ByGroup {
-		fmt.Fprintf(t, "%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f", g.Group, g.Count, g.BaseRate, g.MeanScore, g.Accuracy, g.SelectionRate)
+		fmt.Fprintf(t, "%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s", g.Group, g.Count, g.BaseRate, g.MeanScore, g.Accuracy, g.SelectionRate, rate(g.TPR), rate(g.FPR))
 		if g.OverlapMean != nil {
 			fmt.Fprintf(t, "\t%.4f", *g.OverlapMean)
 		}
@@ -162,5 +173,5 @@ func WriteGroupsText(w io.Writer, in *datasets.GroupedPredictions, res *GroupRes
 		fmt.Fprintf(w, "* %d of %d groups have fewer than %d rows: their rows and their part in the indices rest on few examples\n",
 			small, len(res.ByGroup), MinGroupRows)
 	}
-	return nil
+	return writeNotes(w, res.DecisionResult)
 }

@@ -25,7 +25,7 @@ func TestComputeGroupsAtTwoGroupsIsTheBinaryAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := audit.Compute(bin)
+	want, err := audit.Compute(bin, audit.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestComputeGroupsAtTwoGroupsIsTheBinaryAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := audit.ComputeGroups(in)
+	got, err := audit.ComputeGroups(in, audit.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +58,8 @@ func TestComputeGroupsAtTwoGroupsIsTheBinaryAudit(t *testing.T) {
 	if err := audit.WriteGroupsText(&b, in, got); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{`label: "yes" coded as 1, "no" as 0`, "groups: 2, by sex", "ato       0.0142857  (F − M)",
-		"F      3      0.6667     0.3000      0.0000    0.3333          0.3000  *"} {
+	for _, s := range []string{`label: "yes" coded as 1, "no" as 0`, "groups: 2, by sex", "ato        0.0142857  (F − M)",
+		"F      3      0.6667     0.3000      0.0000    0.3333          0.0000  1.0000  0.3000  *"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("text lacks %q:\n%s", s, b.String())
 		}

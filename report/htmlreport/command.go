@@ -95,6 +95,7 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 		num("val-fraction", c.ValFraction, valDefault)
 	}
 	num("propensity-epochs", float64(c.PropensityEpochs), float64(d.PropensityEpochs))
+	num("threshold", c.Threshold, 0)
 	if c.Method == runfolder.MethodAdversarial {
 		num("beta-scale", c.AdvBetaScale, d.AdvBetaScale)
 		num("adv-rounds", float64(c.AdvEpochs), float64(d.AdvEpochs))

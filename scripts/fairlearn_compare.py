@@ -2,7 +2,8 @@
 # Fairlearn's mitigation methods on the splits of an fp run, scored by fp's own audit and written as
 # fp records, so that fp compare and fp front put them beside the run's networks split by split.
 #
-#   /usr/bin/python3 scripts/fairlearn_compare.py RUN FP OUT [--splits 0,1,...] [--methods a,b,...]
+#   PYTHONPATH=fairlearn-src /usr/bin/python3 scripts/fairlearn_compare.py RUN FP OUT [--splits 0,1,...] [--methods a,b,...]
+#   scripts/fairlearn_compare.sh RUN FP OUT [...]      (the same, with the environment below)
 #
 # RUN is an fp run folder of a built-in dataset (fp train --dataset compas --splits 10 ...), FP the
 # fp binary, OUT the folder written: OUT/<method>/records.jsonl, one record per candidate and
@@ -56,9 +57,10 @@
 #
 # Environment (the versions this was run with):
 #   Fairlearn 0.9.0 from source: git clone --depth 1 --branch v0.9.0
-#     https://github.com/fairlearn/fairlearn /work/fairlearn-src (or the v0.9.0 release tarball),
-#     then PYTHONPATH=/work/fairlearn-src; nothing is installed. It needs only numpy, scipy,
-#     pandas and scikit-learn.
+#     https://github.com/fairlearn/fairlearn fairlearn-src (or unpack the v0.9.0 release tarball,
+#     https://github.com/fairlearn/fairlearn/archive/refs/tags/v0.9.0.tar.gz), then
+#     PYTHONPATH=fairlearn-src; nothing is installed. It needs only numpy, scipy, pandas and
+#     scikit-learn. scripts/fairlearn_compare.sh sets this up (FAIRLEARN_SRC names the folder).
 #   Debian 12's packages: python3 3.11, python3-sklearn 1.2.1, python3-pandas 1.5.3,
 #     python3-scipy 1.10.1, python3-numpy 1.24.2 (run /usr/bin/python3).
 #   OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and MKL_NUM_THREADS are set to 1 unless set, so that
@@ -304,11 +306,11 @@ def main():
                     parts[part]["e"] = [e[int(i)] for i in rows]
             tr = parts["train"]
             for mth in methods:
-                t_fit = time.time()
+                t_fit = time.process_time()
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always", ConvergenceWarning)
                     cands = list(candidates(mth, tr["X"], tr["y"], tr["a"], seed))
-                fit_s += time.time() - t_fit
+                fit_s += time.process_time() - t_fit
                 for w in caught:
                     if issubclass(w.category, ConvergenceWarning):
                         warned.append("split %d %s: %s" % (m, mth, w.message))
@@ -323,8 +325,11 @@ def main():
                            "risk": te["risk"], "accuracy": te["accuracy"], "ato": te["ato"], "dp": te["dp"],
                            "eo": te["eo"], "eopp": te["eopp"], "weights": "", "status": "ok",
                            "config": digest(settings(mth)), "data_id": rec0["data_id"]}
-                    if "group_counts" in rec0:
-                        rec["group_counts"] = rec0["group_counts"]
+                    for k in ("group_counts", "const_error"):
+                        if k in rec0:
+                            rec[k] = rec0[k]
+                    if randomized:
+                        rec["randomized"] = True
                     for k in ("dp_diff", "dp_ratio", "eo_diff", "eopp_diff", "group_tpr", "group_fpr"):
                         if k in te:
                             rec[k] = te[k]
@@ -334,12 +339,16 @@ def main():
                         rec.update({"sel_risk": se["risk"], "sel_accuracy": se["accuracy"], "sel_ato": se["ato"],
                                     "sel_dp": se["dp"], "sel_eo": se["eo"], "sel_eopp": se["eopp"], "n_sel": se["n"],
                                     "sel_single_class": se["single_class"], "sel_near_constant": se["near_constant"]})
-                        if "sel_const_risk" in rec0:
-                            rec["sel_const_risk"] = rec0["sel_const_risk"]
+                        for k in ("dp_diff", "dp_ratio", "eo_diff", "eopp_diff"):
+                            if k in se:
+                                rec["sel_" + k] = se[k]
+                        for k in ("sel_const_risk", "sel_const_error"):
+                            if k in rec0:
+                                rec[k] = rec0[k]
                     if mth.endswith("-uses-a"):
                         rec["uses_sensitive"] = True
                     out[mth].append(rec)
-            print("split %d: %d training rows, %d features: %.1f s (fitting %.1f s, in fp %.1f s)" % (
+            print("split %d: %d training rows, %d features: %.1f s wall (fitting: %.1f s of CPU; in fp: %.1f s wall)" % (
                 m, len(tr["rows"]), tr["X"].shape[1], time.time() - t_split, fit_s, FP_SECONDS[0] - fp_s0), flush=True)
     for mth in methods:
         d = os.path.join(args.out, mth)

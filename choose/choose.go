@@ -23,6 +23,10 @@ const (
 	MaxRisk                       // the lowest unfairness among points with risk ≤ Bound
 	MinAccuracy                   // the lowest unfairness among points with accuracy ≥ Bound
 	Knee                          // the point of highest trade-off (pareto.HighTradeoff)
+	// MinRatio is MaxUnfairness stated as a ratio, for the metric dp-ratio,
+	// whose points carry 1 − dp_ratio: the lowest risk among points with
+	// dp_ratio ≥ Bound (the four-fifths rule is Bound 0.8).
+	MinRatio
 )
 
 // Rule is one requirement.
@@ -41,6 +45,8 @@ func (r Rule) String() string {
 		return fmt.Sprintf("accuracy ≥ %g", r.Bound)
 	case Knee:
 		return "the knee"
+	case MinRatio:
+		return fmt.Sprintf("dp_ratio ≥ %g", r.Bound)
 	}
 	return fmt.Sprintf("rule %d", int(r.Kind))
 }
@@ -105,6 +111,9 @@ func Choose(front []Point, r Rule) (int, error) {
 	switch r.Kind {
 	case MaxUnfairness:
 		chosen = best(func(p Point) bool { return p.Unfairness <= r.Bound }, risk)
+		closest = best(all, unfair)
+	case MinRatio:
+		chosen = best(func(p Point) bool { return 1-p.Unfairness >= r.Bound }, risk)
 		closest = best(all, unfair)
 	case MaxRisk:
 		chosen = best(func(p Point) bool { return p.Risk <= r.Bound }, unfair)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/records"
 )
 
@@ -79,7 +80,8 @@ func (k *Candidate) metricsLine(metric string, d records.Decide) string {
 	if d.Selects() {
 		on = " on the selection rows"
 	}
-	return fmt.Sprintf("risk %.6g, accuracy %.6g, %s %.6g%s", r, a, metric, v, on)
+	label, v := records.Shown(metric, v)
+	return fmt.Sprintf("risk %.6g, accuracy %.6g, %s %.6g%s", r, a, label, v, on)
 }
 
 // LeftOut counts the candidates a pick leaves out, each under the first of
@@ -182,7 +184,13 @@ type Shown struct {
 	DP       float64 `json:"dp"`
 	EO       float64 `json:"eo"`
 	EOpp     float64 `json:"eopp"`
-	Weights  string  `json:"weights"`
+	// Decision holds the decision metrics (absent for records written
+	// before they were recorded).
+	*records.Decision
+	// Threshold is the decision threshold of accuracy and the decision
+	// metrics.
+	Threshold float64 `json:"threshold"`
+	Weights   string  `json:"weights"`
 	// Conditioned marks a candidate of a λ-conditioned network: Weights is
 	// then shared by every λ of its split, and the candidate is that
 	// network at Lambda (fp predict and fp export need --lambda).
@@ -204,6 +212,7 @@ func (k *Candidate) Show() Shown {
 	r := &k.Record
 	return Shown{Run: k.Dir, Split: r.Split, Lambda: r.Lambda, Method: r.Method, Penalty: r.Penalty,
 		Risk: r.Risk, Accuracy: r.Accuracy, ATO: r.ATO, DP: r.DP, EO: r.EO, EOpp: r.EOpp, Weights: k.Weights,
+		Decision: r.Decision, Threshold: fairness.ThresholdOr(r.Threshold),
 		Conditioned: r.Conditioned, ATOReliable: r.ATOReliable, ATOUnreliableReason: r.ATOUnreliableReason,
 		SingleClass: r.SingleClass, Collapsed: r.Collapsed, NearConstant: r.NearConstant, ConstRisk: r.ConstRisk,
 		NoBetterThanConstant: r.NoBetterThanConstant()}
@@ -288,6 +297,9 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
+	if r.Kind == MinRatio && metric != records.MetricDPRatio {
+		return nil, fmt.Errorf("a minimum ratio is a requirement on %s, not %s", records.MetricDPRatio, metric)
+	}
 	if len(cands) == 0 {
 		return nil, errors.New("no candidate to pick from")
 	}
@@ -302,7 +314,10 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 		if err != nil {
 			return nil, err
 		}
-		v, _, _ := d.Value(&k.Record, metric)
+		v, _, err := d.Value(&k.Record, metric)
+		if err != nil {
+			return nil, err
+		}
 		acc, _, _ := d.Value(&k.Record, "accuracy")
 		pts[i] = Point{Risk: risk, Unfairness: v, Accuracy: acc}
 	}
@@ -344,16 +359,26 @@ func WriteText(w io.Writer, p *Picked) error {
 	fmt.Fprintf(w, "picked from the %d non-dominated of %d candidates (risk vs %s, chosen on %s metrics; test metrics shown):\n",
 		p.Front, p.Candidates, p.Metric, p.Basis)
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(t, "run\tmethod\tpenalty\tsplit\tλ\trisk\taccuracy\tato\tdp\teo\teopp")
-	fmt.Fprintf(t, "%s\t%s\t%s\t%d\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", p.Run, p.Method, p.Penalty, p.Split, p.Lambda,
+	head := "run\tmethod\tpenalty\tsplit\tλ\trisk\taccuracy\tato\tdp\teo\teopp"
+	row := fmt.Sprintf("%s\t%s\t%s\t%d\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", p.Run, p.Method, p.Penalty, p.Split, p.Lambda,
 		p.Risk, p.Accuracy, p.ATO, p.DP, p.EO, p.EOpp)
+	if p.Decision != nil {
+		head += "\tdp_diff\tdp_ratio\teo_diff\teopp_diff"
+		row += fmt.Sprintf("\t%.4f\t%.4f\t%.4f\t%.4f", p.DPDiff, p.DPRatio, p.EODiff, p.EOppDiff)
+	}
+	fmt.Fprintln(t, head)
+	fmt.Fprintln(t, row)
 	if err := t.Flush(); err != nil {
 		return err
 	}
+	if p.Decision != nil {
+		fmt.Fprintf(w, "decisions at threshold %g; %s\n", p.Threshold, strings.ReplaceAll(fairness.ScaleNote, "\n", "; "))
+	}
 	if p.Basis == string(records.DecideSelection) && p.Selection != nil {
 		v, _ := p.Selection.Value(p.Metric)
+		label, v := records.Shown(p.Metric, v)
 		fmt.Fprintf(w, "on the %d selection rows it was chosen on: risk %.4f, accuracy %.4f, %s %.4f\n",
-			p.NSel, p.SelRisk, p.SelAccuracy, p.Metric, v)
+			p.NSel, p.SelRisk, p.SelAccuracy, label, v)
 	}
 	if why := p.Degenerate(); why != "" {
 		fmt.Fprintf(w, "note: the candidate is degenerate: %s\n", why)

@@ -14,7 +14,7 @@ import (
 
 // Options set a comparison. Zero values take the defaults noted.
 type Options struct {
-	Metrics   []string         // default records.Metrics
+	Metrics   []string         // default records.MetricsOf the records
 	By        records.Grouping // default records.DefaultGrouping: one group per run
 	Tolerance float64          // distinct-point ε; default pareto.DefaultTolerance
 	Resamples int              // bootstrap resamples; default 10,000
@@ -107,7 +107,7 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 		return nil, errors.New("compare: no candidates")
 	}
 	if len(opt.Metrics) == 0 {
-		opt.Metrics = records.Metrics
+		opt.Metrics = records.MetricsOf(recs)
 	}
 	for _, m := range opt.Metrics {
 		if !slices.Contains(records.Metrics, m) {
@@ -129,8 +129,10 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 		escape = ""
 	}
 	for i := range recs {
-		if _, _, err := opt.Decide.Value(&recs[i], "risk"); err != nil {
-			return nil, fmt.Errorf("compare: %w", err)
+		for _, m := range append([]string{"risk"}, opt.Metrics...) {
+			if _, _, err := opt.Decide.Value(&recs[i], m); err != nil {
+				return nil, fmt.Errorf("compare: %w", err)
+			}
 		}
 	}
 	// A conditioned sweep's eval_only records have no counterpart in a

@@ -572,9 +572,4 @@ func StoredThreshold(t float64) float64 {
 }
 
 // threshold is the sweep's decision threshold.
-func (c Config) threshold() float64 {
-	if c.Threshold == 0 {
-		return fairness.DefaultThreshold
-	}
-	return c.Threshold
-}
+func (c Config) threshold() float64 { return fairness.ThresholdOr(c.Threshold) }

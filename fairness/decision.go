@@ -65,6 +65,16 @@ type Decision struct {
 	NoNegatives []int        `json:"no_negatives,omitempty"`
 }
 
+// ThresholdOr is a stored threshold t as a threshold: configurations and
+// records store the default as 0 (so that they read as those written before
+// thresholds existed), which is DefaultThreshold.
+func ThresholdOr(t float64) float64 {
+	if t == 0 {
+		return DefaultThreshold
+	}
+	return t
+}
+
 // Decisions returns the decisions of probabilities p at threshold t: 1
 // where p ≥ t, else 0.
 func Decisions(p []float64, t float64) []float64 {

@@ -108,7 +108,10 @@ func Front(cands []choose.Candidate, metric string, d records.Decide) ([]choose.
 			if err != nil {
 				return nil, err
 			}
-			v, _, _ := d.Value(&cands[i].Record, metric)
+			v, _, err := d.Value(&cands[i].Record, metric)
+			if err != nil {
+				return nil, err
+			}
 			pts[k] = pareto.Point{X: risk, Y: v}
 		}
 		for _, k := range pareto.Front(pts) {
@@ -127,24 +130,36 @@ func Rows(cands []choose.Candidate, cis []CI) []Row {
 	return out
 }
 
-// columns are the metrics of a row, as tables print them.
-var columns = []string{"risk", "accuracy", "ato", "dp", "eo", "eopp"}
+// columns are the metrics of a row, as tables print them: the decision
+// metrics by their record keys, dp_ratio as the ratio itself.
+var columns = []string{"risk", "accuracy", "ato", "dp", "eo", "eopp", "dp_diff", "dp_ratio", "eo_diff", "eopp_diff"}
 
-// value is the point estimate of metric name of s.
-func value(s *choose.Shown, name string) float64 {
-	switch name {
-	case "risk":
-		return s.Risk
-	case "accuracy":
-		return s.Accuracy
-	case "ato":
-		return s.ATO
-	case "dp":
-		return s.DP
-	case "eo":
-		return s.EO
+// value is the point estimate of column name of s, written for a table;
+// "–" for a decision metric of a record without them.
+func value(s *choose.Shown, name string) string {
+	v := map[string]float64{"risk": s.Risk, "accuracy": s.Accuracy, "ato": s.ATO, "dp": s.DP, "eo": s.EO, "eopp": s.EOpp}
+	if s.Decision != nil {
+		v["dp_diff"], v["dp_ratio"], v["eo_diff"], v["eopp_diff"] = s.DPDiff, s.DPRatio, s.EODiff, s.EOppDiff
 	}
-	return s.EOpp
+	if x, ok := v[name]; ok {
+		return fmt.Sprintf("%.4f", x)
+	}
+	return "–"
+}
+
+// interval is the interval of column name of c.
+func interval(c *CI, name string) *Interval {
+	switch name {
+	case "dp_diff":
+		return c.DPDiff
+	case "dp_ratio":
+		return c.DPRatio
+	case "eo_diff":
+		return c.EODiff
+	case "eopp_diff":
+		return c.EOppDiff
+	}
+	return c.Metric(name)
 }
 
 // span writes an interval as "[lo, hi]"; "–" when there is none.
@@ -161,14 +176,17 @@ func span(iv *Interval) string {
 func WriteFront(w io.Writer, rows []Row, metric string) error {
 	fmt.Fprintf(w, "\nthe front: %d non-dominated networks in (risk, %s), by test risk, with 95%% intervals "+
 		"(bootstrap of each network's test rows; the network and the propensity held fixed)\n", len(rows), metric)
+	if metric == records.MetricDPRatio {
+		metric = "1 − dp_ratio"
+	}
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(t, "split\tλ\t"+strings.Join(columns, "\t")+"\tnetwork\tnote")
 	for _, r := range rows {
 		vals := make([]string, len(columns))
 		ivs := make([]string, len(columns))
 		for i, m := range columns {
-			vals[i] = fmt.Sprintf("%.4f", value(&r.Shown, m))
-			ivs[i] = span(r.CI.Metric(m))
+			vals[i] = value(&r.Shown, m)
+			ivs[i] = span(interval(&r.CI, m))
 		}
 		note := records.DegenerateMark(r.Collapsed, r.SingleClass, r.NearConstant, r.NoBetterThanConstant)
 		fmt.Fprintf(t, "%d\t%.4g\t%s\t%s\t%s\n", r.Split, r.Lambda, strings.Join(vals, "\t"), r.Weights, note)
@@ -189,7 +207,7 @@ func WriteText(w io.Writer, c *CI) error {
 	fmt.Fprintln(t, strings.Join(columns, "\t"))
 	ivs := make([]string, len(columns))
 	for i, m := range columns {
-		ivs[i] = span(c.Metric(m))
+		ivs[i] = span(interval(c, m))
 	}
 	fmt.Fprintln(t, strings.Join(ivs, "\t"))
 	return t.Flush()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/fairness/bootstrap"
+	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -45,6 +46,12 @@ type CI struct {
 	DP       *Interval `json:"dp_ci"`
 	EO       *Interval `json:"eo_ci"`
 	EOpp     *Interval `json:"eopp_ci"`
+	// The decision metrics' intervals, at the record's threshold; DPRatio
+	// is the interval of dp_ratio itself.
+	DPDiff   *Interval `json:"dp_diff_ci"`
+	DPRatio  *Interval `json:"dp_ratio_ci"`
+	EODiff   *Interval `json:"eo_diff_ci"`
+	EOppDiff *Interval `json:"eopp_diff_ci"`
 	// Resamples is the number of bootstrap resamples; Rows the number of
 	// test rows resampled (0 when no interval was computed).
 	Resamples int `json:"ci_resamples"`
@@ -76,6 +83,18 @@ func (c *CI) Metric(name string) *Interval {
 		return c.EO
 	case "eopp":
 		return c.EOpp
+	case records.MetricDPDiff:
+		return c.DPDiff
+	case records.MetricDPRatio:
+		// As records.Record.Metric gives it: 1 − dp_ratio.
+		if c.DPRatio == nil {
+			return nil
+		}
+		return &Interval{1 - c.DPRatio[1], 1 - c.DPRatio[0]}
+	case records.MetricEODiff:
+		return c.EODiff
+	case records.MetricEOppDiff:
+		return c.EOppDiff
 	}
 	return nil
 }
@@ -230,6 +249,9 @@ func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Ra
 	if s, err = build(); err != nil {
 		return refuse("no interval for %s: %v", who, err)
 	}
+	if s, err = s.WithThreshold(fairness.ThresholdOr(rec.Threshold)); err != nil {
+		return refuse("no interval for %s: %v", who, err)
+	}
 	rng = runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
 	return s, rng, CI{Note: note}, true
 }
@@ -276,6 +298,12 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who str
 	if err != nil {
 		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
 	}
+	// Accuracy is the record's at its threshold.
+	dec, err := decide(rec, pr)
+	if err != nil {
+		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
+	}
+	met.Accuracy = dec.Accuracy
 	return met, build, note, ""
 }
 
@@ -290,6 +318,7 @@ func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.R
 		return c
 	}
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
+	c.DPDiff, c.DPRatio, c.EODiff, c.EOppDiff = of(iv.DPDiff), of(iv.DPRatio), of(iv.EODiff), of(iv.EOppDiff)
 	if iv.HasATO {
 		c.ATO = of(iv.ATO)
 	}
@@ -341,8 +370,10 @@ type cacheFile struct {
 // rows, the recorded risk (a retrained candidate has another) and the
 // bootstrap's size.
 func (f *Folder) key(rec *records.Record) string {
-	return fmt.Sprintf("%s|%s|%s|%s|seed=%d|risk=%s|resamples=%d|level=%g", rec.Config, rec.DataID, rec.Key(), rec.Weights,
-		rec.Seed, strconv.FormatUint(math.Float64bits(rec.Risk), 16), f.resamples, Level)
+	// "decisions" marks intervals that include the decision metrics, so
+	// that those cached before they existed are computed again.
+	return fmt.Sprintf("%s|%s|%s|%s|seed=%d|risk=%s|resamples=%d|level=%g|decisions|t=%g", rec.Config, rec.DataID, rec.Key(), rec.Weights,
+		rec.Seed, strconv.FormatUint(math.Float64bits(rec.Risk), 16), f.resamples, Level, fairness.ThresholdOr(rec.Threshold))
 }
 
 // Save stores the intervals computed since Open in the folder's cache,
@@ -369,4 +400,18 @@ func (f *Folder) Save() bool {
 	ok := runfolder.WriteCache(f.dir, CacheFile, b)
 	f.added = !ok
 	return ok
+}
+
+// decide computes the decision metrics of rec's re-scored test rows pr at
+// the record's threshold.
+func decide(rec *records.Record, pr *runfolder.Predictions) (fairness.Decision, error) {
+	p := make([]float64, len(pr.Z))
+	for i, z := range pr.Z {
+		p[i] = model.Sigmoid(z)
+	}
+	groups := pr.Groups
+	if len(rec.GroupCounts) == 0 {
+		groups = fairness.BinaryGroups(pr.A)
+	}
+	return fairness.DecideScores(p, pr.Y, groups, fairness.ThresholdOr(rec.Threshold))
 }

@@ -95,6 +95,16 @@ func (d *Decision) value(name string) float64 {
 	return d.EOppDiff
 }
 
+// Shown is a metric's value v as Metric returns it, turned back into the
+// quantity a person reads: dp-ratio's 1 − dp_ratio as dp_ratio. label
+// names it as records' keys do.
+func Shown(name string, v float64) (label string, shown float64) {
+	if name == MetricDPRatio {
+		return "dp_ratio", 1 - v
+	}
+	return name, v
+}
+
 // MetricHeading is how tables head a metric's column: its name, and for
 // dp-ratio "1−dp_ratio", the quantity fronts minimise.
 func MetricHeading(name string) string {
@@ -105,6 +115,6 @@ func MetricHeading(name string) string {
 }
 
 func noDecision(r *Record, name string) error {
-	return fmt.Errorf("metric %s of candidate %s: %w; rerun the sweep into a new folder, or use fp front --ci / fp pick on its run folder, which recompute it from the stored networks",
+	return fmt.Errorf("metric %s of candidate %s: %w; to get them, train the same sweep into a new folder: fp train --config RUN/config.json --out NEW",
 		name, r.Key(), ErrNoDecision)
 }

@@ -83,7 +83,7 @@ func runCompare(c *cli.Context) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("compare: name the records files or sweep folders to compare")
 	}
-	res, err := comparison(c, "compare", paths, records.Metrics)
+	res, err := comparison(c, "compare", paths, nil) // every metric the records carry
 	if err != nil {
 		return err
 	}

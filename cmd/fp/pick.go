@@ -32,6 +32,8 @@ func pickCommand() *cli.Command {
 			"  --max-unfairness U  the lowest risk among those with metric ≤ U\n" +
 			"  --max-risk R        the lowest metric among those with risk ≤ R\n" +
 			"  --min-accuracy A    the lowest metric among those with accuracy ≥ A\n" +
+			"  --min-ratio R       the lowest risk among those with dp_ratio ≥ R (--metric dp-ratio; the\n" +
+			"                      four-fifths rule is R = 0.8)\n" +
 			"  --knee              the point of highest trade-off (pymoo's HighTradeoff, both axes\n" +
 			"                      min–max normalised over the front)\n" +
 			"It prints the candidate, its metrics with their 95% intervals (a bootstrap of its test rows, re-scored\n" +
@@ -48,6 +50,7 @@ func pickCommand() *cli.Command {
 			&cli.Float64Flag{Name: "max-unfairness", Usage: "highest acceptable value of --metric"},
 			&cli.Float64Flag{Name: "max-risk", Usage: "highest acceptable risk"},
 			&cli.Float64Flag{Name: "min-accuracy", Usage: "lowest acceptable accuracy"},
+			&cli.Float64Flag{Name: "min-ratio", Usage: "lowest acceptable dp_ratio (smallest over largest selection rate; 0.8 is the four-fifths rule); implies --metric dp-ratio"},
 			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
 			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, near-constant and no-better-than-constant candidates"},
@@ -64,7 +67,7 @@ func pickCommand() *cli.Command {
 var pickRules = []struct {
 	flag string
 	kind choose.Kind
-}{{"max-unfairness", choose.MaxUnfairness}, {"max-risk", choose.MaxRisk}, {"min-accuracy", choose.MinAccuracy}, {"knee", choose.Knee}}
+}{{"max-unfairness", choose.MaxUnfairness}, {"max-risk", choose.MaxRisk}, {"min-accuracy", choose.MinAccuracy}, {"min-ratio", choose.MinRatio}, {"knee", choose.Knee}}
 
 func runPick(c *cli.Context) error {
 	paths, err := argsAndFlags(c)
@@ -75,6 +78,12 @@ func runPick(c *cli.Context) error {
 		return fmt.Errorf("pick: name at least one records file or sweep directory")
 	}
 	metric := c.String("metric")
+	if c.IsSet("min-ratio") {
+		if c.IsSet("metric") && metric != records.MetricDPRatio {
+			return fmt.Errorf("pick: --min-ratio is a requirement on dp_ratio; drop --metric %s or give --metric %s", metric, records.MetricDPRatio)
+		}
+		metric = records.MetricDPRatio
+	}
 	if !slices.Contains(records.Metrics, metric) {
 		return fmt.Errorf("pick: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
@@ -88,7 +97,7 @@ func runPick(c *cli.Context) error {
 		return fmt.Errorf("pick: give --print-path or --json, not both")
 	}
 	if len(rules) != 1 {
-		return fmt.Errorf("pick: give exactly one of --max-unfairness, --max-risk, --min-accuracy, --knee (got %d)", len(rules))
+		return fmt.Errorf("pick: give exactly one of --max-unfairness, --max-risk, --min-accuracy, --min-ratio, --knee (got %d)", len(rules))
 	}
 	nres, err := ciResamples(c, "pick")
 	if err != nil {

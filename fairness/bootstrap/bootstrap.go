@@ -17,6 +17,7 @@ import (
 type Sample struct {
 	p, y, w     []float64 // in score order; w nil without a propensity
 	loss, right []float64 // each row's cross-entropy and 1 if classified right
+	dec         []float64 // each row's decision: 1 if selected (p ≥ the threshold)
 	g           []int32   // the group, 0 … r−1
 	sub         []uint8   // the subset 1 + y
 	last        []bool    // last[k]: row k ends a block of tied scores
@@ -135,19 +136,103 @@ func newSample(p, y []float64, g []int32, r int, w, loss []float64) *Sample {
 	}
 	for k, i := range order {
 		s.p[k], s.y[k], s.g[k], s.loss[k] = p[i], y[i], g[i], loss[i]
-		if (p[i] >= 0.5) == (y[i] == 1) {
-			s.right[k] = 1
-		}
 		if w != nil {
 			s.w[k] = w[i]
 		}
 	}
+	s.setThreshold(fairness.DefaultThreshold)
 	s.sub, s.last = make([]uint8, n), make([]bool, n)
 	for k := range n {
 		s.sub[k] = 1 + uint8(s.y[k])
 		s.last[k] = k == n-1 || s.p[k+1] != s.p[k]
 	}
 	return s
+}
+
+// setThreshold takes each row's decision, and whether it is right, at
+// threshold t.
+func (s *Sample) setThreshold(t float64) {
+	s.dec = make([]float64, len(s.p))
+	for k, p := range s.p {
+		s.right[k] = 0
+		if p >= t {
+			s.dec[k] = 1
+		}
+		if s.dec[k] == s.y[k] {
+			s.right[k] = 1
+		}
+	}
+}
+
+// WithThreshold returns a copy of s whose accuracy and decision metrics are
+// taken at threshold t (fairness.DefaultThreshold unless set), t in (0, 1].
+func (s *Sample) WithThreshold(t float64) (*Sample, error) {
+	if !(t > 0 && t <= 1) {
+		return nil, fmt.Errorf("bootstrap: threshold %v, want a number in (0, 1]", t)
+	}
+	c := *s
+	c.right = make([]float64, len(s.p))
+	c.setThreshold(t)
+	return &c, nil
+}
+
+// Rates are the decision metrics of a resample (fairness.Decision's).
+type Rates struct{ DPDiff, DPRatio, EODiff, EOppDiff float64 }
+
+// Decision computes the decision metrics with row k (in score order, see
+// Metrics) counted m[k] times: with every m[k] = 1 they are
+// fairness.DecideScores' at the sample's threshold. Groups absent from the
+// resample are left out; a group without positives (negatives) is left out
+// of the TPR (FPR) gap, as fairness leaves it out.
+func (s *Sample) Decision(m []float64) Rates {
+	r := s.r
+	buf := make([]float64, 6*r)
+	n, pos, neg := buf[:r], buf[r:2*r], buf[2*r:3*r]
+	sel, tp, fp := buf[3*r:4*r], buf[4*r:5*r], buf[5*r:]
+	for k, mk := range m {
+		if mk == 0 {
+			continue
+		}
+		g, d := s.g[k], mk*s.dec[k]
+		n[g] += mk
+		sel[g] += d
+		if s.y[k] == 1 {
+			pos[g] += mk
+			tp[g] += d
+		} else {
+			neg[g] += mk
+			fp[g] += d
+		}
+	}
+	rate := func(num, den []float64) (lo, hi float64, count int) {
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for g := range r {
+			if den[g] > 0 {
+				v := num[g] / den[g]
+				lo, hi, count = min(lo, v), max(hi, v), count+1
+			}
+		}
+		return lo, hi, count
+	}
+	gap := func(num, den []float64) float64 {
+		lo, hi, c := rate(num, den)
+		if c < 2 {
+			return 0
+		}
+		return hi - lo
+	}
+	var out Rates
+	lo, hi, c := rate(sel, n)
+	out.DPRatio = 1
+	if c >= 2 {
+		out.DPDiff = hi - lo
+		if hi > 0 {
+			out.DPRatio = lo / hi
+		}
+	}
+	out.EOppDiff = gap(tp, pos)
+	out.EODiff = max(out.EOppDiff, gap(fp, neg))
+	return out
 }
 
 // Len is the number of rows.
@@ -311,6 +396,8 @@ func (iv Interval) Contains(v float64) bool { return iv.Lo <= v && v <= iv.Hi }
 // Intervals are the percentile intervals of every metric of one sample.
 type Intervals struct {
 	Risk, Accuracy, ATO, DP, EO, EOpp Interval
+	// The decision metrics' intervals, at the sample's threshold.
+	DPDiff, DPRatio, EODiff, EOppDiff Interval
 	// Resamples is how many resamples were drawn; Valid how many held both
 	// groups (and positive overlap weight in each, when the ATO is
 	// computed): the fairness intervals come from those. Level is the
@@ -340,7 +427,7 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		return Intervals{}, fmt.Errorf("bootstrap: level %g, want a value in (0, 1)", level)
 	}
 	m := make([]float64, s.Len())
-	var risk, acc, ato, dp, eo, eopp []float64
+	var risk, acc, ato, dp, eo, eopp, dpDiff, dpRatio, eoDiff, eoppDiff []float64
 	risk = make([]float64, 0, resamples)
 	acc = make([]float64, 0, resamples)
 	for range resamples {
@@ -350,6 +437,9 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		acc = append(acc, met.Accuracy)
 		if ok {
 			dp, eo, eopp = append(dp, met.DP), append(eo, met.EO), append(eopp, met.EOpp)
+			d := s.Decision(m)
+			dpDiff, dpRatio = append(dpDiff, d.DPDiff), append(dpRatio, d.DPRatio)
+			eoDiff, eoppDiff = append(eoDiff, d.EODiff), append(eoppDiff, d.EOppDiff)
 			if met.HasATO {
 				ato = append(ato, met.ATO)
 			}
@@ -360,9 +450,12 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 	if float64(len(dp)) < MinValidShare*float64(resamples) {
 		nan := Interval{math.NaN(), math.NaN()}
 		out.ATO, out.DP, out.EO, out.EOpp = nan, nan, nan, nan
+		out.DPDiff, out.DPRatio, out.EODiff, out.EOppDiff = nan, nan, nan, nan
 		return out, fmt.Errorf("bootstrap: only %d of %d resamples hold both groups: a group is too small for fairness intervals", len(dp), resamples)
 	}
 	out.DP, out.EO, out.EOpp = percentile(dp, level), percentile(eo, level), percentile(eopp, level)
+	out.DPDiff, out.DPRatio = percentile(dpDiff, level), percentile(dpRatio, level)
+	out.EODiff, out.EOppDiff = percentile(eoDiff, level), percentile(eoppDiff, level)
 	if s.HasATO() {
 		out.ATO = percentile(ato, level)
 	}

@@ -306,3 +306,70 @@ func BenchmarkIntervals(b *testing.B) {
 		}
 	}
 }
+
+// With every multiplicity 1 the decision metrics of a sample are
+// fairness.DecideScores' at its threshold, for two and three groups.
+func TestDecisionMatchesFairness(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct {
+		name      string
+		r         int
+		threshold float64
+	}{{"two groups", 2, 0.5}, {"three groups", 3, 0.5}, {"three groups at 0.3", 3, 0.3}} {
+		t.Run(c.name, func(t *testing.T) {
+			n := 300
+			z, y := make([]float64, n), make([]float64, n)
+			g := make([]int, n)
+			for i := range n {
+				g[i] = i % c.r
+				y[i] = float64(rng.IntN(2))
+				z[i] = rng.NormFloat64() + 0.5*float64(g[i])
+			}
+			if c.r == 3 {
+				y[2], y[5] = 0, 0 // keep the groups' label mix irregular
+			}
+			s0, err := NewGroupsLogits(z, y, g, c.r, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := s0.WithThreshold(c.threshold)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := make([]float64, n)
+			for i, v := range z {
+				p[i] = 1 / (1 + math.Exp(-v))
+			}
+			want, err := fairness.DecideScores(p, y, g, c.threshold)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ones := make([]float64, n)
+			for i := range ones {
+				ones[i] = 1
+			}
+			got := s.Decision(ones)
+			met, _ := s.Metrics(ones)
+			for _, m := range []struct {
+				name      string
+				got, want float64
+			}{{"dp_diff", got.DPDiff, want.DPDiff}, {"dp_ratio", got.DPRatio, want.DPRatio},
+				{"eo_diff", got.EODiff, want.EODiff}, {"eopp_diff", got.EOppDiff, want.EOppDiff},
+				{"accuracy", met.Accuracy, want.Accuracy}} {
+				if math.Abs(m.got-m.want) > 1e-12 {
+					t.Errorf("%s = %v, fairness gives %v", m.name, m.got, m.want)
+				}
+			}
+			iv, err := s.Intervals(300, 0.95, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(iv.DPDiff.Lo <= iv.DPDiff.Hi && iv.DPDiff.Hi > 0 && iv.DPRatio.Hi <= 1) {
+				t.Errorf("intervals dp_diff %v, dp_ratio %v", iv.DPDiff, iv.DPRatio)
+			}
+		})
+	}
+	if _, err := (&Sample{}).WithThreshold(0); err == nil {
+		t.Error("threshold 0 accepted")
+	}
+}

@@ -55,7 +55,8 @@ type Options struct {
 var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
 
 // metricNames are the metrics as printed.
-var metricNames = map[string]string{"ato": "ATO", "dp": "DP", "eo": "EO", "eopp": "EOpp"}
+var metricNames = map[string]string{"ato": "ATO", "dp": "DP", "eo": "EO", "eopp": "EOpp",
+	records.MetricDPDiff: "DP diff", records.MetricDPRatio: "1 − DP ratio", records.MetricEODiff: "EO diff", records.MetricEOppDiff: "EOpp diff"}
 
 // Build reads the records of every path (a run folder as written by fp
 // train, or a records file inside one) and assembles the page. Score
@@ -114,6 +115,8 @@ func Build(paths []string, opt Options) (*Page, error) {
 		ok, _ := records.Succeeded(all)
 		succeeded = append(succeeded, ok...)
 	}
+	// The decision metrics are shown when every candidate carries them.
+	p.Data.Metrics = records.MetricsOf(succeeded)
 	decide, err := records.ResolveDecide(opt.Decide, succeeded)
 	if err != nil {
 		return nil, fmt.Errorf("report: --decide-on: %w", err)
@@ -190,7 +193,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 			if r.Method == runfolder.MethodAdversarial {
 				c.Symbol = "β"
 			}
-			for _, name := range append([]string{"risk"}, records.Metrics...) {
+			for _, name := range append([]string{"risk"}, p.Data.Metrics...) {
 				d, v, err := decide.Value(r, name)
 				if err != nil {
 					return nil, fmt.Errorf("report: %w", err)
@@ -238,7 +241,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	for label, i := range datasets {
 		p.Data.Datasets[i] = label
 	}
-	markFronts(p.Data.Candidates, len(datasets))
+	markFronts(p.Data.Candidates, len(datasets), p.Data.Metrics)
 
 	// Summary.
 	s := &p.Summary
@@ -301,7 +304,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 
 	if opt.CIResamples > 0 {
 		for _, src := range sources {
-			for _, note := range src.intervals(p.Data.Candidates, opt.CIResamples) {
+			for _, note := range src.intervals(p.Data.Candidates, opt.CIResamples, p.Data.Metrics) {
 				if !slices.Contains(ciNotes, note) {
 					ciNotes = append(ciNotes, note)
 				}
@@ -343,7 +346,7 @@ func (s *source) predictions() (*runfolder.PredictionSource, error) {
 // resamples bootstrap resamples (only those: the others would cost the
 // build time for intervals nobody sees) and returns the notes of those it
 // could not give.
-func (s *source) intervals(cands []Candidate, resamples int) []string {
+func (s *source) intervals(cands []Candidate, resamples int, metrics []string) []string {
 	var recs []*records.Record
 	var ids []int
 	for k, id := range s.ids {
@@ -369,7 +372,7 @@ func (s *source) intervals(cands []Candidate, resamples int) []string {
 		}
 		c := &cands[ids[k]]
 		c.CI = &CandidateCI{Risk: span(ci.Risk), Acc: span(ci.Accuracy)}
-		for _, m := range records.Metrics {
+		for _, m := range metrics {
 			c.CI.Metrics = append(c.CI.Metrics, span(ci.Metric(m)))
 		}
 	}
@@ -501,7 +504,7 @@ func ratio(a float64, n int) float64 {
 // markFronts sets each candidate's Front: the metrics (indices) for which
 // no candidate of its dataset dominates it in (risk, unfairness), as the
 // candidates' deciding values give them.
-func markFronts(cands []Candidate, nDatasets int) {
+func markFronts(cands []Candidate, nDatasets int, metrics []string) {
 	for d := range nDatasets {
 		var idx []int
 		for i := range cands {
@@ -509,7 +512,7 @@ func markFronts(cands []Candidate, nDatasets int) {
 				idx = append(idx, i)
 			}
 		}
-		for m := range records.Metrics {
+		for m := range metrics {
 			pts := make([]pareto.Point, len(idx))
 			for k, i := range idx {
 				pts[k] = pareto.Point{X: cands[i].decide[0], Y: cands[i].decide[1+m]}

@@ -108,7 +108,7 @@ func comparisons(data []records.DataGroup, resamples int, decide records.Decide)
 			continue
 		}
 		c := Comparison{Dataset: d.Label, Tolerance: res.Tolerance, Reference: res.Reference}
-		for _, metric := range records.Metrics {
+		for _, metric := range records.MetricsOf(recs) {
 			mc := MetricComparison{Metric: metricNames[metric]}
 			for _, r := range res.Pooled {
 				if r.Metric == metric {

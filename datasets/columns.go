@@ -44,6 +44,8 @@ func (c ColumnChoice) keep(available, header []string, target string, sensitive 
 			return nil, fmt.Errorf("%s: %s: %q is the target column, which is never a feature", where, flag, n)
 		case slices.Contains(sensitive, n):
 			return nil, fmt.Errorf("%s: %s: %q is the sensitive column, which is never a feature", where, flag, n)
+		case n == RowColumn:
+			return nil, fmt.Errorf("%s: %s: %q is the row index fp datasets export writes, which is never a feature", where, flag, n)
 		case !slices.Contains(available, n):
 			if slices.Contains(header, n) {
 				return nil, fmt.Errorf("%s: %s: column %q is not a feature column (the feature columns: %s)",

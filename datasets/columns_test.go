@@ -122,6 +122,7 @@ func TestColumnChoiceErrors(t *testing.T) {
 		{"far from any", ColumnChoice{Exclude: []string{"zzzzzz"}}, `no column "zzzzzz" (the feature columns: id, name, city, x, kind, note)`},
 		{"target", ColumnChoice{Exclude: []string{"y"}}, `--exclude: "y" is the target column, which is never a feature`},
 		{"sensitive", ColumnChoice{Features: []string{"x", "g"}}, `--features: "g" is the sensitive column, which is never a feature`},
+		{"row index", ColumnChoice{Features: []string{"x", RowColumn}}, `--features: "fp_row" is the row index fp datasets export writes, which is never a feature`},
 		{"both", ColumnChoice{Features: []string{"x"}, Exclude: []string{"id"}}, "give --features or --exclude, not both"},
 		{"twice", ColumnChoice{Exclude: []string{"id", "id"}}, `column "id" is listed twice`},
 		{"empty name", ColumnChoice{Features: []string{""}}, "an empty column name"},

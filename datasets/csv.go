@@ -94,8 +94,19 @@ func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
 	}
 	sens := sensCols[0]
 	isSens := func(c *column) bool { return slices.Contains(sensCols, c) }
-	if len(t.cols) < 2+len(sensCols) {
-		return nil, errorAt(t.files[0], t.headerAt, -1, "", errors.New("no feature columns besides the target and the sensitive one"))
+	// The row index an export writes (RowColumn) is a key, never a feature.
+	var available []string
+	for _, c := range t.cols {
+		if c != target && !isSens(c) && c.name != RowColumn {
+			available = append(available, c.name)
+		}
+	}
+	if len(available) == 0 {
+		msg := "no feature columns besides the target and the sensitive one"
+		if slices.Contains(header, RowColumn) {
+			msg += " (" + RowColumn + ", the row index, is never a feature)"
+		}
+		return nil, errorAt(t.files[0], t.headerAt, -1, "", errors.New(msg))
 	}
 	groups := opt.Groups
 	if len(sensCols) > 1 && groups.Levels == nil {
@@ -106,12 +117,6 @@ func fromCSV(t *table, opt CSVOptions) (*Dataset, error) {
 	}
 	if groups.asked() && opt.SensitivePositive != "" {
 		return nil, fmt.Errorf("%w: --sensitive-positive codes one value against the rest as two groups; with --sensitive-levels or --group-map (or several --sensitive columns) the groups are given, so leave it out", ErrGroups)
-	}
-	var available []string
-	for _, c := range t.cols {
-		if c != target && !isSens(c) {
-			available = append(available, c.name)
-		}
 	}
 	keep, err := opt.Columns.keep(available, header, opt.Target, sensNames, t.files[0])
 	if err != nil {

@@ -71,6 +71,8 @@ func TestLoadCSVErrors(t *testing.T) {
 			kind: errors.New("any"), line: 1, col: 4, mentioning: []string{"duplicate"}},
 		{name: "no features", text: "y,g\n0,u\n1,v\n", opt: basic,
 			kind: errors.New("any"), line: 1, mentioning: []string{"no feature columns"}},
+		{name: "only the row index besides", text: "fp_row,y,g\n0,0,u\n1,1,v\n", opt: basic,
+			kind: errors.New("any"), line: 1, mentioning: []string{"no feature columns", "fp_row, the row index, is never a feature"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeCSV(t, tc.text)

@@ -346,7 +346,12 @@ func fingerprint(t *testing.T, d *Dataset) string {
 	if _, err := d.WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
-	h.Write(b.Bytes())
+	// The export's first column, the row index, came after the values
+	// below were computed: they digest the columns after it.
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		_, rest, _ := strings.Cut(line, ",")
+		h.Write([]byte(rest))
+	}
 	s, err := d.Split(SplitOptions{TrainFraction: 0.3}, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)

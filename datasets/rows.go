@@ -29,7 +29,7 @@ func OriginalFile(name string) string {
 // memory, splitting each into trimmed fields. It reads the same files as
 // the loaders: for Adult (dataset "adult-sex" or "adult-race") a file with
 // no header whose fields are named as in adult.data (or, when its first
-// field is "age", a CSV of Adult's columns with a header); for anything else a
+// field is "age" or RowColumn, a CSV of Adult's columns with a header); for anything else a
 // CSV file with a header row, where the first column of a name wins (the
 // COMPAS file repeats some names). Blank lines hold no row.
 //
@@ -64,7 +64,8 @@ func NewRowReader(r io.Reader, file, dataset string) (*RowReader, error) {
 	}
 	if dataset == "adult-sex" || dataset == "adult-race" {
 		// adult.data has no header; a CSV of its columns with a header row
-		// (its first field is "age", never a number) is read as a CSV.
+		// (its first field is "age", or RowColumn as an export writes it,
+		// never a number) is read as a CSV.
 		rr.adult = true
 		first, err := rr.Next()
 		if err == io.EOF {
@@ -73,7 +74,7 @@ func NewRowReader(r io.Reader, file, dataset string) (*RowReader, error) {
 		if err != nil {
 			return nil, err
 		}
-		if string(first[0]) != adultFields[0] {
+		if f := string(first[0]); f != adultFields[0] && f != RowColumn {
 			rr.header = slices.Clone(adultFields)
 			rr.pending = true
 			return rr, nil

@@ -107,7 +107,7 @@ func (r *Runner) prepare(ctx context.Context, m int, workers chan struct{}) (*sp
 	// The standardization and the propensity model are fitted on the whole
 	// training split, as without a validation part; only the network's
 	// training rows leave the validation part out.
-	std := datasets.FitStandardizer(r.data, sp.Train)
+	std := sp.Standardizer(r.data)
 	sd := &splitData{m: m, std: std, columns: r.data.Columns}
 	whole := r.encode(std, sp.Train)
 	sd.testX = std.Apply(r.data, sp.Test)

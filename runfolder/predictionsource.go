@@ -112,7 +112,7 @@ func (s *PredictionSource) OverlapWeightsGroups(m int) ([]float64, error) {
 		return nil, fmt.Errorf("split %d: %s is a model of the groups %s, the data's are %s", m, PropensityPath(s.dir, m),
 			strings.Join(levels, ", "), strings.Join(s.data.Levels, ", "))
 	}
-	std := datasets.FitStandardizer(s.data, sp.Train)
+	std := sp.Standardizer(s.data)
 	z := make([]int, len(sp.Test))
 	for k, i := range sp.Test {
 		z[k] = s.data.Groups[i]

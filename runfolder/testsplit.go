@@ -57,6 +57,6 @@ func splitPropensity(dir string, m int, data *datasets.Dataset, sp Parts) (func(
 	if pm == nil {
 		return nil, fmt.Errorf("split %d: %s: no propensity model stored", m, PropensityPath(dir, m))
 	}
-	std := datasets.FitStandardizer(data, sp.Train)
+	std := sp.Standardizer(data)
 	return func(rows []int) []float64 { return pm.Predict(std.Apply(data, rows), len(rows)) }, nil
 }

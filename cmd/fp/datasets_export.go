@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +33,13 @@ func datasetsExportCommand() *cli.Command {
 			"the rows of the records' test metrics; selection; or train, the whole training split), so that\n" +
 			"fp predict and fp audit score a network on the rows its records were measured on. The run must\n" +
 			"train on NAME's rows (compas and compas-race4 have the same rows, so a compas run's test rows\n" +
-			"can be written with their four groups).",
+			"can be written with their four groups).\n" +
+			"Every file starts with the column fp_row, each row's 0-based index in NAME's rows (the same in\n" +
+			"every part), to join on; fp train --data, fp predict and fp audit never read it as a feature.\n" +
+			"--coded (with --run and --split) writes the features as the split's networks see them instead:\n" +
+			"the run's encoded columns (age, sex=Male, …), one-hot coded and standardized with the mean and SD\n" +
+			"of the split's training rows, then the target coded 0/1 and the sensitive column coded 0/1, or\n" +
+			"with groups each row's group index (0 for the first group fp datasets lists).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "the CSV `FILE` to write (required)"},
 			&cli.StringFlag{Name: "preset", Usage: "adult preset: paper or full", DefaultText: "paper"},
@@ -45,6 +50,7 @@ func datasetsExportCommand() *cli.Command {
 			&cli.StringFlag{Name: "run", Usage: "write only rows of one split of the run in `DIR` (with --split and --part)"},
 			&cli.IntFlag{Name: "split", Usage: "with --run: the split `M` (0-based)"},
 			&cli.StringFlag{Name: "part", Usage: "with --run: the part of the split, test, selection or train", Value: "test"},
+			&cli.BoolFlag{Name: "coded", Usage: "with --run and --split: write the features as the split's networks see them (one-hot, standardized on the split's training rows)"},
 		},
 		Action: runDatasetsExport,
 	}
@@ -74,10 +80,13 @@ func runDatasetsExport(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}
-	var rows []int
+	var part *runfolder.RunPart
 	what := name
+	if c.Bool("coded") && !(c.String("run") != "" && c.IsSet("split")) {
+		return newUsageError("fp datasets export", c.Command, "--coded codes the rows as one split of a run standardizes them: add --run DIR --split M")
+	}
 	if run := c.String("run"); run != "" {
-		if rows, err = runPart(run, c.Int("split"), c.String("part"), d); err != nil {
+		if part, err = runfolder.LoadRunPart(run, c.Int("split"), c.String("part"), d); err != nil {
 			return fmt.Errorf("datasets export: %w", err)
 		}
 		what = fmt.Sprintf("%s (the %s rows of split %d of %s)", name, c.String("part"), c.Int("split"), run)
@@ -85,7 +94,16 @@ func runDatasetsExport(c *cli.Context) error {
 		return newUsageError("fp datasets export", c.Command, "--split and --part need --run DIR, the run whose split they name")
 	}
 	var b bytes.Buffer
-	n, err := d.WriteCSVRows(&b, rows)
+	var n int
+	switch {
+	case c.Bool("coded"):
+		what += ", coded"
+		n, err = d.WriteCodedCSVRows(&b, part.Rows, part.Run.Columns, part.Coded())
+	case part != nil:
+		n, err = d.WriteCSVRows(&b, part.Rows)
+	default:
+		n, err = d.WriteCSVRows(&b, nil)
+	}
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}
@@ -96,56 +114,17 @@ func runDatasetsExport(c *cli.Context) error {
 		fmt.Fprintln(c.App.ErrWriter, "note: "+note)
 	}
 	if d.Levels != nil {
-		fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: the groups %s)\n",
-			n, what, out, d.Target, d.LabelPositive, d.Sensitive, quoted(d.Levels))
+		groups := "the groups " + quoted(d.Levels)
+		if c.Bool("coded") {
+			groups = "the index 0, 1, … of the groups " + quoted(d.Levels)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: %s)\n",
+			n, what, out, d.Target, d.LabelPositive, d.Sensitive, groups)
 		return nil
 	}
 	fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: 1 means %q, 0 any other value)\n",
 		n, what, out, d.Target, d.LabelPositive, d.Sensitive, d.GroupPositive)
 	return nil
-}
-
-// runPart returns the indices into d of one part of split m of the run in
-// dir, drawn as the run draws them (runfolder.PartsOf). The run must train
-// on d's rows: the same number, in the same order, with the same y and
-// binary a, which holds for a dataset and its variant in groups (compas and
-// compas-race4) although their data_id differ.
-func runPart(dir string, m int, part string, d *datasets.Dataset) ([]int, error) {
-	if part != "test" && part != "selection" && part != "train" {
-		return nil, fmt.Errorf("--part %q: want test, selection or train", part)
-	}
-	cfg, err := runfolder.ReadConfig(dir)
-	if err != nil {
-		return nil, fmt.Errorf("--run %s: %w", dir, err)
-	}
-	if cfg.CSV != "" {
-		return nil, fmt.Errorf("--run %s trains on the file %s, not a built-in dataset: its rows are that file's", dir, cfg.CSV)
-	}
-	if m < 0 || m >= cfg.Splits {
-		return nil, fmt.Errorf("--split %d: the run in %s has splits 0 to %d", m, dir, cfg.Splits-1)
-	}
-	rd, err := runfolder.LoadDataset(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("--run %s: %w", dir, err)
-	}
-	if rd.N != d.N || !slices.Equal(rd.Y, d.Y) || !slices.Equal(rd.A, d.A) {
-		return nil, fmt.Errorf("--run %s trains on %s (%d rows), not on the rows of %s (%d rows, or another y or a): its splits index other rows",
-			dir, cfg.Dataset, rd.N, d.Name, d.N)
-	}
-	p, err := runfolder.PartsOf(cfg, rd, m)
-	if err != nil {
-		return nil, fmt.Errorf("--run %s: %w", dir, err)
-	}
-	switch part {
-	case "train":
-		return p.Train, nil
-	case "selection":
-		if p.Selection == nil {
-			return nil, fmt.Errorf("--part selection: the run in %s keeps no selection rows (fp train --select-fraction)", dir)
-		}
-		return p.Selection, nil
-	}
-	return p.Test, nil
 }
 
 // notAnInput refuses an output path that is a folder or one of the original

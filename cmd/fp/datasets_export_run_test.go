@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,6 +87,16 @@ func TestDatasetsExportRunPart(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: the rows written are not the run's rows of split 1", tc.part)
 		}
+		// Coded, the rows are the same, under the same fp_row.
+		coded := filepath.Join(dir, tc.part+"-coded.csv")
+		if _, stderr, err := runFP(t, "datasets", "export", "compas-race4", "--run", run, "--split", "1", "--part", tc.part, "--coded", "--out", coded); err != nil {
+			t.Fatalf("%s: %v\n%s", tc.part, err, stderr)
+		}
+		for _, file := range []string{out, coded} {
+			if got := rowColumn(t, file); !slices.Equal(got, tc.rows) {
+				t.Errorf("%s: fp_row %v…, want the split's rows %v…", file, got[:min(5, len(got))], tc.rows[:min(5, len(tc.rows))])
+			}
+		}
 	}
 
 	x := filepath.Join(dir, "x.csv")
@@ -98,6 +111,8 @@ func TestDatasetsExportRunPart(t *testing.T) {
 		{"other rows", []string{"adult-sex", "--run", run}, "--run " + run + " trains on compas (6172 rows), not on the rows of adult-sex"},
 		{"split without run", []string{"compas", "--split", "1"}, "--split and --part need --run DIR"},
 		{"not a run", []string{"compas", "--run", dir}, "--run " + dir},
+		{"coded without a run", []string{"compas", "--coded"}, "--coded codes the rows as one split of a run standardizes them: add --run DIR --split M"},
+		{"coded without a split", []string{"compas", "--run", run, "--coded"}, "add --run DIR --split M"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, err := runFP(t, append([]string{"datasets", "export", "--out", x}, tc.args...)...)
@@ -106,4 +121,28 @@ func TestDatasetsExportRunPart(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rowColumn reads the fp_row column of a CSV file whose first column it is.
+func rowColumn(t *testing.T, path string) []int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs[0][0] != "fp_row" {
+		t.Fatalf("%s: first column %q, want fp_row", path, recs[0][0])
+	}
+	rows := make([]int, len(recs)-1)
+	for k, rec := range recs[1:] {
+		if rows[k], err = strconv.Atoi(rec[0]); err != nil {
+			t.Fatalf("%s: row %d: %v", path, k+1, err)
+		}
+	}
+	return rows
 }

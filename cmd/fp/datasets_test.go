@@ -109,7 +109,7 @@ func TestDatasetsExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if lines[0] != "age,juv_fel_count,juv_misd_count,juv_other_count,priors_count,sex,age_cat,c_charge_degree,two_year_recid,race" ||
+	if lines[0] != "fp_row,age,juv_fel_count,juv_misd_count,juv_other_count,priors_count,sex,age_cat,c_charge_degree,two_year_recid,race" ||
 		len(lines) != 6173 {
 		t.Errorf("header %q, %d rows", lines[0], len(lines)-1)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )
@@ -47,6 +48,7 @@ func WriteText(w io.Writer, res *Result) error {
 		"have a test risk no better than the constant predictor's at the training base rate. front weak: non-dominated\n"+
 		"candidates that another candidate of the group equals (within the tolerance) in one axis and beats by at least\n"+
 		"the tolerance in the other.\n")
+	fmt.Fprintln(w, fairness.ScaleNote)
 	if res.DecidedOn == string(records.DecideSelection) {
 		fmt.Fprint(w, "fronts chosen on the selection rows (sel_* metrics): nondominated and share count those; the hypervolumes\n"+
 			"are of the test metrics of the candidates so chosen (chosen on selection rows, shown on test rows).\n")

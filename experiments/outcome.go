@@ -110,11 +110,15 @@ func (o *Outcome) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(o.Front))
 	}
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tnetwork\tnote\n")
+	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tdp_diff\tdp_ratio\tnetwork\tnote\n")
 	for _, r := range o.Front {
 		note := r.Mark()
-		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
-			r.ATO, r.DP, r.EO, r.EOpp, r.Weights, note)
+		diff, ratio := "–", "–"
+		if r.HasDecision() {
+			diff, ratio = fmt.Sprintf("%.3f", r.DPDiff), fmt.Sprintf("%.3f", r.DPRatio)
+		}
+		fmt.Fprintf(t, "%d\t%.4g\t%.4f\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\t%s\t%s\n", r.Split, r.Lambda, r.Risk, r.Accuracy,
+			r.ATO, r.DP, r.EO, r.EOpp, diff, ratio, r.Weights, note)
 	}
 	if err := t.Flush(); err != nil {
 		return err

@@ -22,8 +22,11 @@ import (
 // audited by fp audit, give the record's metrics to 1e-12. The risk comes
 // from the logit column through fairness.EvaluateLogits, the records' own
 // softplus form, and from fp audit too when it reads logits (--logit).
+// The sweep decides at threshold 0.4, and fp audit --threshold 0.4 gives
+// back the records' accuracy and decision metrics.
 func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 	cfg := experiments.DefaultConfig()
+	cfg.Threshold = 0.4
 	cfg.Splits, cfg.Lambdas, cfg.Epochs, cfg.PropensityEpochs = 1, "log:4", 30, 10
 	cfg.Engine, cfg.Workers = "backprop", 1
 	out := filepath.Join(t.TempDir(), "run")
@@ -80,7 +83,7 @@ func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 		stdout, _, err := runFP(t, "audit", "--data", scored, "--logit", "logit", "--label", "y", "--group", "a",
-			"--propensity", "propensity", "--json")
+			"--propensity", "propensity", "--threshold", "0.4", "--json")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,6 +91,10 @@ func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 			N                            int
 			Risk, Accuracy, DP, EO, EOpp float64
 			ATO                          *float64
+			DPDiff                       float64 `json:"dp_diff"`
+			DPRatio                      float64 `json:"dp_ratio"`
+			EODiff                       float64 `json:"eo_diff"`
+			EOppDiff                     float64 `json:"eopp_diff"`
 		}
 		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 			t.Fatal(err)
@@ -127,11 +134,16 @@ func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 		}{
 			{"risk", met.Risk, rec.Risk}, {"accuracy", got.Accuracy, rec.Accuracy}, {"ato", *got.ATO, rec.ATO},
 			{"dp", got.DP, rec.DP}, {"eo", got.EO, rec.EO}, {"eopp", got.EOpp, rec.EOpp},
+			{"dp_diff", got.DPDiff, rec.DPDiff}, {"dp_ratio", got.DPRatio, rec.DPRatio},
+			{"eo_diff", got.EODiff, rec.EODiff}, {"eopp_diff", got.EOppDiff, rec.EOppDiff},
 		} {
 			if math.Abs(c.got-c.want) > 1e-12 {
 				t.Errorf("%s: %s %v, record %v", rec.Key(), c.name, c.got, c.want)
 			}
 		}
+	}
+	if recs[0].Threshold != 0.4 {
+		t.Errorf("records' threshold %v, want 0.4", recs[0].Threshold)
 	}
 	if informative == 0 {
 		t.Error("no candidate learned anything: the comparison says little")

@@ -6,11 +6,13 @@ import (
 	"github.com/fpareto/fp/internal/shellword"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
@@ -198,7 +200,13 @@ func writePredictHint(w io.Writer, k *choose.Shown) error {
 	if k.Conditioned {
 		quoted += " --lambda " + records.FormatLambda(k.Lambda)
 	}
-	fmt.Fprintf(w, "score new rows (NEW.csv: the columns it was trained on) with:\n  fp predict --model %s --data NEW.csv --out scores.csv\n", quoted)
+	// Decisions are taken at the sweep's threshold, by fp predict's label
+	// and by the audit alike.
+	threshold := ""
+	if k.Threshold != fairness.DefaultThreshold {
+		threshold = " --threshold " + strconv.FormatFloat(k.Threshold, 'g', -1, 64)
+	}
+	fmt.Fprintf(w, "score new rows (NEW.csv: the columns it was trained on) with:\n  fp predict --model %s --data NEW.csv%s --out scores.csv\n", quoted, threshold)
 	if cfg, err := runfolder.ReadConfig(dir); err == nil {
 		switch {
 		case cfg.CSV != "":
@@ -214,12 +222,12 @@ func writePredictHint(w io.Writer, k *choose.Shown) error {
 		// and the audit groups by it and reads propensity_<group>.
 		_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it (%d groups):\n"+
 			"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded | "+
-			"fp audit --data - --logit logit --label y_coded --group group_coded\n", len(f.Card.Levels), quoted)
+			"fp audit --data - --logit logit --label y_coded --group group_coded%s\n", len(f.Card.Levels), quoted, threshold)
 		return err
 	}
 	_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it:\n"+
 		"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded | "+
-		"fp audit --data - --logit logit --label y_coded --group a_coded --propensity propensity\n", quoted)
+		"fp audit --data - --logit logit --label y_coded --group a_coded --propensity propensity%s\n", quoted, threshold)
 	return err
 }
 

@@ -105,6 +105,31 @@ func Shown(name string, v float64) (label string, shown float64) {
 	return name, v
 }
 
+// MetricLabel is a metric's name as figures and pages print it: ATO, DP,
+// EO, EOpp, DP diff, 1 − DP ratio (the quantity fronts minimise), EO diff,
+// EOpp diff.
+func MetricLabel(name string) string {
+	switch name {
+	case MetricATO:
+		return "ATO"
+	case MetricDP:
+		return "DP"
+	case MetricEO:
+		return "EO"
+	case MetricEOpp:
+		return "EOpp"
+	case MetricDPDiff:
+		return "DP diff"
+	case MetricDPRatio:
+		return "1 − DP ratio"
+	case MetricEODiff:
+		return "EO diff"
+	case MetricEOppDiff:
+		return "EOpp diff"
+	}
+	return name
+}
+
 // MetricHeading is how tables head a metric's column: its name, and for
 // dp-ratio "1−dp_ratio", the quantity fronts minimise.
 func MetricHeading(name string) string {

@@ -127,20 +127,8 @@ func SaveRecordsFront(out string, recs []records.Record, f RecordsFront) ([]Pane
 	return panels, nil
 }
 
-// MetricLabel is a metric's name as figures print it: ATO, DP, EO, EOpp.
-func MetricLabel(m string) string {
-	switch m {
-	case "ato":
-		return "ATO"
-	case "dp":
-		return "DP"
-	case "eo":
-		return "EO"
-	case "eopp":
-		return "EOpp"
-	}
-	return m
-}
+// MetricLabel is a metric's name as figures print it (records.MetricLabel).
+func MetricLabel(m string) string { return records.MetricLabel(m) }
 
 // DatasetLabel names the dataset (and sensitive attribute) of recs, or ""
 // when they come from several (records.ByData).

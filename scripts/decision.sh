@@ -36,7 +36,9 @@ job() {
 case $dataset in
 compas)
 	all=(cheb-ato-penultimate cheb-ato-output cheb-dp-mean cheb-dp-mv linear-dp-mean linear-dp-mv
-		cheb-eo-mean cheb-eo-mv linear-eo-mean linear-eo-mv fairlearn)
+		cheb-eo-mean cheb-eo-mv linear-eo-mean linear-eo-mv fairlearn
+		cheb-dp-mean-adaptive cheb-dp-mv-adaptive cheb-eo-mean-adaptive cheb-eo-mv-adaptive
+		cheb-dp-mean-dense cheb-dp-mv-dense cheb-eo-mean-dense cheb-eo-mv-dense)
 	;;
 adult-sex)
 	# The mean-variance penalties cost O(batch²) per step: at Adult's batch of 1,000 rows a sweep
@@ -60,8 +62,22 @@ for j in "${jobs[@]}"; do
 		scripts/fairlearn_compare.sh "$out/${all[0]}" "$FP" "$out/fairlearn" >"$out/fairlearn.log" 2>&1
 		;;
 	*-val)
+		# Held-out stopping on a fifth of each training split.
 		base=${j%-val}
 		job "$j" --method "${base%%-*}" --penalty "${base#*-}" --val-fraction 0.2
+		;;
+	*-adaptive)
+		# fp's adaptive grid: 15 λ placed in rounds where the front has its gaps.
+		base=${j%-adaptive}
+		job "$j" --method "${base%%-*}" --penalty "${base#*-}" --lambdas adaptive:15
+		;;
+	*-dense)
+		# 15 λ, 13 of them log-spaced over [0.02, 0.5], where the log grid's networks on COMPAS
+		# went from the unconstrained network to a constant one (the selection rows of
+		# cheb-dp-mean showed it).
+		base=${j%-dense}
+		job "$j" --method "${base%%-*}" --penalty "${base#*-}" \
+			--lambdas 0,0.02,0.0262,0.0342,0.0447,0.0585,0.0765,0.1,0.1308,0.171,0.2236,0.2924,0.3824,0.5,1
 		;;
 	*)
 		job "$j" --method "${j%%-*}" --penalty "${j#*-}"

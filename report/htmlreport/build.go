@@ -62,8 +62,13 @@ type Options struct {
 var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
 
 // metricNames are the metrics as printed.
-var metricNames = map[string]string{"ato": "ATO", "dp": "DP", "eo": "EO", "eopp": "EOpp",
-	records.MetricDPDiff: "DP diff", records.MetricDPRatio: "1 − DP ratio", records.MetricEODiff: "EO diff", records.MetricEOppDiff: "EOpp diff"}
+var metricNames = func() map[string]string {
+	m := map[string]string{}
+	for _, name := range records.Metrics {
+		m[name] = records.MetricLabel(name)
+	}
+	return m
+}()
 
 // Build reads the records of every path (a run folder as written by fp
 // train, or a records file inside one) and assembles the page. Score

@@ -42,7 +42,8 @@ def records(run):
 
 def view(run, folder):
     """Writes run's selection view to folder/<name>.jsonl and returns its path."""
-    path = os.path.join(folder, os.path.basename(run.rstrip("/")) + ".jsonl")
+    name = os.path.basename(run.rstrip("/"))
+    path = os.path.join(folder, name + ".jsonl")
     n = 0
     with open(path, "w") as out:
         for r in records(run):
@@ -56,6 +57,8 @@ def view(run, folder):
                 if v[test] is None:
                     sys.exit(f"decision_select: {run}: a record lacks {sel}")
             v["collapsed"] = bool(r.get("collapsed")) and bool(r.get("sel_near_constant"))
+            # Each run is its own group, named after its folder.
+            v["method"], v["penalty"] = name, ""
             out.write(json.dumps(v) + "\n")
             n += 1
     return path, n
@@ -89,18 +92,15 @@ def main():
                 if row["metric"] == metric:
                     per.setdefault(row["group"], []).append(row["hypervolume"])
             pooled = {row["group"]: row["hypervolume"] for row in res["pooled"] if row["metric"] == metric}
-            # Group names follow the view files: map each back to its run by its records' config.
             table = []
             for path in views:
                 run, n = names[path]
-                config = next(records(run))["config"]
-                group = next((g for g in per if config in g or os.path.basename(run) in g), None)
+                group = next((g for g in per if g.split("/")[0] == os.path.basename(run.rstrip("/"))), None)
                 if group is None:
-                    groups = sorted(per)
-                    group = groups[views.index(path)] if len(groups) == len(views) else None
-                hv = per.get(group, [])
+                    sys.exit(f"decision_select: fp compare names no group after {run}: {sorted(per)}")
+                hv = per[group]
                 table.append({"run": run, "group": group, "candidates": n,
-                              "mean_split_hypervolume": sum(hv) / len(hv) if hv else None,
+                              "mean_split_hypervolume": sum(hv) / len(hv),
                               "splits": len(hv), "pooled_hypervolume": pooled.get(group)})
             table.sort(key=lambda t: -(t["mean_split_hypervolume"] or 0))
             result["notions"][notion] = {"metric": metric, "runs": table, "chosen": table[0]["run"]}

@@ -276,13 +276,16 @@ def main():
         if mth not in METHODS:
             sys.exit("fairlearn_compare: --methods: unknown method %r (want: %s)" % (mth, ", ".join(METHODS)))
     base = {}  # split → RUN's first ok record with a network
-    with open(os.path.join(run, "records.jsonl")) as f:
-        for line in f:
-            if not line.strip():
-                continue
-            r = json.loads(line)
-            if r.get("status") == "ok" and r.get("weights") and r["split"] not in base:
-                base[r["split"]] = r
+    # records.jsonl, or one file per shard (records-shard-I-of-N.jsonl).
+    files = sorted(f for f in os.listdir(run) if f.startswith("records") and f.endswith(".jsonl"))
+    for name in files:
+        with open(os.path.join(run, name)) as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                r = json.loads(line)
+                if r.get("status") == "ok" and r.get("weights") and r["split"] not in base:
+                    base[r["split"]] = r
     splits = [int(s) for s in args.splits.split(",")] if args.splits else sorted(base)
     for m in splits:
         if m not in base:

@@ -117,21 +117,23 @@ func TestParityPenaltySweepsCSVGroups(t *testing.T) {
 // it would read hidden layers before the modulation it is refused in one
 // line, as for ato-output.
 func TestParityPenaltyConditioned(t *testing.T) {
-	c := conditionedConfig()
-	c.Splits, c.Lambdas, c.Epochs, c.EvalLambdas, c.Penalty = 1, "0,0.5,1", 3, "", "eo-mv"
-	out := filepath.Join(t.TempDir(), "run")
-	if err := runSweep(c, out); err != nil {
-		t.Fatal(err)
-	}
-	for _, rec := range readRecords(t, out) {
-		if !rec.OK() || rec.Penalty != "eo-mv" {
-			t.Errorf("λ = %g: ok %v (%s), penalty %q", rec.Lambda, rec.OK(), rec.FailReason, rec.Penalty)
+	for _, pen := range []string{"eo-mv", "dp-rate"} {
+		c := conditionedConfig()
+		c.Splits, c.Lambdas, c.Epochs, c.EvalLambdas, c.Penalty = 1, "0,0.5,1", 3, "", pen
+		out := filepath.Join(t.TempDir(), "run")
+		if err := runSweep(c, out); err != nil {
+			t.Fatal(err)
 		}
-	}
-	c.Engine, c.FiLMPenalty = "graph", "before"
-	err := c.Validate()
-	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "eo-mv reads the predicted probability") {
-		t.Errorf("--film-penalty before with eo-mv: %v", err)
+		for _, rec := range readRecords(t, out) {
+			if !rec.OK() || rec.Penalty != pen {
+				t.Errorf("%s, λ = %g: ok %v (%s), penalty %q", pen, rec.Lambda, rec.OK(), rec.FailReason, rec.Penalty)
+			}
+		}
+		c.Engine, c.FiLMPenalty = "graph", "before"
+		err := c.Validate()
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), pen+" reads the predicted probability") {
+			t.Errorf("--film-penalty before with %s: %v", pen, err)
+		}
 	}
 }
 

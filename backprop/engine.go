@@ -80,6 +80,18 @@ type MVPenalty interface {
 	MeanVariance() (temperature float64, conditional bool)
 }
 
+// RatePenalty is the gap in smoothed selection rates at a decision
+// threshold t (penalties.DPRate, penalties.EORate and their R-group forms):
+// with ŝ_i = σ((z_i − logit t)/T), for each subset of rows, all of them or
+// (conditional) those with y = 0 and those with y = 1, the gap |cᵀŝ| of a
+// 0/1 attribute's contrast c (one column per subset) or, for the R-group
+// form, the spread max_r g_rᵀŝ − min_r g_rᵀŝ of its R group means (R
+// columns per subset); U is the larger over the subsets.
+type RatePenalty interface {
+	train.Term
+	SelectionRate() (threshold, temperature float64, conditional bool)
+}
+
 // normEps is ε of NormalizedATOPenalty (penalties.NormalizedEps).
 const normEps = 1e-8
 
@@ -120,11 +132,11 @@ var _ train.Engine = Engine{}
 func (Engine) Name() string { return Name }
 
 // hint is what a user of a term the engine cannot train should do.
-const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output, dp-mean, eo-mean, dp-mv, eo-mv) and scalarizations (cheb, linear, cheb-aug); use the graph engine"
+const hint = "it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output, dp-mean, eo-mean, dp-mv, eo-mv, dp-rate, eo-rate) and scalarizations (cheb, linear, cheb-aug); use the graph engine"
 
 // Check accepts the built-in BCE risk (or none), the built-in penalties
 // (ATOPenalty, NormalizedATOPenalty, OutputATOPenalty, and their R-group
-// forms, GroupATOPenalty; EOMeanPenalty; MVPenalty) or none,
+// forms, GroupATOPenalty; EOMeanPenalty; MVPenalty; RatePenalty) or none,
 // and the built-in scalarizations (ChebyshevScalarization,
 // LinearScalarization, AugmentedChebyshevScalarization) or none; any other
 // term is graph code, which only the graph engine can differentiate. A
@@ -195,6 +207,15 @@ func check(req train.Requirements) (penalty, int, error) {
 		if cond {
 			inputs *= 2
 		}
+	case RatePenalty:
+		th, temp, cond := p.SelectionRate()
+		if !(th > 0 && th < 1) || !(temp > 0) || math.IsInf(temp, 0) {
+			return penNone, 0, unsupported
+		}
+		inputs = max(groups, 1)
+		if cond {
+			inputs *= 2
+		}
 	}
 	if len(req.Penalty.Inputs()) != inputs {
 		return penNone, 0, unsupported
@@ -204,6 +225,8 @@ func check(req train.Requirements) (penalty, int, error) {
 		return penEOMean, groups, nil
 	case MVPenalty:
 		return penMV, groups, nil
+	case RatePenalty:
+		return penRate, groups, nil
 	case ATOPenalty:
 		if p.ATOAllLayers() {
 			return penAll, groups, nil
@@ -271,7 +294,7 @@ func New(spec train.Spec) (*Trainer, error) {
 	}
 	t := newTrainer(spec, pen, groups)
 	switch {
-	case pen == penEOMean || pen == penMV:
+	case pen == penEOMean || pen == penMV || pen == penRate:
 		t.initOutput(req.Penalty, groups)
 	case groups > 0:
 		for _, in := range req.Penalty.Inputs() {
@@ -294,6 +317,7 @@ const (
 	penOutput                  // ato-output (and dp-mean): the predicted probability
 	penEOMean                  // eo-mean: the predicted probability within each label
 	penMV                      // dp-mv, eo-mv: the smoothed mean-variance index of the probability
+	penRate                    // dp-rate, eo-rate: gaps of smoothed selection rates at a threshold
 )
 
 // covers reports whether hidden layer l (0-based) of nh is penalised.

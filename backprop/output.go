@@ -7,11 +7,14 @@ import (
 )
 
 // outPenalty computes eo-mean (EOMeanPenalty) and the mean-variance
-// penalties (MVPenalty) from the batch's probabilities p = σ(z): U is the
-// larger of its parts (one subset of rows for dp-mv, the rows with y = 0
-// and those with y = 1 otherwise), and grad writes ∂U/∂p_i of the part
-// that attains it, the first on a tie (as the graph's ½(a + b + |a − b|)
-// with |·|′(0) = +1).
+// penalties (MVPenalty) from the batch's probabilities p = σ(z), and the
+// selection-rate penalties (RatePenalty) from the smoothed selections
+// ŝ = σ((z − logit t)/T) in their place: U is the larger of its parts (one
+// subset of rows for dp-mv and dp-rate, the rows with y = 0 and those with
+// y = 1 otherwise), and grad writes ∂U/∂p_i (∂U/∂ŝ_i) of the part that
+// attains it, the first on a tie (as the graph's ½(a + b + |a − b|) with
+// |·|′(0) = +1). The rate penalties compute their parts as eo-mean does,
+// on ŝ.
 type outPenalty struct {
 	mv     bool     // the mean-variance index; else eo-mean
 	r      int      // groups compared
@@ -25,6 +28,11 @@ type outPenalty struct {
 	hi, lo [2]int // eo-mean's R-group form: each part's groups of max and min
 	dp     []float64
 
+	// Selection rates: shift = logit t, inv = 1/T, shat the batch's ŝ.
+	rate       bool
+	shift, inv float64
+	shat       []float64
+
 	// Mean-variance scratch: k and kap the n×n kernel K_ij and its
 	// derivative κ_ij = K_ij(1 − K_ij), f the part's F and F_r (R+1 rows
 	// of n), e its 2·q_r,i·d_r,i (parts×R rows of n) and eps their sums
@@ -32,15 +40,24 @@ type outPenalty struct {
 	k, kap, f, e, eps []float64
 }
 
-// initOutput sets up eo-mean or a mean-variance penalty p over groups
-// groups (0: a 0/1 attribute); check has validated its columns.
+// initOutput sets up eo-mean, a mean-variance or a selection-rate penalty
+// p over groups groups (0: a 0/1 attribute); check has validated its
+// columns.
 func (t *Trainer) initOutput(p train.Term, groups int) {
 	o := &outPenalty{r: max(groups, 2), parts: 2, dp: make([]float64, t.size)}
 	for _, in := range p.Inputs() {
 		o.names = append(o.names, in.Name)
 	}
 	o.cols = make([][]float64, len(o.names))
-	if m, ok := p.(MVPenalty); ok {
+	if m, ok := p.(RatePenalty); ok {
+		th, temp, cond := m.SelectionRate()
+		o.rate, o.spread = true, groups > 0
+		o.shift, o.inv = math.Log(th/(1-th)), 1/temp
+		o.shat = make([]float64, t.size)
+		if !cond {
+			o.parts = 1
+		}
+	} else if m, ok := p.(MVPenalty); ok {
 		temp, cond := m.MeanVariance()
 		o.mv, o.temp = true, temp
 		if !cond {
@@ -55,6 +72,16 @@ func (t *Trainer) initOutput(p train.Term, groups int) {
 		o.spread = groups > 0
 	}
 	t.out = o
+}
+
+// selections fills and returns ŝ_i = σ((z_i − logit t)·(1/T)) of the
+// logits z, computed as the graph computes them.
+func (o *outPenalty) selections(z []float64) []float64 {
+	s := o.shat[:len(z)]
+	for i, v := range z {
+		s[i] = graphSigmoid((v - o.shift) * o.inv)
+	}
+	return s
 }
 
 // value returns U on the probabilities p of the batch b's real rows.

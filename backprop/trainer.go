@@ -114,7 +114,7 @@ func newTrainer(spec train.Spec, pen penalty, groups int) *Trainer {
 	case penLastNorm:
 		t.cen = make([]float64, sh)
 		t.sd = make([]float64, t.h)
-	case penOutput, penEOMean, penMV:
+	case penOutput, penEOMean, penMV, penRate:
 		t.prob = make([]float64, t.size)
 	}
 	return t
@@ -247,6 +247,8 @@ func (t *Trainer) gradient(b *train.Batch, first bool) train.Loss {
 		}
 	}
 	switch {
+	case t.out != nil && t.out.rate:
+		u = t.out.value(t.out.selections(z), b)
 	case t.out != nil:
 		u = t.out.value(t.prob[:n], b)
 	case t.prob != nil && t.groups > 0:
@@ -258,7 +260,13 @@ func (t *Trainer) gradient(b *train.Batch, first bool) train.Loss {
 	for i := range dz {
 		dz[i] *= dR
 	}
-	if t.out != nil && dU != 0 {
+	if t.out != nil && t.out.rate && dU != 0 {
+		// ∂U/∂z_i = ∂U/∂ŝ_i·ŝ_i(1 − ŝ_i)/T.
+		t.out.grad(t.out.shat[:n])
+		for i, q := range t.out.shat[:n] {
+			dz[i] += dU * t.out.dp[i] * (q * (1 - q) * t.out.inv)
+		}
+	} else if t.out != nil && dU != 0 {
 		// ∂U/∂z_i = ∂U/∂p_i·σ_i(1 − σ_i).
 		t.out.grad(t.prob[:n])
 		for i, p := range t.prob[:n] {

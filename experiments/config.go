@@ -341,7 +341,7 @@ func (c Config) requirements() (train.Requirements, error) {
 }
 
 // penalty is the sweep's penalty: the custom one or the built-in named by
-// Penalty.
+// Penalty, those that decide (dp-rate, eo-rate) at the sweep's threshold.
 func (c Config) penalty() (train.Term, error) {
 	if c.CustomPenalty != nil {
 		if c.groups > 2 && train.TermGroups(c.CustomPenalty) != c.groups {
@@ -350,7 +350,7 @@ func (c Config) penalty() (train.Term, error) {
 		}
 		return c.CustomPenalty, nil
 	}
-	p, err := penalties.Builtin(c.Penalty)
+	p, err := penalties.BuiltinAt(c.Penalty, c.threshold())
 	if err != nil {
 		return nil, &FieldError{Field: "penalty", Err: err}
 	}

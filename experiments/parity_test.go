@@ -59,6 +59,9 @@ func TestParityPenaltySweepsCOMPAS(t *testing.T) {
 		{"eo-mv", "backprop", experiments.MethodChebAug, true},
 		{"dp-mv", "backprop", experiments.MethodCheb, false},
 		{"eo-mean", "graph", experiments.MethodChebAug, false},
+		{"dp-rate", "backprop", experiments.MethodCheb, true},
+		{"eo-rate", "graph", experiments.MethodCheb, false},
+		{"eo-rate", "backprop", experiments.MethodLinear, true},
 	} {
 		name := fmt.Sprintf("%s/%s/%s/lockstep-%v", tc.penalty, tc.engine, tc.method, tc.lockstep)
 		t.Run(name, func(t *testing.T) {
@@ -93,6 +96,7 @@ func TestParityPenaltySweepsCSVGroups(t *testing.T) {
 	}
 	for _, tc := range []struct{ penalty, engine string }{
 		{"dp-mean", "graph"}, {"eo-mean", "backprop"}, {"dp-mv", "backprop"}, {"eo-mv", "graph"},
+		{"dp-rate", "backprop"}, {"eo-rate", "graph"},
 	} {
 		t.Run(tc.penalty+"/"+tc.engine, func(t *testing.T) {
 			c := experiments.DefaultConfig()
@@ -113,20 +117,46 @@ func TestParityPenaltySweepsCSVGroups(t *testing.T) {
 // it would read hidden layers before the modulation it is refused in one
 // line, as for ato-output.
 func TestParityPenaltyConditioned(t *testing.T) {
-	c := conditionedConfig()
-	c.Splits, c.Lambdas, c.Epochs, c.EvalLambdas, c.Penalty = 1, "0,0.5,1", 3, "", "eo-mv"
-	out := filepath.Join(t.TempDir(), "run")
-	if err := runSweep(c, out); err != nil {
-		t.Fatal(err)
-	}
-	for _, rec := range readRecords(t, out) {
-		if !rec.OK() || rec.Penalty != "eo-mv" {
-			t.Errorf("λ = %g: ok %v (%s), penalty %q", rec.Lambda, rec.OK(), rec.FailReason, rec.Penalty)
+	for _, pen := range []string{"eo-mv", "dp-rate"} {
+		c := conditionedConfig()
+		c.Splits, c.Lambdas, c.Epochs, c.EvalLambdas, c.Penalty = 1, "0,0.5,1", 3, "", pen
+		out := filepath.Join(t.TempDir(), "run")
+		if err := runSweep(c, out); err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range readRecords(t, out) {
+			if !rec.OK() || rec.Penalty != pen {
+				t.Errorf("%s, λ = %g: ok %v (%s), penalty %q", pen, rec.Lambda, rec.OK(), rec.FailReason, rec.Penalty)
+			}
+		}
+		c.Engine, c.FiLMPenalty = "graph", "before"
+		err := c.Validate()
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), pen+" reads the predicted probability") {
+			t.Errorf("--film-penalty before with %s: %v", pen, err)
 		}
 	}
-	c.Engine, c.FiLMPenalty = "graph", "before"
-	err := c.Validate()
-	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "eo-mv reads the predicted probability") {
-		t.Errorf("--film-penalty before with eo-mv: %v", err)
+}
+
+// A sweep at a threshold other than the default trains dp-rate at it: the
+// λ = 0 network, trained on R alone, is the same as at the default, while
+// its train_u, the penalty at the sweep's threshold, differs.
+func TestRatePenaltySweepThresholdCOMPAS(t *testing.T) {
+	byThreshold := map[float64]records.Record{}
+	for _, th := range []float64{0, 0.3} {
+		c := experiments.DefaultConfig()
+		c.Dataset, c.Splits, c.Epochs, c.PropensityEpochs, c.Lambdas, c.Workers = "compas", 1, 3, 3, "0,0.5,1", 2
+		c.Penalty, c.Engine, c.Lockstep, c.Threshold = "dp-rate", "backprop", true, th
+		for _, rec := range checkParitySweep(t, c) {
+			if rec.Lambda == 0 {
+				byThreshold[th] = rec
+			}
+		}
+	}
+	d, e := byThreshold[0], byThreshold[0.3]
+	if d.TrainR != e.TrainR || d.Risk != e.Risk {
+		t.Fatalf("λ = 0: train_r %v at the default, %v at 0.3: the networks differ", d.TrainR, e.TrainR)
+	}
+	if math.Abs(d.TrainU-e.TrainU) < 1e-3 {
+		t.Errorf("λ = 0: train_u %v at the default, %v at 0.3: the penalty does not read the threshold", d.TrainU, e.TrainU)
 	}
 }

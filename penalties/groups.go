@@ -79,7 +79,9 @@ func fillOverlapMean(b *train.Batch, col []float64, group, groups int) {
 // and layers, U built from the spread D_u = max_r m_r,u − min_r m_r,u of
 // the overlap-weighted group means instead of |τ̂_u| (docs/method.md §3.3);
 // for dp-mean and eo-mean the spread of the plain group means (within each
-// label for eo-mean), for dp-mv and eo-mv the index over the R groups. It
+// label for eo-mean), for dp-mv and eo-mv the index over the R groups, for
+// dp-rate and eo-rate the spread of the groups' smoothed selection rates
+// (within each label for eo-rate), at p's threshold. It
 // reads the columns of its R groups (GroupMeans(R) for the ATO penalties)
 // and is a train.GroupTerm: the data it trains on must have R groups
 // (train.Data.Groups). At R = 2 it computes the binary
@@ -100,6 +102,9 @@ func ForGroups(p Penalty, groups int) (Penalty, error) {
 		return groupEOMean{r: groups}, nil
 	case mvPenalty:
 		return groupMV{mvPenalty{cond: q.cond, r: groups, temp: q.temp}}, nil
+	case ratePenalty:
+		q.r = groups
+		return groupRate{q}, nil
 	}
 	return nil, fmt.Errorf("penalty %s has no R-group form: want one of %s", p.Name(), strings.Join(BuiltinNames, ", "))
 }

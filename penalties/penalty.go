@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 )
@@ -89,11 +90,13 @@ const (
 	NameEOMean                   = "eo-mean"
 	NameDPMV                     = "dp-mv"
 	NameEOMV                     = "eo-mv"
+	NameDPRate                   = "dp-rate"
+	NameEORate                   = "eo-rate"
 )
 
 // BuiltinNames lists the names Builtin accepts.
 var BuiltinNames = []string{NameATOPenultimate, NameATOAll, NameATOPenultimateNormalized, NameATOOutput,
-	NameDPMean, NameEOMean, NameDPMV, NameEOMV}
+	NameDPMean, NameEOMean, NameDPMV, NameEOMV, NameDPRate, NameEORate}
 
 // ATOPenultimate is U = |τ̂(h^(L−1))|, the ATO of the sensitive attribute on
 // the last hidden layer's pre-activations, summed over units (docs/method.md §3).
@@ -122,8 +125,16 @@ func (atoPenalty) Inputs() []train.Input { return []train.Input{Contrast} }
 // penalties, whose gradient it knows by hand (backprop.ATOPenalty).
 func (p atoPenalty) ATOAllLayers() bool { return p.all }
 
-// Builtin returns a built-in penalty by name.
+// Builtin returns a built-in penalty by name, dp-rate and eo-rate at the
+// default decision threshold (fairness.DefaultThreshold).
 func Builtin(name string) (Penalty, error) {
+	return BuiltinAt(name, fairness.DefaultThreshold)
+}
+
+// BuiltinAt returns a built-in penalty by name, the penalties that decide
+// (dp-rate, eo-rate) at decision threshold t in (0, 1); the others do not
+// read t.
+func BuiltinAt(name string, t float64) (Penalty, error) {
 	switch name {
 	case NameATOPenultimate:
 		return ATOPenultimate, nil
@@ -141,6 +152,10 @@ func Builtin(name string) (Penalty, error) {
 		return DPMV, nil
 	case NameEOMV:
 		return EOMV, nil
+	case NameDPRate:
+		return DPRate(t)
+	case NameEORate:
+		return EORate(t)
 	}
 	return nil, fmt.Errorf("penalty %q: want one of %s", name, strings.Join(BuiltinNames, ", "))
 }

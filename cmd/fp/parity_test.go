@@ -12,6 +12,7 @@ import (
 func TestTrainParityPenalties(t *testing.T) {
 	for _, tc := range []struct{ pen, eng string }{
 		{"dp-mean", "backprop"}, {"eo-mean", "backprop"}, {"dp-mv", "backprop"}, {"eo-mv", "backprop"}, {"eo-mean", "graph"},
+		{"dp-rate", "backprop"}, {"eo-rate", "graph"},
 	} {
 		t.Run(tc.pen+"/"+tc.eng, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
@@ -34,7 +35,7 @@ func TestTrainParityPenalties(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(help, "dp-mean, eo-mean, dp-mv, eo-mv") {
+	if !strings.Contains(help, "dp-mean, eo-mean, dp-mv, eo-mv, dp-rate, eo-rate") {
 		t.Errorf("--help does not list the penalties:\n%s", help)
 	}
 }

@@ -105,5 +105,5 @@ func ExampleRunner_customScalarization() {
 	// squares ato-penultimate λ=0
 	// squares ato-penultimate λ=1
 	// squares ato-penultimate λ=0.5
-	// config: engine: the backprop engine cannot train the scalarization "squares": it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output, dp-mean, eo-mean, dp-mv, eo-mv) and scalarizations (cheb, linear, cheb-aug); use the graph engine
+	// config: engine: the backprop engine cannot train the scalarization "squares": it trains only the built-in risk (bce), penalties (ato-penultimate, ato-all, ato-penultimate-normalized, ato-output, dp-mean, eo-mean, dp-mv, eo-mv, dp-rate, eo-rate) and scalarizations (cheb, linear, cheb-aug); use the graph engine
 }

@@ -40,7 +40,7 @@ compas)
 		cheb-dp-rate linear-dp-rate cheb-dp-rate-dense cheb-dp-rate-adaptive
 		cheb-eo-mean linear-eo-mean cheb-eo-mean-dense cheb-eo-mean-adaptive
 		cheb-eo-rate linear-eo-rate cheb-eo-rate-dense cheb-eo-rate-adaptive
-		cheb-dp-mv linear-dp-mv cheb-eo-mv linear-eo-mv)
+		cheb-dp-mv cheb-eo-mv)
 	;;
 adult-sex)
 	# The mean-variance penalties cost O(batch²) per step: at Adult's batch of 1,000 rows a sweep

@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+# Prints the tables of docs/reproduction.md's "Decision metrics: fp and Fairlearn on the same rows"
+# from results/<dataset>/decision/chosen.json (scripts/decision_select.py) and comparison.json
+# (scripts/decision_compare.py), as Markdown, so that the page quotes the files as they are.
+#
+#   scripts/decision_report.py results/compas/decision [results/adult-sex/decision ...]
+#
+# Multiplicity: the targets' tests of one dataset (every paired row below that is marked "target")
+# form one family; each gets Holm's adjusted p beside its own.
+import json
+import os
+import sys
+
+TARGETS = {
+    # (notion, key prefix) -> which rows are targets (against methods that do not use a at prediction time)
+    "error": lambda r: not r["against"].endswith("-uses-a") and r["against"] != "fairlearn-lr",
+    "risk": lambda r: r["against"] != "fairlearn-lr",
+    "accuracy": lambda r: "expgrad" in r["against"],
+}
+
+
+def holm(ps):
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    adj = [0.0] * len(ps)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
+        adj[i] = running
+    return adj
+
+
+def fmt_row(r, adj=None):
+    s = f"{r['mean']:+.4f} [{r['ci'][0]:+.4f}, {r['ci'][1]:+.4f}] | {r['p']:.3g} | {r['fp_wins']}/{r['splits']}"
+    if adj is not None:
+        s += f" | {adj:.3g}"
+    else:
+        s += " | –"
+    return s
+
+
+def main():
+    for base in sys.argv[1:]:
+        base = base.rstrip("/")
+        name = base.split("/")[-2]
+        chosen = json.load(open(os.path.join(base, "chosen.json")))
+        comp = json.load(open(os.path.join(base, "comparison.json")))
+        print(f"#### {name}: the variants on the selection rows\n")
+        for notion, n in chosen["notions"].items():
+            print(f"{notion.upper()} (`{n['metric']}`), mean per-split hypervolume in (error, {n['metric']}) on the selection rows:\n")
+            print("| run | candidates | splits | hypervolume |\n|---|---|---|---|")
+            for t in n["runs"]:
+                mark = " (chosen)" if t["run"] == n["chosen"] else ""
+                print(f"| `{os.path.basename(t['run'])}`{mark} | {t['candidates']} | {t['splits']} | {t['mean_split_hypervolume']:.4f} |")
+            print()
+        # Collect the targets' p-values for Holm.
+        fam = []
+        for notion, res in comp["notions"].items():
+            for key, rows in res.items():
+                if key == "fp" or "without_degenerate" in key or "chosen_on_test" in key:
+                    continue
+                kind = key.split("_")[0]
+                for r in rows:
+                    if TARGETS[kind](r):
+                        fam.append((notion, key, r["against"], r["p"]))
+        for r in comp.get("ato_risk_all", []):
+            if r["against"] != "fairlearn-lr":
+                fam.append(("ato", "ato_risk_all", r["against"], r["p"]))
+        adj = dict(((n, k, a), p) for (n, k, a, _), p in zip(fam, holm([f[3] for f in fam])))
+        print(f"#### {name}: fp's chosen configuration against Fairlearn on the test rows\n")
+        print(f"Holm's adjustment over the {len(fam)} target tests of {name} (rows with a value in the last column).\n")
+        for notion, res in comp["notions"].items():
+            print(f"{notion.upper()}: fp = `{os.path.basename(res['fp'])}`\n")
+            print("| comparison | against | fp − other: mean [95% interval] | p | fp wins | Holm p |\n|---|---|---|---|---|---|")
+            for key, rows in res.items():
+                if key == "fp":
+                    continue
+                for r in rows:
+                    a = adj.get((notion, key, r["against"]))
+                    extra = ""
+                    if "fp_mean_accuracy" in r:
+                        extra = f" (fp {r['fp_mean_accuracy']:.4f}, other {r['other_mean_accuracy']:.4f})"
+                    print(f"| {key.replace('_', ' ')} | `{r['against']}`{extra} | {fmt_row(r, a)} |")
+            print()
+        for tag in ("all", "without_degenerate"):
+            if f"ato_risk_{tag}" in comp:
+                print(f"(risk, ato), fp's default `cheb-ato-penultimate`, {tag.replace('_', ' ')}:\n")
+                print("| against | fp − other: mean [95% interval] | p | fp wins | Holm p |\n|---|---|---|---|---|")
+                for r in comp[f"ato_risk_{tag}"]:
+                    print(f"| `{r['against']}` | {fmt_row(r, adj.get(('ato', f'ato_risk_{tag}', r['against'])))} |")
+                print()
+
+
+if __name__ == "__main__":
+    main()

@@ -195,8 +195,13 @@ func (p mvPenalty) Name() string {
 func (mvPenalty) Version() string { return "" }
 
 // rows are the subsets the index is computed within.
-func (p mvPenalty) rows() []Rows {
-	if p.cond {
+func (p mvPenalty) rows() []Rows { return subsets(p.cond) }
+
+// subsets are the rows a parity penalty compares the groups within: every
+// row, or (conditional on the label, as eo) the rows with y = 0 and those
+// with y = 1.
+func subsets(conditional bool) []Rows {
+	if conditional {
 		return LabelRows
 	}
 	return []Rows{AllRows}

@@ -84,12 +84,7 @@ func (p ratePenalty) Name() string {
 func (ratePenalty) Version() string { return "" }
 
 // rows are the subsets the groups are compared within.
-func (p ratePenalty) rows() []Rows {
-	if p.cond {
-		return LabelRows
-	}
-	return []Rows{AllRows}
-}
+func (p ratePenalty) rows() []Rows { return subsets(p.cond) }
 
 // Inputs are, for each subset (all rows, or y = 0 then y = 1), its
 // GroupContrast for a 0/1 attribute, or its R RowGroupMeans.

@@ -2,11 +2,12 @@
 # The test-row comparison of fp's chosen configurations with Fairlearn's methods
 # (docs/reproduction.md, "Decision metrics: fp and Fairlearn on the same rows").
 #
-#   scripts/decision_compare.py FP DATASET_DIR
+#   scripts/decision_compare.py FP DATASET_DIR [CHOSEN OUT]
 #
 # DATASET_DIR is results/<dataset>/decision: the fp runs of scripts/decision.sh, Fairlearn's records
 # in fairlearn/<method>/, and chosen.json (scripts/decision_select.py: fp's configuration for each
-# notion, chosen on the selection rows). Writes DATASET_DIR/comparison.json and prints a summary.
+# notion, chosen on the selection rows). Writes DATASET_DIR/comparison.json and prints a summary;
+# CHOSEN and OUT name another choice file and output (for a configuration compared on its own).
 #
 # Every hypervolume comparison is fp's own (fp compare: the constant front rule of docs/method.md
 # §8.2, per-split paired differences with a 95% bootstrap interval and a Wilcoxon signed-rank p),
@@ -138,7 +139,9 @@ def paired_stats(a, b, seed=1):
 
 def main():
     fp, base = sys.argv[1], sys.argv[2].rstrip("/")
-    with open(os.path.join(base, "chosen.json")) as fh:
+    chosen_path = sys.argv[3] if len(sys.argv) > 3 else os.path.join(base, "chosen.json")
+    out_path = sys.argv[4] if len(sys.argv) > 4 else os.path.join(base, "comparison.json")
+    with open(chosen_path) as fh:
         chosen = json.load(fh)
     out = {"dataset_dir": base, "chosen": {n: chosen["notions"][n]["chosen"] for n in chosen["notions"]}, "notions": {}}
     for notion, (dmetric, smetric, methods, bounds) in NOTIONS.items():
@@ -178,7 +181,7 @@ def main():
             tag = "without_degenerate" if drop else "all"
             res = fp_compare(fp, [default] + fl, "risk", drop)
             out[f"ato_risk_{tag}"] = paired_rows(res, "ato", fp_group_of(res, "ato", ["fairlearn-"]))
-    with open(os.path.join(base, "comparison.json"), "w") as fh:
+    with open(out_path, "w") as fh:
         json.dump(out, fh, indent=1)
         fh.write("\n")
     # Summary.

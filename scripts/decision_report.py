@@ -29,15 +29,6 @@ def holm(ps):
     return adj
 
 
-def fmt_row(r, adj=None):
-    s = f"{r['mean']:+.4f} [{r['ci'][0]:+.4f}, {r['ci'][1]:+.4f}] | {r['p']:.3g} | {r['fp_wins']}/{r['splits']}"
-    if adj is not None:
-        s += f" | {adj:.3g}"
-    else:
-        s += " | –"
-    return s
-
-
 def main():
     for base in sys.argv[1:]:
         base = base.rstrip("/")
@@ -67,27 +58,49 @@ def main():
                 fam.append(("ato", "ato_risk_all", r["against"], r["p"]))
         adj = dict(((n, k, a), p) for (n, k, a, _), p in zip(fam, holm([f[3] for f in fam])))
         print(f"#### {name}: fp's chosen configuration against Fairlearn on the test rows\n")
-        print(f"Holm's adjustment over the {len(fam)} target tests of {name} (rows with a value in the last column).\n")
+        print(f"fp − Fairlearn, paired over the splits; Holm's adjustment over the {len(fam)} target tests of {name} "
+              "(the rows with a Holm p). The full tables, and the best accuracy with the candidate chosen on the "
+              "test rows, are in comparison.json.\n")
         for notion, res in comp["notions"].items():
-            print(f"{notion.upper()}: fp = `{os.path.basename(res['fp'])}`\n")
-            print("| comparison | against | fp − other: mean [95% interval] | p | fp wins | Holm p |\n|---|---|---|---|---|---|")
-            for key, rows in res.items():
-                if key == "fp":
-                    continue
-                for r in rows:
+            m = "dp_diff" if notion == "dp" else "eo_diff"
+            print(f"**{notion.upper()}: fp = `{os.path.basename(res['fp'])}`**\n")
+            print("| plane or measure | against | mean [95% interval] | p | fp wins | Holm p | mean without degenerate candidates |")
+            print("|---|---|---|---|---|---|---|")
+            for plane, metric in (("error", f"{notion}-diff"), ("risk", notion)):
+                key = f"{plane}_{metric}_all"
+                wd = {r["against"]: r for r in res[f"{plane}_{metric}_without_degenerate"]}
+                for r in res[key]:
                     a = adj.get((notion, key, r["against"]))
-                    extra = ""
-                    if "fp_mean_accuracy" in r:
-                        extra = f" (fp {r['fp_mean_accuracy']:.4f}, other {r['other_mean_accuracy']:.4f})"
-                    print(f"| {key.replace('_', ' ')} | `{r['against']}`{extra} | {fmt_row(r, a)} |")
+                    shown = m if plane == "error" else notion
+                    print(f"| ({plane}, `{shown}`) | {SHORT[r['against']]} | {cells(r, a)} | {wd[r['against']]['mean']:+.4f} |")
+            for key, rows in res.items():
+                if key.startswith("accuracy") and key.endswith("selection"):
+                    bound = key.split("_")[-4]
+                    for r in rows:
+                        a = adj.get((notion, key, r["against"]))
+                        print(f"| accuracy at `{m}` ≤ {bound} | {SHORT[r['against']]} ({r['fp_mean_accuracy']:.3f} vs "
+                              f"{r['other_mean_accuracy']:.3f}) | {cells(r, a)} | – |")
             print()
-        for tag in ("all", "without_degenerate"):
-            if f"ato_risk_{tag}" in comp:
-                print(f"(risk, ato), fp's default `cheb-ato-penultimate`, {tag.replace('_', ' ')}:\n")
-                print("| against | fp − other: mean [95% interval] | p | fp wins | Holm p |\n|---|---|---|---|---|")
-                for r in comp[f"ato_risk_{tag}"]:
-                    print(f"| `{r['against']}` | {fmt_row(r, adj.get(('ato', f'ato_risk_{tag}', r['against'])))} |")
-                print()
+        if "ato_risk_all" in comp:
+            print("**ATO: fp's default `cheb-ato-penultimate`** in (risk, `ato`)\n")
+            print("| against | mean [95% interval] | p | fp wins | Holm p | mean without degenerate candidates |")
+            print("|---|---|---|---|---|---|")
+            wd = {r["against"]: r for r in comp.get("ato_risk_without_degenerate", [])}
+            for r in comp["ato_risk_all"]:
+                a = adj.get(("ato", "ato_risk_all", r["against"]))
+                print(f"| {SHORT[r['against']]} | {cells(r, a)} | {wd[r['against']]['mean']:+.4f} |")
+            print()
+
+
+SHORT = {"fairlearn-lr": "LogisticRegression", "fairlearn-expgrad-dp": "ExponentiatedGradient(DP)",
+         "fairlearn-grid-dp": "GridSearch(DP)", "fairlearn-threshold-dp-uses-a": "ThresholdOptimizer(DP), uses a",
+         "fairlearn-expgrad-eo": "ExponentiatedGradient(EO)", "fairlearn-grid-eo": "GridSearch(EO)",
+         "fairlearn-threshold-eo-uses-a": "ThresholdOptimizer(EO), uses a"}
+
+
+def cells(r, holm_p):
+    h = f"{holm_p:.2g}" if holm_p is not None else "–"
+    return f"{r['mean']:+.4f} [{r['ci'][0]:+.4f}, {r['ci'][1]:+.4f}] | {r['p']:.2g} | {r['fp_wins']}/{r['splits']} | {h}"
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ func WriteText(w io.Writer, res *Result) error {
 	}
 	for _, s := range order {
 		fmt.Fprintln(w)
-		head := res.Axis + " vs " + s.metric
+		head := res.Axis + " vs " + records.MetricHeading(s.metric)
 		if s.dataset != "" {
 			head = s.dataset + ": " + head
 		}

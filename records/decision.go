@@ -131,10 +131,10 @@ func MetricLabel(name string) string {
 }
 
 // MetricHeading is how tables head a metric's column: its name, and for
-// dp-ratio "1−dp_ratio", the quantity fronts minimise.
+// dp-ratio "1 − dp_ratio", the quantity fronts minimise.
 func MetricHeading(name string) string {
 	if name == MetricDPRatio {
-		return "1−dp_ratio"
+		return "1 − dp_ratio"
 	}
 	return name
 }

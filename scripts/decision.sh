@@ -48,7 +48,7 @@ adult-sex)
 	# COMPAS's selection rows (the mean-gap penalties; the dense grid was fitted to COMPAS's λ
 	# range, so Adult keeps log:15), in the paper's protocol and, for DP, with held-out stopping on
 	# a fifth of each training split (the configuration a user should run: docs/reproduction.md).
-	all=(cheb-dp-mean fairlearn cheb-eo-mean cheb-dp-mean-val select compare)
+	all=(cheb-dp-mean fairlearn cheb-eo-mean cheb-dp-mean-val select compare compare-val)
 	;;
 *)
 	echo "decision.sh: dataset $dataset: want compas or adult-sex" >&2
@@ -80,6 +80,18 @@ for j in "${jobs[@]}"; do
 		;;
 	compare)
 		scripts/decision_compare.py "$FP" "$out" | tee "$out/comparison.txt"
+		;;
+	compare-val)
+		# The held-out-stopping runs, each compared with Fairlearn on its own.
+		args=()
+		for r in "${all[@]}"; do
+			case $r in
+			*-dp-*-val) args+=("dp=dp-diff:$out/$r") ;;
+			*-eo-*-val) args+=("eo=eo-diff:$out/$r") ;;
+			esac
+		done
+		scripts/decision_select.py "$FP" "$out/chosen-val.json" "${args[@]}"
+		scripts/decision_compare.py "$FP" "$out" "$out/chosen-val.json" "$out/comparison-val.json" | tee "$out/comparison-val.txt"
 		;;
 	*-val)
 		# Held-out stopping on a fifth of each training split.

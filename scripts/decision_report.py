@@ -66,7 +66,7 @@ def report(base, name, suffix):
     print(f"#### {name}: fp's chosen configuration against Fairlearn on the test rows\n")
     print(f"fp − Fairlearn, paired over the splits; Holm's adjustment over the {len(fam)} target tests of {name} "
           "(the rows with a Holm p). The full tables, and the best accuracy with the candidate chosen on the "
-          "test rows, are in comparison.json.\n")
+          f"test rows, are in comparison{suffix}.json.\n")
     for notion, res in comp["notions"].items():
         m = "dp_diff" if notion == "dp" else "eo_diff"
         print(f"**{notion.upper()}: fp = `{os.path.basename(res['fp'])}`**\n")

@@ -87,17 +87,7 @@ func (p eoMeanPenalty) Node(n Net, b BatchNodes) (*G.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
-	var parts [2]*G.Node
-	for k, c := range cols {
-		tau, err := G.Mul(c, prob)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.Name(), err)
-		}
-		if parts[k], err = G.Abs(tau); err != nil {
-			return nil, fmt.Errorf("%s: %w", p.Name(), err)
-		}
-	}
-	u, err := maxOf(parts[0], parts[1])
+	u, err := subsetGaps(cols, prob, 2, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
@@ -142,17 +132,41 @@ func (p groupEOMean) Node(n Net, b BatchNodes) (*G.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
-	var parts [2]*G.Node
-	for k := range parts {
-		if parts[k], err = probSpread(cols[k*p.r:(k+1)*p.r], prob); err != nil {
-			return nil, fmt.Errorf("%s: label %d: %w", p.Name(), k, err)
-		}
-	}
-	u, err := maxOf(parts[0], parts[1])
+	u, err := subsetGaps(cols, prob, 2, p.r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
 	return u, nil
+}
+
+// subsetGaps builds, for each of the subsets of rows (every row, or y = 0
+// then y = 1), the gap between the groups' plain means of s, and returns
+// the larger over the subsets. cols holds each subset's columns in turn:
+// one GroupContrast c for a 0/1 attribute (r = 0), the gap being |cᵀs|, or
+// R RowGroupMeans, the gap being their spread max_r − min_r (probSpread).
+// eo-mean and the rate penalties share it; they differ only in s.
+func subsetGaps(cols []*G.Node, s *G.Node, subsets, r int) (*G.Node, error) {
+	per := len(cols) / subsets
+	parts := make([]*G.Node, subsets)
+	for k := range parts {
+		c := cols[k*per : (k+1)*per]
+		var err error
+		if r == 0 {
+			var v *G.Node
+			if v, err = G.Mul(c[0], s); err == nil {
+				parts[k], err = G.Abs(v)
+			}
+		} else {
+			parts[k], err = probSpread(c, s)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("subset %d of %d: %w", k+1, subsets, err)
+		}
+	}
+	if subsets == 1 {
+		return parts[0], nil
+	}
+	return maxOf(parts[0], parts[1])
 }
 
 // maxOf builds max{a, b} of two scalar nodes as ½(a + b + |a − b|): the

@@ -145,27 +145,7 @@ func (p ratePenalty) Node(n Net, b BatchNodes) (*G.Node, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	per := len(cols) / len(p.rows())
-	var parts []*G.Node
-	for s := range p.rows() {
-		c := cols[s*per : (s+1)*per]
-		var v *G.Node
-		if p.r == 0 {
-			if v, err = G.Mul(c[0], sel); err == nil {
-				v, err = G.Abs(v)
-			}
-		} else {
-			v, err = probSpread(c, sel)
-		}
-		if err != nil {
-			return nil, wrap(err)
-		}
-		parts = append(parts, v)
-	}
-	if len(parts) == 1 {
-		return parts[0], nil
-	}
-	u, err := maxOf(parts[0], parts[1])
+	u, err := subsetGaps(cols, sel, len(p.rows()), p.r)
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -182,10 +182,7 @@ func span(iv *Interval) string {
 // its 95% intervals.
 func WriteFront(w io.Writer, rows []Row, metric string) error {
 	fmt.Fprintf(w, "\nthe front: %d non-dominated networks in (risk, %s), by test risk, with 95%% intervals "+
-		"(bootstrap of each network's test rows; the network and the propensity held fixed)\n", len(rows), metric)
-	if metric == records.MetricDPRatio {
-		metric = "1 − dp_ratio"
-	}
+		"(bootstrap of each network's test rows; the network and the propensity held fixed)\n", len(rows), records.MetricHeading(metric))
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(t, "split\tλ\t"+strings.Join(columns, "\t")+"\tnetwork\tnote")
 	for _, r := range rows {

@@ -3,6 +3,7 @@ package records
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Decision is a candidate's decision metrics (docs/method.md §7.2): the
@@ -50,14 +51,7 @@ var DecisionMetrics = []string{MetricDPDiff, MetricDPRatio, MetricEODiff, Metric
 var Metrics = append(append([]string{}, ScoreMetrics...), DecisionMetrics...)
 
 // IsDecisionMetric reports whether name is one of DecisionMetrics.
-func IsDecisionMetric(name string) bool {
-	for _, m := range DecisionMetrics {
-		if m == name {
-			return true
-		}
-	}
-	return false
-}
+func IsDecisionMetric(name string) bool { return slices.Contains(DecisionMetrics, name) }
 
 // ErrNoDecision is wrapped by the error of a decision metric asked of a
 // record written before records carried them.

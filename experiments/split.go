@@ -492,11 +492,7 @@ func (r *Runner) decide(z []float64, sd *splitData, sel bool) (fairness.Decision
 		}
 		groups = fairness.BinaryGroups(a)
 	}
-	p := make([]float64, len(z))
-	for i, v := range z {
-		p[i] = model.Sigmoid(v)
-	}
-	return fairness.DecideScores(p, y, groups, r.cfg.threshold())
+	return fairness.DecideLogits(z, y, groups, r.cfg.threshold())
 }
 
 // singleClass reports a network that predicts one class for every row: all

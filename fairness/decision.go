@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/fpareto/fp/model"
 )
 
 // This file holds the decision metrics (docs/method.md §7.2): the rates of
@@ -97,6 +99,16 @@ func DecideScores(p, y []float64, z []int, t float64) (Decision, error) {
 	d, err := DecideRandomized(Decisions(p, t), y, z)
 	d.Threshold = t
 	return d, err
+}
+
+// DecideLogits is DecideScores for logits z, p = σ(z) (model.Sigmoid, as
+// the records' probabilities are computed).
+func DecideLogits(z, y []float64, groups []int, t float64) (Decision, error) {
+	p := make([]float64, len(z))
+	for i, v := range z {
+		p[i] = model.Sigmoid(v)
+	}
+	return DecideScores(p, y, groups, t)
 }
 
 // DecideRandomized computes the decision metrics of decisions given as

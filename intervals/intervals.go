@@ -15,7 +15,6 @@ import (
 
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/fairness/bootstrap"
-	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -405,13 +404,9 @@ func (f *Folder) Save() bool {
 // decide computes the decision metrics of rec's re-scored test rows pr at
 // the record's threshold.
 func decide(rec *records.Record, pr *runfolder.Predictions) (fairness.Decision, error) {
-	p := make([]float64, len(pr.Z))
-	for i, z := range pr.Z {
-		p[i] = model.Sigmoid(z)
-	}
 	groups := pr.Groups
 	if len(rec.GroupCounts) == 0 {
 		groups = fairness.BinaryGroups(pr.A)
 	}
-	return fairness.DecideScores(p, pr.Y, groups, fairness.ThresholdOr(rec.Threshold))
+	return fairness.DecideLogits(pr.Z, pr.Y, groups, fairness.ThresholdOr(rec.Threshold))
 }

@@ -90,6 +90,9 @@ type LeftOut struct {
 	Collapsed    int `json:"collapsed"`     // constant predictors: never chosen
 	SingleClass  int `json:"single_class"`  // one class predicted for every test row
 	NearConstant int `json:"near_constant"` // scores barely vary
+	// NearSingleClass: the less frequent decision goes to fewer rows than
+	// records.MinorityDecisionLimit allows.
+	NearSingleClass int `json:"near_single_class"`
 	// NoBetterThanConstant: test risk not below the constant predictor's at
 	// the training base rate.
 	NoBetterThanConstant int `json:"no_better_than_constant"`
@@ -97,7 +100,7 @@ type LeftOut struct {
 
 // Total is the number of candidates left out.
 func (l LeftOut) Total() int {
-	return l.Collapsed + l.SingleClass + l.NearConstant + l.NoBetterThanConstant
+	return l.Collapsed + l.SingleClass + l.NearConstant + l.NearSingleClass + l.NoBetterThanConstant
 }
 
 // String gives the counts by reason, e.g. "2 single-class, 1 no better
@@ -108,6 +111,7 @@ func (l LeftOut) String() string {
 		n    int
 		what string
 	}{{l.Collapsed, "collapsed"}, {l.SingleClass, "single-class"}, {l.NearConstant, "near-constant"},
+		{l.NearSingleClass, "almost single-class"},
 		{l.NoBetterThanConstant, "no better than constant"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
@@ -121,7 +125,7 @@ func (l LeftOut) String() string {
 
 // Screen returns the candidates a pick chooses among and counts the rest.
 // Constant predictors (collapsed) are always left out; single-class,
-// near-constant candidates and those no better than the constant predictor
+// near-constant, almost single-class candidates and those no better than the constant predictor
 // at the training base rate are left out unless allowDegenerate, judged on
 // the rows d decides on (the selection rows' flags for DecideSelection).
 // Records that do not carry the constant predictor's risk are not tested
@@ -141,13 +145,13 @@ func screen(cands []Candidate, allowDegenerate bool, d records.Decide) ([]int, L
 	var out LeftOut
 	for i := range cands {
 		r := &cands[i].Record
-		single, near, noBetter := r.SingleClass, r.NearConstant, r.NoBetterThanConstant()
+		single, near, few, noBetter := r.SingleClass, r.NearConstant, r.NearSingleClass(), r.NoBetterThanConstant()
 		if d.Selects() && r.HasSelection() {
 			// Decided on the selection rows: screened on them too, so
 			// that no test-row figure enters the choice. Collapsed (the
 			// network's scores barely vary) is a property of the network.
 			s := r.Selection
-			single, near = s.SelSingleClass, s.SelNearConstant
+			single, near, few = s.SelSingleClass, s.SelNearConstant, s.SelNearSingleClass()
 			noBetter = s.SelConstRisk != nil && s.SelRisk >= *s.SelConstRisk
 		}
 		switch {
@@ -159,6 +163,8 @@ func screen(cands []Candidate, allowDegenerate bool, d records.Decide) ([]int, L
 			out.SingleClass++
 		case near:
 			out.NearConstant++
+		case few:
+			out.NearSingleClass++
 		case noBetter:
 			out.NoBetterThanConstant++
 		default:
@@ -200,9 +206,14 @@ type Shown struct {
 	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
 	ATOUnreliableReason string `json:"ato_unreliable_reason,omitempty"`
 
-	SingleClass          bool     `json:"single_class"`
-	Collapsed            bool     `json:"collapsed"`
-	NearConstant         bool     `json:"near_constant"`
+	SingleClass  bool `json:"single_class"`
+	Collapsed    bool `json:"collapsed"`
+	NearConstant bool `json:"near_constant"`
+	// MajorityShare is the share of test rows given the more frequent
+	// decision (nil for records without it); NearSingleClass applies
+	// records.MinorityDecisionLimit to it.
+	MajorityShare        *float64 `json:"majority_share"`
+	NearSingleClass      bool     `json:"near_single_class"`
 	ConstRisk            *float64 `json:"const_risk"`
 	NoBetterThanConstant bool     `json:"no_better_than_constant"`
 }
@@ -215,6 +226,7 @@ func (k *Candidate) Show() Shown {
 		Decision: r.Decision, Threshold: fairness.ThresholdOr(r.Threshold),
 		Conditioned: r.Conditioned, ATOReliable: r.ATOReliable, ATOUnreliableReason: r.ATOUnreliableReason,
 		SingleClass: r.SingleClass, Collapsed: r.Collapsed, NearConstant: r.NearConstant, ConstRisk: r.ConstRisk,
+		MajorityShare: r.MajorityShare, NearSingleClass: r.NearSingleClass(),
 		NoBetterThanConstant: r.NoBetterThanConstant()}
 }
 
@@ -403,6 +415,9 @@ func (s *Shown) Degenerate() string {
 	}
 	if s.NearConstant && !s.Collapsed {
 		why = append(why, "its scores barely vary (near-constant)")
+	}
+	if s.NearSingleClass && !s.SingleClass && s.MajorityShare != nil {
+		why = append(why, fmt.Sprintf("it gives %.2f%% of the test rows the same decision (almost single-class)", 100**s.MajorityShare))
 	}
 	if s.NoBetterThanConstant {
 		c := "its risk is no better than the constant predictor's"

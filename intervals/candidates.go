@@ -192,7 +192,7 @@ func WriteFront(w io.Writer, rows []Row, metric string) error {
 			vals[i] = value(&r.Shown, m)
 			ivs[i] = span(interval(&r.CI, m))
 		}
-		note := records.DegenerateMark(r.Collapsed, r.SingleClass, r.NearConstant, r.NoBetterThanConstant)
+		note := records.DegenerateMark(r.Collapsed, r.SingleClass, r.NearConstant, r.NearSingleClass, r.NoBetterThanConstant)
 		fmt.Fprintf(t, "%d\t%.4g\t%s\t%s\t%s\n", r.Split, r.Lambda, strings.Join(vals, "\t"), r.Weights, note)
 		fmt.Fprintf(t, "\t95%%\t%s\t\t\n", strings.Join(ivs, "\t"))
 	}

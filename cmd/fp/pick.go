@@ -27,8 +27,9 @@ func pickCommand() *cli.Command {
 		Usage:     "choose one network of the pooled front by a stated requirement",
 		ArgsUsage: "FILE_OR_DIR...",
 		Description: "Pools the successful candidates of the named sweeps, leaves out the degenerate ones (constant\n" +
-			"or near-constant predictors, those predicting one class for every test row, and those whose test\n" +
-			"risk is no better than the constant predictor's at the training base rate; --allow-degenerate keeps\n" +
+			"or near-constant predictors, those predicting one class for every test row or almost every row\n" +
+			"alike (docs/method.md §7, majority_share), and those whose test risk is no better than the constant\n" +
+			"predictor's at the training base rate; --allow-degenerate keeps\n" +
 			"all but the constant ones), keeps the non-dominated ones in (risk, --metric) and picks one by exactly\n" +
 			"one requirement:\n" +
 			"  --max-unfairness U  the lowest risk among those with metric ≤ U\n" +
@@ -55,7 +56,7 @@ func pickCommand() *cli.Command {
 			&cli.Float64Flag{Name: "min-ratio", Usage: "lowest acceptable dp_ratio (smallest over largest selection rate; 0.8 is the four-fifths rule); implies --metric dp-ratio"},
 			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
-			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, near-constant and no-better-than-constant candidates"},
+			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, almost single-class, near-constant and no-better-than-constant candidates"},
 			decideFlag(),
 			&cli.IntFlag{Name: "split", Usage: "pick among the candidates of split `M` only"},
 			ciResamplesFlag(),

@@ -51,6 +51,14 @@ type CI struct {
 	DPRatio  *Interval `json:"dp_ratio_ci"`
 	EODiff   *Interval `json:"eo_diff_ci"`
 	EOppDiff *Interval `json:"eopp_diff_ci"`
+	// Corrected holds the unbiased estimates of dp, eo and eopp that their
+	// intervals are built around (docs/method.md §7.1); Apply shows them in
+	// place of the records' plug-in values, which it keeps in DPRaw, EORaw
+	// and EOppRaw (JSON dp_raw, …).
+	Corrected *bootstrap.Corrected `json:"-"`
+	DPRaw     *float64             `json:"dp_raw,omitempty"`
+	EORaw     *float64             `json:"eo_raw,omitempty"`
+	EOppRaw   *float64             `json:"eopp_raw,omitempty"`
 	// Resamples is the number of bootstrap resamples; Rows the number of
 	// test rows resampled (0 when no interval was computed).
 	Resamples int `json:"ci_resamples"`
@@ -137,7 +145,8 @@ func Open(dir string, src *runfolder.PredictionSource, resamples int) (*Folder, 
 		// A cache that does not parse, or of another format, is absent.
 		if json.Unmarshal(b, &c) == nil && c.Format == cacheFormat {
 			for k, v := range c.Entries {
-				f.cache[k] = v
+				v.CI.Corrected = v.Corrected
+				f.cache[k] = v.CI
 			}
 		}
 	}
@@ -317,6 +326,8 @@ func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.R
 		return c
 	}
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
+	corr := iv.Corrected
+	c.Corrected = &corr
 	c.DPDiff, c.DPRatio, c.EODiff, c.EOppDiff = of(iv.DPDiff), of(iv.DPRatio), of(iv.EODiff), of(iv.EOppDiff)
 	if iv.HasATO {
 		c.ATO = of(iv.ATO)
@@ -357,12 +368,19 @@ func of(iv bootstrap.Interval) *Interval {
 // folder.
 const CacheFile = "intervals.json"
 
-// cacheFormat changes whenever what a cached CI means does.
-const cacheFormat = 1
+// cacheFormat changes whenever what a cached CI means does (2: the
+// intervals that cover near 0, with the unbiased estimates).
+const cacheFormat = 2
 
 type cacheFile struct {
-	Format  int           `json:"format"`
-	Entries map[string]CI `json:"entries"`
+	Format  int              `json:"format"`
+	Entries map[string]entry `json:"entries"`
+}
+
+// entry is a cached CI with the estimates its JSON form leaves out.
+type entry struct {
+	CI        CI                   `json:"ci"`
+	Corrected *bootstrap.Corrected `json:"corrected"`
 }
 
 // key identifies rec's intervals: the candidate, its configuration, the
@@ -382,7 +400,7 @@ func (f *Folder) Save() bool {
 	if !f.added {
 		return true
 	}
-	c := cacheFile{Format: cacheFormat, Entries: map[string]CI{}}
+	c := cacheFile{Format: cacheFormat, Entries: map[string]entry{}}
 	if b, ok := runfolder.ReadCache(f.dir, CacheFile); ok {
 		var old cacheFile
 		if json.Unmarshal(b, &old) == nil && old.Format == cacheFormat {
@@ -390,7 +408,7 @@ func (f *Folder) Save() bool {
 		}
 	}
 	for k, v := range f.cache {
-		c.Entries[k] = v
+		c.Entries[k] = entry{CI: v, Corrected: v.Corrected}
 	}
 	b, err := json.Marshal(c)
 	if err != nil {

@@ -167,6 +167,7 @@ func runPick(c *cli.Context) error {
 		for _, n := range notes {
 			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
 		}
+		ci.Apply(&res.Shown)
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
@@ -185,7 +186,7 @@ func runPick(c *cli.Context) error {
 	if err := choose.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
-	if err := intervals.WriteText(c.App.Writer, ci); err != nil {
+	if err := intervals.WriteText(c.App.Writer, ci, &res.Shown); err != nil {
 		return err
 	}
 	return writePredictHint(c.App.Writer, &res.Shown)

@@ -247,6 +247,7 @@ type Picked struct {
 	Basis string `json:"decided_on"`
 
 	Metric     string `json:"-"` // the unfairness metric of the front
+	Rule       Rule   `json:"-"` // the requirement the pick was made by
 	Front      int    `json:"-"` // the non-dominated candidates the choice was made among
 	Candidates int    `json:"-"` // the candidates the front was formed of (those left out aside)
 }
@@ -356,7 +357,7 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	}
 	c := &cands[idx[k]]
 	rec := &c.Record
-	p := &Picked{Shown: c.Show(), LeftOut: left,
+	p := &Picked{Shown: c.Show(), LeftOut: left, Rule: r,
 		Metric: metric, Basis: d.String(), Front: len(front), Candidates: len(kept)}
 	if rec.HasSelection() {
 		sel := *rec.Selection
@@ -371,17 +372,30 @@ func WriteText(w io.Writer, p *Picked) error {
 	fmt.Fprintf(w, "picked from the %d non-dominated of %d candidates (risk vs %s, chosen on %s metrics; test metrics shown):\n",
 		p.Front, p.Candidates, p.Metric, p.Basis)
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	// A shown value that breaks the stated requirement is marked: chosen
+	// on other rows (or by point estimate), it need not meet it here.
+	broken := p.Breaks()
+	f := func(name string, v float64) string {
+		if name == broken {
+			return fmt.Sprintf("%.4f!", v)
+		}
+		return fmt.Sprintf("%.4f", v)
+	}
 	head := "run\tmethod\tpenalty\tsplit\tλ\trisk\taccuracy\tato\tdp\teo\teopp"
-	row := fmt.Sprintf("%s\t%s\t%s\t%d\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", p.Run, p.Method, p.Penalty, p.Split, p.Lambda,
-		p.Risk, p.Accuracy, p.ATO, p.DP, p.EO, p.EOpp)
+	row := fmt.Sprintf("%s\t%s\t%s\t%d\t%g\t%s\t%s\t%s\t%s\t%s\t%s", p.Run, p.Method, p.Penalty, p.Split, p.Lambda,
+		f("risk", p.Risk), f("accuracy", p.Accuracy), f("ato", p.ATO), f("dp", p.DP), f("eo", p.EO), f("eopp", p.EOpp))
 	if p.Decision != nil {
 		head += "\tdp_diff\tdp_ratio\teo_diff\teopp_diff"
-		row += fmt.Sprintf("\t%.4f\t%.4f\t%.4f\t%.4f", p.DPDiff, p.DPRatio, p.EODiff, p.EOppDiff)
+		row += fmt.Sprintf("\t%s\t%s\t%s\t%s", f(records.MetricDPDiff, p.DPDiff), f(records.MetricDPRatio, p.DPRatio),
+			f(records.MetricEODiff, p.EODiff), f(records.MetricEOppDiff, p.EOppDiff))
 	}
 	fmt.Fprintln(t, head)
 	fmt.Fprintln(t, row)
 	if err := t.Flush(); err != nil {
 		return err
+	}
+	if broken != "" {
+		fmt.Fprintf(w, "! breaks the stated requirement (%s) on the test rows shown\n", p.Requirement())
 	}
 	if p.Decision != nil {
 		fmt.Fprintf(w, "decisions at threshold %g; %s\n", p.Threshold, strings.ReplaceAll(fairness.ScaleNote, "\n", "; "))
@@ -401,6 +415,71 @@ func WriteText(w io.Writer, p *Picked) error {
 	}
 	_, err := fmt.Fprintf(w, "network: %s\n", p.Weights)
 	return err
+}
+
+// Requirement states the rule the pick was made by, on its metric.
+func (p *Picked) Requirement() string { return Requirement(p.Rule, p.Metric) }
+
+// Requirement states rule r on a front of metric, e.g. "dp-diff ≤ 0.1".
+func Requirement(r Rule, metric string) string {
+	if r.Kind == MaxUnfairness {
+		return fmt.Sprintf("%s ≤ %g", records.MetricHeading(metric), r.Bound)
+	}
+	return r.String()
+}
+
+// Breaks names the shown (test) value that breaks the pick's requirement:
+// the metric's name, "risk", "accuracy" or records.MetricDPRatio; "" when
+// none does (and for the knee, which states none).
+func (p *Picked) Breaks() string {
+	switch p.Rule.Kind {
+	case MaxRisk:
+		if p.Risk > p.Rule.Bound {
+			return "risk"
+		}
+	case MinAccuracy:
+		if p.Accuracy < p.Rule.Bound {
+			return "accuracy"
+		}
+	case MinRatio:
+		if p.Decision != nil && p.DPRatio < p.Rule.Bound {
+			return records.MetricDPRatio
+		}
+	case MaxUnfairness:
+		if v, ok := p.shownValue(p.Metric); ok && v > p.Rule.Bound {
+			return p.Metric
+		}
+	}
+	return ""
+}
+
+// shownValue is the shown value of metric as fronts minimise it (1 −
+// dp_ratio for records.MetricDPRatio).
+func (p *Picked) shownValue(metric string) (float64, bool) {
+	switch metric {
+	case records.MetricATO:
+		return p.ATO, true
+	case records.MetricDP:
+		return p.DP, true
+	case records.MetricEO:
+		return p.EO, true
+	case records.MetricEOpp:
+		return p.EOpp, true
+	}
+	if p.Decision == nil {
+		return 0, false
+	}
+	switch metric {
+	case records.MetricDPDiff:
+		return p.DPDiff, true
+	case records.MetricDPRatio:
+		return 1 - p.DPRatio, true
+	case records.MetricEODiff:
+		return p.EODiff, true
+	case records.MetricEOppDiff:
+		return p.EOppDiff, true
+	}
+	return 0, false
 }
 
 // Degenerate says what marks the candidate as degenerate ("" when

@@ -217,12 +217,40 @@ func (f *Folder) ForAll(recs []*records.Record) []CI {
 // when there is nothing to bootstrap, and c is then the answer (from the
 // cache, or a refusal). Otherwise c.Note notes a missing ATO.
 func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Rand, c CI, ok bool) {
+	if c, ok := f.cached(rec); ok {
+		return nil, nil, c, false
+	}
+	s, c, ok = f.sample(rec, false)
+	if !ok {
+		return nil, nil, c, false
+	}
+	return s, runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda), c, true
+}
+
+// cached returns rec's cached intervals, after the checks that the cache
+// cannot answer (the rows' identity, the network's presence).
+func (f *Folder) cached(rec *records.Record) (CI, bool) {
+	if f.problem != "" || rec.Weights == "" || (rec.DataID != "" && f.src.DataID() != rec.DataID) {
+		return CI{}, false
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, rec.Weights)); err != nil {
+		return CI{}, false
+	}
+	c, ok := f.cache[f.key(rec)]
+	return c, ok
+}
+
+// sample checks that rec's rows can be re-scored and returns their
+// bootstrap sample: the test rows, or the selection rows when sel. ok is
+// false when they cannot, and c.Note then says why; otherwise c.Note notes
+// a missing ATO.
+func (f *Folder) sample(rec *records.Record, sel bool) (s *bootstrap.Sample, c CI, ok bool) {
 	if f.problem != "" {
-		return nil, nil, CI{Note: f.problem}, false
+		return nil, CI{Note: f.problem}, false
 	}
 	who := fmt.Sprintf("%s split %d λ = %g in %s", rec.Method, rec.Split, rec.Lambda, f.dir)
-	refuse := func(format string, a ...any) (*bootstrap.Sample, *rand.Rand, CI, bool) {
-		return nil, nil, CI{Note: fmt.Sprintf(format, a...)}, false
+	refuse := func(format string, a ...any) (*bootstrap.Sample, CI, bool) {
+		return nil, CI{Note: fmt.Sprintf(format, a...)}, false
 	}
 	// The rows must be the ones the records were computed on: a data file
 	// edited since training gives other rows.
@@ -240,18 +268,21 @@ func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Ra
 		}
 		return refuse("no interval for %s: %v", who, err)
 	}
-	if c, ok := f.cache[f.key(rec)]; ok {
-		return nil, nil, c, false
-	}
 	pr, err := f.src.Predictions(rec)
 	if err != nil {
 		return refuse("no interval for %s: its test rows cannot be re-scored: %v", who, err)
 	}
-	met, build, note, refusal := f.rescore(rec, pr, who)
+	if sel {
+		if pr.Selection == nil || !rec.HasSelection() {
+			return refuse("no interval for %s on its selection rows: the run keeps none", who)
+		}
+		pr = pr.Selection
+	}
+	met, build, note, refusal := f.rescore(rec, pr, sel, who)
 	if refusal != "" {
 		return refuse("%s", refusal)
 	}
-	if why := mismatch(rec, met); why != "" {
+	if why := mismatch(rec, met, sel); why != "" {
 		return refuse("no interval for %s: %s: the data or the network changed since training", who, why)
 	}
 	if s, err = build(); err != nil {
@@ -260,16 +291,30 @@ func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Ra
 	if s, err = s.WithThreshold(fairness.ThresholdOr(rec.Threshold)); err != nil {
 		return refuse("no interval for %s: %v", who, err)
 	}
-	rng = runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
-	return s, rng, CI{Note: note}, true
+	return s, CI{Note: note}, true
 }
 
-// rescore computes the metrics of rec's re-scored test rows pr as the run
-// computed them — binary, or the R-group ones with the generalised overlap
-// weights of the split's multinomial propensity (docs/method.md §1.9) — and
-// returns how to build their bootstrap sample. note says why the ATO is
-// missing (no propensity); refusal, when not "", why no interval is given.
-func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who string) (met fairness.Metrics, build func() (*bootstrap.Sample, error), note, refusal string) {
+// AtLevel returns rec's intervals at level on its selection rows (sel) or
+// its test rows, from resamples bootstrap resamples of the generator
+// seeded by the run's seed, purpose and the candidate (docs/method.md
+// §10); Rows is the number of rows resampled. Not cached. When they
+// cannot be given the CI holds no interval and its Note says why.
+func (f *Folder) AtLevel(rec *records.Record, sel bool, resamples int, level float64, purpose string) CI {
+	s, c, ok := f.sample(rec, sel)
+	if !ok {
+		return c
+	}
+	rng := runfolder.NewRand(rec.Seed, purpose, rec.Split, rec.Method, rec.Lambda)
+	return f.bootstrapAt(rec, s, rng, c.Note, resamples, level)
+}
+
+// rescore computes the metrics of rec's re-scored rows pr (its test rows,
+// or its selection rows when sel) as the run computed them — binary, or
+// the R-group ones with the generalised overlap weights of the split's
+// multinomial propensity (docs/method.md §1.9) — and returns how to build
+// their bootstrap sample. note says why the ATO is missing (no
+// propensity); refusal, when not "", why no interval is given.
+func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, sel bool, who string) (met fairness.Metrics, build func() (*bootstrap.Sample, error), note, refusal string) {
 	// w holds the propensities ê (binary) or the overlap weights (groups).
 	var w []float64
 	var err error
@@ -278,9 +323,9 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who str
 		if r := len(pr.Levels); r != len(rec.GroupCounts) {
 			return met, nil, "", fmt.Sprintf("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
 		}
-		w, err = f.src.OverlapWeightsGroups(rec.Split)
+		w, err = f.src.OverlapWeightsGroupsOn(rec.Split, sel)
 	} else {
-		w, err = f.src.Propensity(rec.Split)
+		w, err = f.src.PropensityOn(rec.Split, sel)
 	}
 	if err != nil {
 		// Without the propensity the ATO cannot be recomputed; the other
@@ -317,8 +362,13 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who str
 
 // bootstrap computes the intervals of sample s; note is prepare's.
 func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.Rand, note string) CI {
-	iv, err := s.Intervals(f.resamples, Level, rng)
-	c := CI{Resamples: f.resamples, Rows: s.Len(), Risk: of(iv.Risk), Accuracy: of(iv.Accuracy), Note: note}
+	return f.bootstrapAt(rec, s, rng, note, f.resamples, Level)
+}
+
+// bootstrapAt is bootstrap with resamples resamples at level.
+func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand.Rand, note string, resamples int, level float64) CI {
+	iv, err := s.Intervals(resamples, level, rng)
+	c := CI{Resamples: resamples, Rows: s.Len(), Risk: of(iv.Risk), Accuracy: of(iv.Accuracy), Note: note}
 	if err != nil {
 		// A group too small for fairness intervals: risk and accuracy
 		// only.
@@ -335,23 +385,30 @@ func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.R
 	return c
 }
 
-// mismatch names the first recorded test metric that the re-scored rows do
-// not reproduce; "" when they all agree.
-func mismatch(rec *records.Record, met fairness.Metrics) string {
-	if rec.NTest > 0 && rec.NTest != met.N {
-		return fmt.Sprintf("%d test rows re-scored, the record has %d", met.N, rec.NTest)
+// mismatch names the first recorded test metric (selection metric, when
+// sel) that the re-scored rows do not reproduce; "" when they all agree.
+func mismatch(rec *records.Record, met fairness.Metrics, sel bool) string {
+	n, what := rec.NTest, "test"
+	want := [6]float64{rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp}
+	if sel {
+		s := rec.Selection
+		n, what = s.NSel, "selection"
+		want = [6]float64{s.SelRisk, s.SelAccuracy, s.SelATO, s.SelDP, s.SelEO, s.SelEOpp}
 	}
-	for _, m := range []struct {
-		name      string
-		got, want float64
-		skip      bool
+	if n > 0 && n != met.N {
+		return fmt.Sprintf("%d %s rows re-scored, the record has %d", met.N, what, n)
+	}
+	for k, m := range []struct {
+		name string
+		got  float64
+		skip bool
 	}{
-		{"risk", met.Risk, rec.Risk, false}, {"accuracy", met.Accuracy, rec.Accuracy, false},
-		{"ato", met.ATO, rec.ATO, !met.HasATO}, {"dp", met.DP, rec.DP, false},
-		{"eo", met.EO, rec.EO, false}, {"eopp", met.EOpp, rec.EOpp, false},
+		{"risk", met.Risk, false}, {"accuracy", met.Accuracy, false},
+		{"ato", met.ATO, !met.HasATO}, {"dp", met.DP, false},
+		{"eo", met.EO, false}, {"eopp", met.EOpp, false},
 	} {
-		if !m.skip && !(math.Abs(m.got-m.want) <= Tolerance*max(1, math.Abs(m.want))) {
-			return fmt.Sprintf("the re-scored test %s is %.10g, the record has %.10g", m.name, m.got, m.want)
+		if !m.skip && !(math.Abs(m.got-want[k]) <= Tolerance*max(1, math.Abs(want[k]))) {
+			return fmt.Sprintf("the re-scored %s %s is %.10g, the record has %.10g", what, m.name, m.got, want[k])
 		}
 	}
 	return ""

@@ -19,8 +19,8 @@ type PredictionSource struct {
 	cfg    Config
 	data   *datasets.Dataset
 	splits map[int]Parts
-	props  map[int][]float64 // the test rows' propensities by split
-	groupW map[int][]float64 // the test rows' generalised overlap weights by split, R > 2 groups
+	props  map[int][]float64 // the propensities by partKey (split and part)
+	groupW map[int][]float64 // the generalised overlap weights by partKey, R > 2 groups
 }
 
 // NewPredictionSource reads dir's config.json and loads its data.
@@ -67,8 +67,13 @@ func (s *PredictionSource) split(m int) (Parts, error) {
 // Propensity returns the calibrated propensity ê of split m's test rows,
 // in the order of Predictions' rows, from the split's stored propensity
 // model (as LoadTestSplit computes it).
-func (s *PredictionSource) Propensity(m int) ([]float64, error) {
-	if e, ok := s.props[m]; ok {
+func (s *PredictionSource) Propensity(m int) ([]float64, error) { return s.PropensityOn(m, false) }
+
+// PropensityOn is Propensity on split m's test rows, or on its selection
+// rows when sel (in the order of Predictions.Selection's rows).
+func (s *PredictionSource) PropensityOn(m int, sel bool) ([]float64, error) {
+	key := partKey(m, sel)
+	if e, ok := s.props[key]; ok {
 		return e, nil
 	}
 	sp, err := s.split(m)
@@ -79,9 +84,26 @@ func (s *PredictionSource) Propensity(m int) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := on(sp.Test)
-	s.props[m] = e
+	e := on(part(sp, sel))
+	s.props[key] = e
 	return e, nil
+}
+
+// partKey is the cache key of split m's test (sel false) or selection
+// rows: the split's number, negative for its selection rows.
+func partKey(m int, sel bool) int {
+	if sel {
+		return -1 - m
+	}
+	return m
+}
+
+// part is sp's test rows, or its selection rows when sel.
+func part(sp Parts, sel bool) []int {
+	if sel {
+		return sp.Selection
+	}
+	return sp.Test
 }
 
 // OverlapWeightsGroups returns, for a run whose sensitive attribute is in
@@ -90,7 +112,14 @@ func (s *PredictionSource) Propensity(m int) ([]float64, error) {
 // multinomial propensity model as the run computed them
 // (propensity.OverlapWeights of its calibrated propensities).
 func (s *PredictionSource) OverlapWeightsGroups(m int) ([]float64, error) {
-	if w, ok := s.groupW[m]; ok {
+	return s.OverlapWeightsGroupsOn(m, false)
+}
+
+// OverlapWeightsGroupsOn is OverlapWeightsGroups on split m's test rows, or
+// on its selection rows when sel.
+func (s *PredictionSource) OverlapWeightsGroupsOn(m int, sel bool) ([]float64, error) {
+	key := partKey(m, sel)
+	if w, ok := s.groupW[key]; ok {
 		return w, nil
 	}
 	r := len(s.data.Levels)
@@ -112,16 +141,17 @@ func (s *PredictionSource) OverlapWeightsGroups(m int) ([]float64, error) {
 		return nil, fmt.Errorf("split %d: %s is a model of the groups %s, the data's are %s", m, PropensityPath(s.dir, m),
 			strings.Join(levels, ", "), strings.Join(s.data.Levels, ", "))
 	}
+	rows := part(sp, sel)
 	std := sp.Standardizer(s.data)
-	z := make([]int, len(sp.Test))
-	for k, i := range sp.Test {
+	z := make([]int, len(rows))
+	for k, i := range rows {
 		z[k] = s.data.Groups[i]
 	}
 	w := make([]float64, len(z))
-	if err := propensity.OverlapWeights(pm.Predict(std.Apply(s.data, sp.Test), len(z)), r, z, w); err != nil {
-		return nil, fmt.Errorf("split %d: test rows: %w", m, err)
+	if err := propensity.OverlapWeights(pm.Predict(std.Apply(s.data, rows), len(z)), r, z, w); err != nil {
+		return nil, fmt.Errorf("split %d: %s rows: %w", m, map[bool]string{false: "test", true: "selection"}[sel], err)
 	}
-	s.groupW[m] = w
+	s.groupW[key] = w
 	return w, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/certify"
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/intervals"
@@ -42,7 +43,14 @@ func pickCommand() *cli.Command {
 			"It prints the candidate, its metrics with their 95% intervals (a bootstrap of its test rows, re-scored\n" +
 			"by its network; --ci-resamples 0 leaves them out), its network file and the fp predict command that uses it.\n" +
 			"When no candidate meets the requirement it exits with an error naming the closest one (for --knee,\n" +
-			"when no point stands out, the nearest alternatives).\n" +
+			"when no point stands out, the nearest alternatives). The table marks with ! a shown value that breaks\n" +
+			"the requirement.\n" +
+			"--confidence C certifies the requirement: the candidates are tested in a fixed order along λ with\n" +
+			"one-sided bootstrap bounds at level C from the rows that decide, and the pick is made among those\n" +
+			"certified, so that the chance any certified candidate breaks the requirement on the population the\n" +
+			"rows were drawn from is at most 1 − C (for the trained networks as they are: not after retraining,\n" +
+			"nor on a shifted population). When none is certified it says so, names the closest candidate and\n" +
+			"about how many deciding rows it would need, and exits with status 1 (--json prints the certificate).\n" +
 			"The front and the pick are decided on the selection rows' metrics when the runs kept selection\n" +
 			"rows (fp train --select-fraction) and the metrics shown are those of the test rows, which the\n" +
 			"choice did not see; decided on the test rows (--decide-on test, or runs without selection rows)\n" +
@@ -55,6 +63,7 @@ func pickCommand() *cli.Command {
 			&cli.Float64Flag{Name: "min-accuracy", Usage: "lowest acceptable accuracy"},
 			&cli.Float64Flag{Name: "min-ratio", Usage: "lowest acceptable dp_ratio (smallest over largest selection rate; 0.8 is the four-fifths rule); implies --metric dp-ratio"},
 			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
+			&cli.Float64Flag{Name: "confidence", Usage: "certify the requirement at confidence `C` (e.g. 0.9): pick among the candidates whose requirement holds with probability ≥ C over the sampling of the rows that decide (docs/method.md §8.7); not with --knee"},
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
 			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, almost single-class, near-constant and no-better-than-constant candidates"},
 			decideFlag(),
@@ -106,6 +115,10 @@ func runPick(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	certifying := c.IsSet("confidence")
+	if certifying && rules[0].Kind == choose.Knee {
+		return fmt.Errorf("pick: --confidence certifies a stated requirement and --knee states none: give --max-unfairness, --max-risk, --min-accuracy or --min-ratio")
+	}
 	// ReadAll checks what fp front checks: readable files, one configuration per folder.
 	recs, err := readCandidates(c, "pick", paths)
 	if err != nil {
@@ -131,7 +144,27 @@ func runPick(c *cli.Context) error {
 		return fmt.Errorf("pick: no successful candidate with a stored network in %s", strings.Join(paths, ", "))
 	}
 	allow := c.Bool("allow-degenerate")
-	res, err := choose.Pick(cands, metric, rules[0], choose.Options{AllowDegenerate: allow, Decide: decide})
+	var cert *certify.Certificate
+	var res *choose.Picked
+	if certifying {
+		var cr *certify.Result
+		cr, err = certify.Pick(cands, metric, rules[0], certify.Options{Confidence: c.Float64("confidence"),
+			Resamples: max(nres, intervals.DefaultResamples), Decide: decide, AllowDegenerate: allow})
+		if errors.Is(err, certify.ErrNotCertified) {
+			if c.Bool(jsonFlag) {
+				if werr := writeJSON(c.App.Writer, cr.Certificate); werr != nil {
+					return werr
+				}
+			}
+			return fmt.Errorf("pick: %s", cr.Text())
+		}
+		if err != nil {
+			return fmt.Errorf("pick: %w", err)
+		}
+		cert, res = &cr.Certificate, cr.Picked
+	} else {
+		res, err = choose.Pick(cands, metric, rules[0], choose.Options{AllowDegenerate: allow, Decide: decide})
+	}
 	var all *choose.LeftOutError
 	if errors.As(err, &all) {
 		if !allow && all.LeftOut.Total() > all.LeftOut.Collapsed {
@@ -173,7 +206,8 @@ func runPick(c *cli.Context) error {
 		return writeJSON(c.App.Writer, struct {
 			intervals.Picked
 			overlapReport
-		}{intervals.Picked{Picked: res, CI: ci}, ov})
+			*certify.Certificate
+		}{intervals.Picked{Picked: res, CI: ci}, ov, cert})
 	}
 	if c.Bool("print-path") {
 		if res.Conditioned {
@@ -185,6 +219,9 @@ func runPick(c *cli.Context) error {
 	}
 	if err := choose.WriteText(c.App.Writer, res); err != nil {
 		return err
+	}
+	if cert != nil {
+		fmt.Fprintln(c.App.Writer, cert.Text())
 	}
 	if err := intervals.WriteText(c.App.Writer, ci, &res.Shown); err != nil {
 		return err

@@ -162,8 +162,8 @@ func (o SplitOverlap) Advice() string {
 func (o SplitOverlap) remedy(list bool, run string) string {
 	small, proxy := o.causes()
 	var out []string
-	for _, g := range small {
-		out = append(out, o.smallAdvice(g))
+	if len(small) > 0 {
+		out = append(out, o.smallAdvice(small))
 	}
 	if (proxy || len(small) == 0) && !(list && len(o.Predictors) == 0) {
 		out = append(out, proxyAdvice(o.Predictors, list, run))
@@ -234,48 +234,64 @@ func (o SplitOverlap) groupRows(level string) (train, test, sel, data int) {
 	return train, test, sel, data
 }
 
-// smallAdvice names a group too small to estimate, with its rows, and how
-// to merge it: --group-map into a larger group (into "other" when there is
-// one), or a --min-group-rows above its rows in the data. Two groups (no
-// level names) cannot be merged: it says so.
-func (o SplitOverlap) smallAdvice(level string) string {
-	train, test, sel, data := o.groupRows(level)
-	// Its rows in the data (as --min-group-rows counts them) when stored,
-	// and on each part of the split.
-	var parts []string
-	for _, p := range []struct {
-		n    int
-		name string
-	}{{train, "training"}, {test, "test"}, {sel, "selection"}} {
-		if p.n >= 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.name))
-		}
-	}
-	rows := fmt.Sprintf("%d rows (%s)", data, strings.Join(parts, ", "))
-	if data < 0 {
-		rows = parts[0] + " rows"
-		if len(parts) > 1 {
-			rows += " (" + strings.Join(parts[1:], ", ") + ")"
-		}
-	}
-	name := level
+// smallAdvice names the groups too small to estimate, with their rows,
+// and how to merge them: --group-map into larger groups (into "other" when
+// there is one), or the --min-group-rows that gathers them in "other"
+// where that grouping is accepted. Two groups (no level names) cannot be
+// merged: it says so.
+func (o SplitOverlap) smallAdvice(small []string) string {
+	var named, entries []string
+	into := "GROUP"
 	if o.Groups != nil {
-		name = strconv.Quote(printable.String(level))
+		for _, g := range o.Groups.Groups {
+			if g.Level == datasets.OtherLevel {
+				into = datasets.OtherLevel
+			}
+		}
 	}
-	s := fmt.Sprintf("group %s has %s, too few to estimate its propensity and overlap weights whatever the columns", name, rows)
-	if o.Groups == nil {
-		return s + ": the ATO needs more rows of it"
+	for _, level := range small {
+		train, test, sel, data := o.groupRows(level)
+		// Its rows in the data (as --min-group-rows counts them) when
+		// stored, and on each part of the split.
+		var parts []string
+		for _, p := range []struct {
+			n    int
+			name string
+		}{{train, "training"}, {test, "test"}, {sel, "selection"}} {
+			if p.n >= 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", p.n, p.name))
+			}
+		}
+		rows := fmt.Sprintf("%d rows: %s", data, strings.Join(parts, ", "))
+		if data < 0 {
+			rows = parts[0] + " rows"
+			if len(parts) > 1 {
+				rows += ", " + strings.Join(parts[1:], ", ")
+			}
+		}
+		name := level
+		if o.Groups != nil {
+			name = strconv.Quote(printable.String(level))
+			if level != datasets.OtherLevel {
+				entries = append(entries, level+"="+into)
+			}
+		}
+		named = append(named, fmt.Sprintf("%s (%s)", name, rows))
 	}
-	if level == datasets.OtherLevel {
+	s := fmt.Sprintf("group %s is too small to estimate its propensity and overlap weights whatever the columns", named[0])
+	them, larger := "it", "a larger group"
+	if len(named) > 1 {
+		s = fmt.Sprintf("groups %s and %s are too small to estimate their propensities and overlap weights whatever the columns",
+			strings.Join(named[:len(named)-1], ", "), named[len(named)-1])
+		them, larger = "them", "larger groups"
+	}
+	switch {
+	case o.Groups == nil:
+		return s + ": the ATO needs more rows of " + them
+	case len(entries) == 0: // "other" alone
 		return s + ": give its values a larger group with --group-map VALUE=GROUP"
 	}
-	into := "GROUP"
-	for _, g := range o.Groups.Groups {
-		if g.Level == datasets.OtherLevel {
-			into = datasets.OtherLevel
-		}
-	}
-	s += ": merge it into a larger group with --group-map " + shellword.Quote(level+"="+into)
+	s += fmt.Sprintf(": merge %s into %s with --group-map %s", them, larger, shellword.Quote(strings.Join(entries, ",")))
 	if n := o.minGroupRows(); n > 0 {
 		s += fmt.Sprintf(" or with --min-group-rows %d", n)
 	}

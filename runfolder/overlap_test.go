@@ -105,7 +105,7 @@ func TestAdviceFitsTheCause(t *testing.T) {
 	a := small.ATOAdvice()
 	for _, want := range []string{
 		`on the test rows one row carries 17% of group "E"'s weight`,
-		`group "E" has 44 rows (22 training, 10 test), too few to estimate its propensity`,
+		`group "E" (44 rows: 22 training, 10 test) is too small to estimate its propensity`,
 		`--group-map E=GROUP`,
 	} {
 		if !strings.Contains(a, want) {
@@ -121,12 +121,13 @@ func TestAdviceFitsTheCause(t *testing.T) {
 	two := groups([]string{"A", "B", "D", "E"}, []int{822, 376, 40, 22}, []int{413, 189, 20, 10}, 0.17)
 	two.TestGroups.Groups[2].MaxShare = 0.12
 	two.GroupRows = []int{1644, 752, 204, 44}
-	if a := two.ATOAdvice(); !strings.Contains(a, `group "D" has 204 rows`) || !strings.Contains(a, "--min-group-rows 205") {
+	if a := two.ATOAdvice(); !strings.Contains(a, `groups "D" (204 rows: 40 training, 20 test) and "E" (44 rows`) ||
+		!strings.Contains(a, "merge them into larger groups with --group-map D=GROUP,E=GROUP or with --min-group-rows 205") {
 		t.Errorf("two small groups: advice %q", a)
 	}
 	// A group "other" is where a small group goes.
 	other := groups([]string{"A", "other", "E"}, []int{822, 376, 22}, []int{413, 189, 10}, 0.17)
-	if a := other.ATOAdvice(); !strings.Contains(a, "--group-map E=other") || !strings.Contains(a, `group "E" has 22 training rows (10 test), too few`) {
+	if a := other.ATOAdvice(); !strings.Contains(a, "--group-map E=other") || !strings.Contains(a, `group "E" (22 training rows, 10 test) is too small`) {
 		t.Errorf("with other: advice %q", a)
 	}
 
@@ -134,7 +135,7 @@ func TestAdviceFitsTheCause(t *testing.T) {
 	bin := SplitOverlap{Split: 0, Overlap: propensity.Overlap{Temperature: 1, N1: 26, N0: 1474, ESS1: 25, ESS0: 1400, MaxShare1: 0.06, MaxShare0: 0.001},
 		GroupRows: []int{2956, 44}}
 	bin.SetTest(propensity.Overlap{Temperature: 1, N1: 9, N0: 741, ESS1: 9, ESS0: 700, MaxShare1: 0.112, MaxShare0: 0.002})
-	if a := bin.ATOAdvice(); !strings.Contains(a, "group a = 1 has 44 rows (26 training, 9 test), too few") || strings.Contains(a, "--") {
+	if a := bin.ATOAdvice(); !strings.Contains(a, "group a = 1 (44 rows: 26 training, 9 test) is too small") || strings.Contains(a, "--") {
 		t.Errorf("two groups: advice %q", a)
 	}
 

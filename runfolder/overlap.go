@@ -171,6 +171,24 @@ func (o SplitOverlap) remedy(list bool, run string) string {
 	return strings.Join(out, "; ")
 }
 
+// SmallAdvice is the advice about the groups too small to estimate behind
+// the split's poor overlap or unreliable ATO (as the warnings give it), ""
+// when none is; ProxyCause says whether anything else is behind them, for
+// which a column that stands in for the sensitive attribute is the usual
+// cause (docs/method.md §4.3).
+func (o SplitOverlap) SmallAdvice() string {
+	if small, _ := o.causes(); len(small) > 0 {
+		return o.smallAdvice(small)
+	}
+	return ""
+}
+
+// ProxyCause: see SmallAdvice.
+func (o SplitOverlap) ProxyCause() bool {
+	_, proxy := o.causes()
+	return proxy
+}
+
 // causes are propensity's Causes of the split's overlap on its training,
 // test and selection rows.
 func (o SplitOverlap) causes() (small []string, proxy bool) {

@@ -2,7 +2,6 @@ package propensity
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -233,7 +232,7 @@ func UnreliableRows(o GroupOverlap, rows string) (bool, string) {
 // Causes sorts what the rule finds on the training rows (train: Poor and
 // Unreliable's training conditions) and on each set of evaluation rows
 // (evals) by its cause (docs/method.md §4.3). small names, once each in
-// their order, the groups a condition holds for while they have fewer than
+// the order of train's groups, the groups a condition holds for while they have fewer than
 // MinGroupRows rows where it holds: too few to estimate their propensity
 // and weights, whatever the columns, so that merging them is the remedy.
 // proxy says whether some condition holds that is not put down to such a
@@ -261,12 +260,17 @@ func causes(train view, evals []view) (small []string, proxy bool) {
 	for _, e := range evals {
 		fs = append(fs, e.measured("evaluation")...)
 	}
+	found := map[string]bool{}
 	for _, f := range fs {
-		switch {
-		case f.group == nil || f.group.N >= MinGroupRows:
+		if f.group == nil || f.group.N >= MinGroupRows {
 			proxy = true
-		case !slices.Contains(small, f.group.Level):
-			small = append(small, f.group.Level)
+		} else {
+			found[f.group.Level] = true
+		}
+	}
+	for _, g := range train.groups {
+		if found[g.Level] {
+			small = append(small, g.Level)
 		}
 	}
 	return small, proxy

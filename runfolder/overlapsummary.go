@@ -83,7 +83,7 @@ func OverlapLine(recs []records.Record) string {
 	line := fmt.Sprintf("overlap over %s: temperature %.3g–%.3g; extreme ê (under 1/%g of a group's share) at most %.1f%% (%s); smallest ESS %.0f%% of its group (%s)",
 		splits, tMin, tMax, 1/propensity.ExtremeRatio, 100*ext, name(extAt), 100*ess, name(essAt))
 	if ext > 0.1 || ess < 0.1 || len(clipped) > 0 {
-		line += " — POOR: the ATO values rest on few rows (fp status on the run folder names the columns that predict the sensitive attribute)"
+		line += " — POOR: the ATO values rest on few rows (fp status on the run folder says what is behind it and what to do)"
 	}
 	if len(clipped) > 0 {
 		line += "; " + strings.Join(clipped, ", ") + ": " + propensity.Overlap{Clipped: 1}.ESSNote()

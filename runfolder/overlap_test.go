@@ -67,9 +67,9 @@ func TestOverlapAdviceAndLines(t *testing.T) {
 	}{
 		{"none carries it", []records.Record{{Split: 0}}, ""},
 		{"one split", []records.Record{rec(good), rec(good)},
-			"overlap over 1 split: temperature 1–1; extreme ê (under 1/50 of a group's share) at most 0.0% (split 0); smallest ESS 80% of its group (split 0)"},
+			"overlap over 1 split: temperature 1–1; extreme ê at most 0.0% (split 0); smallest ESS 80% of its group (split 0)"},
 		{"a poor split", []records.Record{rec(good), rec(poor)},
-			"overlap over 2 splits: temperature 0.05–1; extreme ê (under 1/50 of a group's share) at most 40.0% (split 1); smallest ESS 5% of its group (split 1) — POOR"},
+			"overlap over 2 splits: temperature 0.05–1; extreme ê at most 40.0% (split 1); smallest ESS 5% of its group (split 1) — POOR"},
 	} {
 		if got := OverlapLine(tc.recs); !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
 			t.Errorf("%s: OverlapLine =\n%q\nwant it to start with\n%q", tc.name, got, tc.want)

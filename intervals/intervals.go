@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fpareto/fp/fairness"
@@ -208,71 +209,34 @@ func (f *Folder) ForAll(recs []*records.Record) []CI {
 // when there is nothing to bootstrap, and c is then the answer (from the
 // cache, or a refusal). Otherwise c.Note notes a missing ATO.
 func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Rand, c CI, ok bool) {
-	if f.problem != "" {
-		return nil, nil, CI{Note: f.problem}, false
-	}
 	who := fmt.Sprintf("%s split %d λ = %g in %s", rec.Method, rec.Split, rec.Lambda, f.dir)
-	refuse := func(format string, a ...any) (*bootstrap.Sample, *rand.Rand, CI, bool) {
-		return nil, nil, CI{Note: fmt.Sprintf(format, a...)}, false
-	}
-	// The rows must be the ones the records were computed on: a data file
-	// edited since training gives other rows.
-	if id := f.src.DataID(); rec.DataID != "" && id != rec.DataID {
-		return refuse("no intervals for %s: its data now holds other rows than it was trained on "+
-			"(data_id %s, the records say %s): the data, or its target or sensitive column, changed since training", f.dir, id, rec.DataID)
-	}
-	if rec.Weights == "" {
-		return refuse("no interval for %s: the record names no network file", who)
-	}
-	net := filepath.Join(f.dir, rec.Weights)
-	if _, err := os.Stat(net); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return refuse("no interval for %s: its network file %s is missing", who, net)
-		}
-		return refuse("no interval for %s: %v", who, err)
+	if refusal := f.check(rec, who); refusal != "" {
+		return nil, nil, CI{Note: refusal}, false
 	}
 	if c, ok := f.cache[f.key(rec)]; ok {
 		return nil, nil, c, false
 	}
-	pr, err := f.src.Predictions(rec)
-	if err != nil {
-		return refuse("no interval for %s: its test rows cannot be re-scored: %v", who, err)
-	}
-	met, build, note, refusal := f.rescore(rec, pr, who)
+	s, note, refusal := f.sample(rec, who, false)
 	if refusal != "" {
-		return refuse("%s", refusal)
-	}
-	if why := mismatch(rec, met); why != "" {
-		return refuse("no interval for %s: %s: the data or the network changed since training", who, why)
-	}
-	if s, err = build(); err != nil {
-		return refuse("no interval for %s: %v", who, err)
-	}
-	if s, err = s.WithThreshold(fairness.ThresholdOr(rec.Threshold)); err != nil {
-		return refuse("no interval for %s: %v", who, err)
+		return nil, nil, CI{Note: refusal}, false
 	}
 	rng = runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
 	return s, rng, CI{Note: note}, true
 }
 
-// rescore computes the metrics of rec's re-scored test rows pr as the run
-// computed them — binary, or the R-group ones with the generalised overlap
-// weights of the split's multinomial propensity (docs/method.md §1.9) — and
-// returns how to build their bootstrap sample. note says why the ATO is
-// missing (no propensity); refusal, when not "", why no interval is given.
-func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who string) (met fairness.Metrics, build func() (*bootstrap.Sample, error), note, refusal string) {
-	// w holds the propensities ê (binary) or the overlap weights (groups).
-	var w []float64
-	var err error
+// rescore computes the metrics of rec's re-scored test rows pr (its
+// selection rows, when selection) as the run computed them — binary, or the
+// R-group ones with the generalised overlap weights of the split's
+// multinomial propensity (docs/method.md §1.9) — and returns how to build
+// their bootstrap sample. note says why the ATO is missing (no propensity);
+// refusal, when not "", why no interval is given.
+func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who string, selection bool) (met fairness.Metrics, build func() (*bootstrap.Sample, error), note, refusal string) {
 	groups := len(rec.GroupCounts) > 0
-	if groups {
-		if r := len(pr.Levels); r != len(rec.GroupCounts) {
-			return met, nil, "", fmt.Sprintf("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
-		}
-		w, err = f.src.OverlapWeightsGroups(rec.Split)
-	} else {
-		w, err = f.src.Propensity(rec.Split)
+	if r := len(pr.Levels); groups && r != len(rec.GroupCounts) {
+		return met, nil, "", fmt.Sprintf("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
 	}
+	// w holds the propensities ê (binary) or the overlap weights (groups).
+	w, err := f.weights(rec.Split, groups, selection)
 	if err != nil {
 		// Without the propensity the ATO cannot be recomputed; the other
 		// metrics can.
@@ -283,7 +247,7 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who str
 		if groups {
 			what = "overlap weights"
 		}
-		return met, nil, "", fmt.Sprintf("no interval for %s: %d %s for %d test rows", who, len(w), what, len(pr.Z))
+		return met, nil, "", fmt.Sprintf("no interval for %s: %d %s for %d %s", who, len(w), what, len(pr.Z), rowsName(selection))
 	}
 	if groups {
 		met, err = fairness.EvaluateGroupsLogits(pr.Z, pr.Y, pr.Groups, w)
@@ -295,12 +259,12 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who str
 		build = func() (*bootstrap.Sample, error) { return bootstrap.NewLogits(pr.Z, pr.Y, pr.A, w) }
 	}
 	if err != nil {
-		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
+		return met, nil, "", fmt.Sprintf("no interval for %s: its %s cannot be scored: %v", who, rowsName(selection), err)
 	}
 	// Accuracy is the record's at its threshold.
 	dec, err := decide(rec, pr)
 	if err != nil {
-		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
+		return met, nil, "", fmt.Sprintf("no interval for %s: its %s cannot be scored: %v", who, rowsName(selection), err)
 	}
 	met.Accuracy = dec.Accuracy
 	return met, build, note, ""
@@ -324,23 +288,28 @@ func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.R
 	return c
 }
 
-// mismatch names the first recorded test metric that the re-scored rows do
-// not reproduce; "" when they all agree.
-func mismatch(rec *records.Record, met fairness.Metrics) string {
-	if rec.NTest > 0 && rec.NTest != met.N {
-		return fmt.Sprintf("%d test rows re-scored, the record has %d", met.N, rec.NTest)
+// mismatch names the first recorded test metric (selection metric, when
+// selection) that the re-scored rows do not reproduce; "" when they all
+// agree.
+func mismatch(rec *records.Record, met fairness.Metrics, selection bool) string {
+	n, want := rec.NTest, [6]float64{rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp}
+	if s := rec.Selection; selection && s != nil {
+		n, want = s.NSel, [6]float64{s.SelRisk, s.SelAccuracy, s.SelATO, s.SelDP, s.SelEO, s.SelEOpp}
 	}
-	for _, m := range []struct {
-		name      string
-		got, want float64
-		skip      bool
+	rows := strings.TrimSuffix(rowsName(selection), " rows")
+	if n > 0 && n != met.N {
+		return fmt.Sprintf("%d %s re-scored, the record has %d", met.N, rowsName(selection), n)
+	}
+	for k, m := range []struct {
+		name string
+		got  float64
+		skip bool
 	}{
-		{"risk", met.Risk, rec.Risk, false}, {"accuracy", met.Accuracy, rec.Accuracy, false},
-		{"ato", met.ATO, rec.ATO, !met.HasATO}, {"dp", met.DP, rec.DP, false},
-		{"eo", met.EO, rec.EO, false}, {"eopp", met.EOpp, rec.EOpp, false},
+		{"risk", met.Risk, false}, {"accuracy", met.Accuracy, false}, {"ato", met.ATO, !met.HasATO},
+		{"dp", met.DP, false}, {"eo", met.EO, false}, {"eopp", met.EOpp, false},
 	} {
-		if !m.skip && !(math.Abs(m.got-m.want) <= Tolerance*max(1, math.Abs(m.want))) {
-			return fmt.Sprintf("the re-scored test %s is %.10g, the record has %.10g", m.name, m.got, m.want)
+		if !m.skip && !(math.Abs(m.got-want[k]) <= Tolerance*max(1, math.Abs(want[k]))) {
+			return fmt.Sprintf("the re-scored %s %s is %.10g, the record has %.10g", rows, m.name, m.got, want[k])
 		}
 	}
 	return ""

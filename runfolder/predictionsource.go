@@ -19,8 +19,30 @@ type PredictionSource struct {
 	cfg    Config
 	data   *datasets.Dataset
 	splits map[int]Parts
-	props  map[int][]float64 // the test rows' propensities by split
-	groupW map[int][]float64 // the test rows' generalised overlap weights by split, R > 2 groups
+	props  map[part][]float64 // the rows' propensities by split and part
+	groupW map[part][]float64 // the rows' generalised overlap weights by split and part, R > 2 groups
+}
+
+// part names the rows of a split: its test rows, or its selection rows.
+type part struct {
+	split     int
+	selection bool
+}
+
+// rows are the rows of p in its split's parts sp.
+func (p part) rows(sp Parts) []int {
+	if p.selection {
+		return sp.Selection
+	}
+	return sp.Test
+}
+
+// String names the rows in messages.
+func (p part) String() string {
+	if p.selection {
+		return "selection rows"
+	}
+	return "test rows"
 }
 
 // NewPredictionSource reads dir's config.json and loads its data.
@@ -33,8 +55,8 @@ func NewPredictionSource(dir string) (*PredictionSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PredictionSource{dir: dir, cfg: c, data: data, splits: map[int]Parts{}, props: map[int][]float64{},
-		groupW: map[int][]float64{}}, nil
+	return &PredictionSource{dir: dir, cfg: c, data: data, splits: map[int]Parts{}, props: map[part][]float64{},
+		groupW: map[part][]float64{}}, nil
 }
 
 // Predictions returns rec's predicted probabilities on its test split, with
@@ -68,19 +90,33 @@ func (s *PredictionSource) split(m int) (Parts, error) {
 // in the order of Predictions' rows, from the split's stored propensity
 // model (as LoadTestSplit computes it).
 func (s *PredictionSource) Propensity(m int) ([]float64, error) {
-	if e, ok := s.props[m]; ok {
+	return s.propensity(part{split: m})
+}
+
+// SelectionPropensity is Propensity on split m's selection rows, in the
+// order of Predictions.Selection's rows: the ê the sweep measured the
+// selection metrics with. A split that keeps no selection rows has none.
+func (s *PredictionSource) SelectionPropensity(m int) ([]float64, error) {
+	return s.propensity(part{split: m, selection: true})
+}
+
+func (s *PredictionSource) propensity(p part) ([]float64, error) {
+	if e, ok := s.props[p]; ok {
 		return e, nil
 	}
-	sp, err := s.split(m)
+	sp, err := s.split(p.split)
 	if err != nil {
 		return nil, err
 	}
-	on, err := splitPropensity(s.dir, m, s.data, sp)
+	if p.selection && len(sp.Selection) == 0 {
+		return nil, fmt.Errorf("split %d keeps no selection rows", p.split)
+	}
+	on, err := splitPropensity(s.dir, p.split, s.data, sp)
 	if err != nil {
 		return nil, err
 	}
-	e := on(sp.Test)
-	s.props[m] = e
+	e := on(p.rows(sp))
+	s.props[p] = e
 	return e, nil
 }
 
@@ -90,7 +126,18 @@ func (s *PredictionSource) Propensity(m int) ([]float64, error) {
 // multinomial propensity model as the run computed them
 // (propensity.OverlapWeights of its calibrated propensities).
 func (s *PredictionSource) OverlapWeightsGroups(m int) ([]float64, error) {
-	if w, ok := s.groupW[m]; ok {
+	return s.overlapWeightsGroups(part{split: m})
+}
+
+// SelectionOverlapWeightsGroups is OverlapWeightsGroups on split m's
+// selection rows, in the order of Predictions.Selection's rows.
+func (s *PredictionSource) SelectionOverlapWeightsGroups(m int) ([]float64, error) {
+	return s.overlapWeightsGroups(part{split: m, selection: true})
+}
+
+func (s *PredictionSource) overlapWeightsGroups(p part) ([]float64, error) {
+	m := p.split
+	if w, ok := s.groupW[p]; ok {
 		return w, nil
 	}
 	r := len(s.data.Levels)
@@ -112,16 +159,20 @@ func (s *PredictionSource) OverlapWeightsGroups(m int) ([]float64, error) {
 		return nil, fmt.Errorf("split %d: %s is a model of the groups %s, the data's are %s", m, PropensityPath(s.dir, m),
 			strings.Join(levels, ", "), strings.Join(s.data.Levels, ", "))
 	}
+	rows := p.rows(sp)
+	if p.selection && len(rows) == 0 {
+		return nil, fmt.Errorf("split %d keeps no selection rows", m)
+	}
 	std := sp.Standardizer(s.data)
-	z := make([]int, len(sp.Test))
-	for k, i := range sp.Test {
+	z := make([]int, len(rows))
+	for k, i := range rows {
 		z[k] = s.data.Groups[i]
 	}
 	w := make([]float64, len(z))
-	if err := propensity.OverlapWeights(pm.Predict(std.Apply(s.data, sp.Test), len(z)), r, z, w); err != nil {
-		return nil, fmt.Errorf("split %d: test rows: %w", m, err)
+	if err := propensity.OverlapWeights(pm.Predict(std.Apply(s.data, rows), len(z)), r, z, w); err != nil {
+		return nil, fmt.Errorf("split %d: %s: %w", m, p, err)
 	}
-	s.groupW[m] = w
+	s.groupW[p] = w
 	return w, nil
 }
 

@@ -40,36 +40,30 @@ func pickCommand() *cli.Command {
 			"                      min–max normalised over the front)\n" +
 			"It prints the candidate, its metrics with their 95% intervals (a bootstrap of its test rows, re-scored\n" +
 			"by its network; --ci-resamples 0 leaves them out), its network file and the fp predict command that uses it.\n" +
-			"When no candidate meets the requirement it exits with an error naming the closest one (for --knee,\n" +
-			"when no point stands out, the nearest alternatives).\n" +
+			"When no candidate meets the requirement it exits with an error naming the closest one; when no point\n" +
+			"stands out as the knee, --knee takes the best-balanced one (the smallest larger coordinate on the\n" +
+			"min–max normalised front) and says so.\n" +
+			"It then says how many points of the front it picked from can be told apart from their neighbours at\n" +
+			"95% (a paired bootstrap of their difference on the deciding rows where two neighbours share a split,\n" +
+			"their two intervals otherwise).\n" +
 			"The front and the pick are decided on the selection rows' metrics when the runs kept selection\n" +
 			"rows (fp train --select-fraction) and the metrics shown are those of the test rows, which the\n" +
 			"choice did not see; decided on the test rows (--decide-on test, or runs without selection rows)\n" +
 			"the shown metrics also served to choose, and flatter the choice.\n" +
 			"Sweeps of different datasets (see data_id in the README) are refused: pick from one dataset's runs.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
-			&cli.Float64Flag{Name: "max-unfairness", Usage: "highest acceptable value of --metric"},
-			&cli.Float64Flag{Name: "max-risk", Usage: "highest acceptable risk"},
-			&cli.Float64Flag{Name: "min-accuracy", Usage: "lowest acceptable accuracy"},
-			&cli.Float64Flag{Name: "min-ratio", Usage: "lowest acceptable dp_ratio (smallest over largest selection rate; 0.8 is the four-fifths rule); implies --metric dp-ratio"},
-			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
+		}, append(ruleFlags(nil),
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
 			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, near-constant and no-better-than-constant candidates"},
 			decideFlag(),
 			&cli.IntFlag{Name: "split", Usage: "pick among the candidates of split `M` only"},
 			ciResamplesFlag(),
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
-		},
+		)...),
 		Action: runPick,
 	}
 }
-
-// pickRules are the requirement flags and the rule each sets.
-var pickRules = []struct {
-	flag string
-	kind choose.Kind
-}{{"max-unfairness", choose.MaxUnfairness}, {"max-risk", choose.MaxRisk}, {"min-accuracy", choose.MinAccuracy}, {"min-ratio", choose.MinRatio}, {"knee", choose.Knee}}
 
 func runPick(c *cli.Context) error {
 	paths, err := argsAndFlags(c)
@@ -89,17 +83,12 @@ func runPick(c *cli.Context) error {
 	if !slices.Contains(records.Metrics, metric) {
 		return fmt.Errorf("pick: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
-	var rules []choose.Rule
-	for _, r := range pickRules {
-		if c.IsSet(r.flag) {
-			rules = append(rules, choose.Rule{Kind: r.kind, Bound: c.Float64(r.flag)})
-		}
-	}
+	rules, _ := rulesOf(c)
 	if c.Bool("print-path") && c.Bool(jsonFlag) {
 		return fmt.Errorf("pick: give --print-path or --json, not both")
 	}
 	if len(rules) != 1 {
-		return fmt.Errorf("pick: give exactly one of --max-unfairness, --max-risk, --min-accuracy, --min-ratio, --knee (got %d)", len(rules))
+		return fmt.Errorf("pick: give exactly one of %s (got %d)", ruleNames, len(rules))
 	}
 	nres, err := ciResamples(c, "pick")
 	if err != nil {
@@ -141,14 +130,14 @@ func runPick(c *cli.Context) error {
 	var pe *choose.PickError
 	if errors.As(err, &pe) {
 		noteLeftOut(c, pe.LeftOut, len(cands), allow)
-		if len(pe.Alternatives) > 0 {
-			return fmt.Errorf("pick: %w; or state a requirement (--max-unfairness, --max-risk, --min-accuracy)", err)
-		}
 	}
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
 	noteLeftOut(c, res.LeftOut, len(cands), allow)
+	if res.Note != "" {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", res.Note)
+	}
 	if res.Basis == "test" {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
 			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
@@ -158,20 +147,30 @@ func runPick(c *cli.Context) error {
 		ov.warn(c.App.ErrWriter)
 	}
 	var ci *intervals.CI
+	var dist *intervals.Distinguishability
 	if nres > 0 && !c.Bool("print-path") {
-		var notes []string
+		var notes, more []string
 		if ci, notes, err = intervals.ForPicked(cands, res, nres); err != nil {
 			return fmt.Errorf("pick: %w", err)
 		}
-		for _, n := range notes {
-			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
+		// The claim is about the front the pick was made from, on the rows
+		// that decided it.
+		if dist, more, err = intervals.Distinguish(res.Among, records.AxisRisk, metric, decide, nres); err != nil {
+			return fmt.Errorf("pick: %w", err)
+		}
+		notes = append(notes, more...)
+		for i, n := range notes {
+			if !slices.Contains(notes[:i], n) {
+				fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
+			}
 		}
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
 			intervals.Picked
 			overlapReport
-		}{intervals.Picked{Picked: res, CI: ci}, ov})
+			Distinguishable *intervals.Distinguishability `json:"distinguishable,omitempty"`
+		}{intervals.Picked{Picked: res, CI: ci}, ov, dist})
 	}
 	if c.Bool("print-path") {
 		if res.Conditioned {
@@ -186,6 +185,9 @@ func runPick(c *cli.Context) error {
 	}
 	if err := intervals.WriteText(c.App.Writer, ci); err != nil {
 		return err
+	}
+	if dist != nil {
+		fmt.Fprintf(c.App.Writer, "the front it was picked from: %s\n", dist)
 	}
 	return writePredictHint(c.App.Writer, &res.Shown)
 }

@@ -14,4 +14,9 @@
 // the propensity model (its overlap weights); only the rows vary. The
 // fairness metrics are ≥ 0 and biased upwards on finite samples, so near 0
 // their intervals are less reliable than the risk's and the accuracy's.
+//
+// Two networks scored on the same rows are compared in pairs
+// (Differences): each resample draws the rows once and both networks'
+// metrics are computed with the same multiplicities, mapped to each
+// sample's score order (ScoreOrder), giving intervals of the differences.
 package bootstrap

@@ -90,6 +90,9 @@ type LeftOut struct {
 	Collapsed    int `json:"collapsed"`     // constant predictors: never chosen
 	SingleClass  int `json:"single_class"`  // one class predicted for every test row
 	NearConstant int `json:"near_constant"` // scores barely vary
+	// NearSingleClass: the less frequent decision goes to fewer rows than
+	// records.MinorityDecisionLimit allows.
+	NearSingleClass int `json:"near_single_class"`
 	// NoBetterThanConstant: test risk not below the constant predictor's at
 	// the training base rate.
 	NoBetterThanConstant int `json:"no_better_than_constant"`
@@ -97,7 +100,7 @@ type LeftOut struct {
 
 // Total is the number of candidates left out.
 func (l LeftOut) Total() int {
-	return l.Collapsed + l.SingleClass + l.NearConstant + l.NoBetterThanConstant
+	return l.Collapsed + l.SingleClass + l.NearConstant + l.NearSingleClass + l.NoBetterThanConstant
 }
 
 // String gives the counts by reason, e.g. "2 single-class, 1 no better
@@ -108,6 +111,7 @@ func (l LeftOut) String() string {
 		n    int
 		what string
 	}{{l.Collapsed, "collapsed"}, {l.SingleClass, "single-class"}, {l.NearConstant, "near-constant"},
+		{l.NearSingleClass, "almost single-class"},
 		{l.NoBetterThanConstant, "no better than constant"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
@@ -121,7 +125,7 @@ func (l LeftOut) String() string {
 
 // Screen returns the candidates a pick chooses among and counts the rest.
 // Constant predictors (collapsed) are always left out; single-class,
-// near-constant candidates and those no better than the constant predictor
+// near-constant, almost single-class candidates and those no better than the constant predictor
 // at the training base rate are left out unless allowDegenerate, judged on
 // the rows d decides on (the selection rows' flags for DecideSelection).
 // Records that do not carry the constant predictor's risk are not tested
@@ -141,13 +145,13 @@ func screen(cands []Candidate, allowDegenerate bool, d records.Decide) ([]int, L
 	var out LeftOut
 	for i := range cands {
 		r := &cands[i].Record
-		single, near, noBetter := r.SingleClass, r.NearConstant, r.NoBetterThanConstant()
+		single, near, few, noBetter := r.SingleClass, r.NearConstant, r.NearSingleClass(), r.NoBetterThanConstant()
 		if d.Selects() && r.HasSelection() {
 			// Decided on the selection rows: screened on them too, so
 			// that no test-row figure enters the choice. Collapsed (the
 			// network's scores barely vary) is a property of the network.
 			s := r.Selection
-			single, near = s.SelSingleClass, s.SelNearConstant
+			single, near, few = s.SelSingleClass, s.SelNearConstant, s.SelNearSingleClass()
 			noBetter = s.SelConstRisk != nil && s.SelRisk >= *s.SelConstRisk
 		}
 		switch {
@@ -159,6 +163,8 @@ func screen(cands []Candidate, allowDegenerate bool, d records.Decide) ([]int, L
 			out.SingleClass++
 		case near:
 			out.NearConstant++
+		case few:
+			out.NearSingleClass++
 		case noBetter:
 			out.NoBetterThanConstant++
 		default:
@@ -200,9 +206,14 @@ type Shown struct {
 	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
 	ATOUnreliableReason string `json:"ato_unreliable_reason,omitempty"`
 
-	SingleClass          bool     `json:"single_class"`
-	Collapsed            bool     `json:"collapsed"`
-	NearConstant         bool     `json:"near_constant"`
+	SingleClass  bool `json:"single_class"`
+	Collapsed    bool `json:"collapsed"`
+	NearConstant bool `json:"near_constant"`
+	// MajorityShare is the share of test rows given the more frequent
+	// decision (nil for records without it); NearSingleClass applies
+	// records.MinorityDecisionLimit to it.
+	MajorityShare        *float64 `json:"majority_share"`
+	NearSingleClass      bool     `json:"near_single_class"`
 	ConstRisk            *float64 `json:"const_risk"`
 	NoBetterThanConstant bool     `json:"no_better_than_constant"`
 }
@@ -215,6 +226,7 @@ func (k *Candidate) Show() Shown {
 		Decision: r.Decision, Threshold: fairness.ThresholdOr(r.Threshold),
 		Conditioned: r.Conditioned, ATOReliable: r.ATOReliable, ATOUnreliableReason: r.ATOUnreliableReason,
 		SingleClass: r.SingleClass, Collapsed: r.Collapsed, NearConstant: r.NearConstant, ConstRisk: r.ConstRisk,
+		MajorityShare: r.MajorityShare, NearSingleClass: r.NearSingleClass(),
 		NoBetterThanConstant: r.NoBetterThanConstant()}
 }
 
@@ -235,6 +247,7 @@ type Picked struct {
 	Basis string `json:"decided_on"`
 
 	Metric     string `json:"-"` // the unfairness metric of the front
+	Rule       Rule   `json:"-"` // the requirement the pick was made by
 	Front      int    `json:"-"` // the non-dominated candidates the choice was made among
 	Candidates int    `json:"-"` // the candidates the front was formed of (those left out aside)
 
@@ -338,7 +351,7 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	}
 	c := &cands[idx[k]]
 	rec := &c.Record
-	p := &Picked{Shown: c.Show(), LeftOut: left,
+	p := &Picked{Shown: c.Show(), LeftOut: left, Rule: r,
 		Metric: metric, Basis: d.String(), Front: len(front), Candidates: len(kept), Note: kneeNote(front, r)}
 	for _, i := range idx {
 		p.Among = append(p.Among, cands[i])
@@ -356,17 +369,30 @@ func WriteText(w io.Writer, p *Picked) error {
 	fmt.Fprintf(w, "picked from the %d non-dominated of %d candidates (risk vs %s, chosen on %s metrics; test metrics shown):\n",
 		p.Front, p.Candidates, p.Metric, p.Basis)
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	// A shown value that breaks the stated requirement is marked: chosen
+	// on other rows (or by point estimate), it need not meet it here.
+	broken := p.Breaks()
+	f := func(name string, v float64) string {
+		if name == broken {
+			return fmt.Sprintf("%.4f!", v)
+		}
+		return fmt.Sprintf("%.4f", v)
+	}
 	head := "run\tmethod\tpenalty\tsplit\tλ\trisk\taccuracy\tato\tdp\teo\teopp"
-	row := fmt.Sprintf("%s\t%s\t%s\t%d\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", p.Run, p.Method, p.Penalty, p.Split, p.Lambda,
-		p.Risk, p.Accuracy, p.ATO, p.DP, p.EO, p.EOpp)
+	row := fmt.Sprintf("%s\t%s\t%s\t%d\t%g\t%s\t%s\t%s\t%s\t%s\t%s", p.Run, p.Method, p.Penalty, p.Split, p.Lambda,
+		f("risk", p.Risk), f("accuracy", p.Accuracy), f("ato", p.ATO), f("dp", p.DP), f("eo", p.EO), f("eopp", p.EOpp))
 	if p.Decision != nil {
 		head += "\tdp_diff\tdp_ratio\teo_diff\teopp_diff"
-		row += fmt.Sprintf("\t%.4f\t%.4f\t%.4f\t%.4f", p.DPDiff, p.DPRatio, p.EODiff, p.EOppDiff)
+		row += fmt.Sprintf("\t%s\t%s\t%s\t%s", f(records.MetricDPDiff, p.DPDiff), f(records.MetricDPRatio, p.DPRatio),
+			f(records.MetricEODiff, p.EODiff), f(records.MetricEOppDiff, p.EOppDiff))
 	}
 	fmt.Fprintln(t, head)
 	fmt.Fprintln(t, row)
 	if err := t.Flush(); err != nil {
 		return err
+	}
+	if broken != "" {
+		fmt.Fprintf(w, "! breaks the stated requirement (%s) on the test rows shown\n", p.Requirement())
 	}
 	if p.Decision != nil {
 		fmt.Fprintf(w, "decisions at threshold %g; %s\n", p.Threshold, strings.ReplaceAll(fairness.ScaleNote, "\n", "; "))
@@ -388,6 +414,71 @@ func WriteText(w io.Writer, p *Picked) error {
 	return err
 }
 
+// Requirement states the rule the pick was made by, on its metric.
+func (p *Picked) Requirement() string { return Requirement(p.Rule, p.Metric) }
+
+// Requirement states rule r on a front of metric, e.g. "dp-diff ≤ 0.1".
+func Requirement(r Rule, metric string) string {
+	if r.Kind == MaxUnfairness {
+		return fmt.Sprintf("%s ≤ %g", records.MetricHeading(metric), r.Bound)
+	}
+	return r.String()
+}
+
+// Breaks names the shown (test) value that breaks the pick's requirement:
+// the metric's name, "risk", "accuracy" or records.MetricDPRatio; "" when
+// none does (and for the knee, which states none).
+func (p *Picked) Breaks() string {
+	switch p.Rule.Kind {
+	case MaxRisk:
+		if p.Risk > p.Rule.Bound {
+			return "risk"
+		}
+	case MinAccuracy:
+		if p.Accuracy < p.Rule.Bound {
+			return "accuracy"
+		}
+	case MinRatio:
+		if p.Decision != nil && p.DPRatio < p.Rule.Bound {
+			return records.MetricDPRatio
+		}
+	case MaxUnfairness:
+		if v, ok := p.shownValue(p.Metric); ok && v > p.Rule.Bound {
+			return p.Metric
+		}
+	}
+	return ""
+}
+
+// shownValue is the shown value of metric as fronts minimise it (1 −
+// dp_ratio for records.MetricDPRatio).
+func (p *Picked) shownValue(metric string) (float64, bool) {
+	switch metric {
+	case records.MetricATO:
+		return p.ATO, true
+	case records.MetricDP:
+		return p.DP, true
+	case records.MetricEO:
+		return p.EO, true
+	case records.MetricEOpp:
+		return p.EOpp, true
+	}
+	if p.Decision == nil {
+		return 0, false
+	}
+	switch metric {
+	case records.MetricDPDiff:
+		return p.DPDiff, true
+	case records.MetricDPRatio:
+		return 1 - p.DPRatio, true
+	case records.MetricEODiff:
+		return p.EODiff, true
+	case records.MetricEOppDiff:
+		return p.EOppDiff, true
+	}
+	return 0, false
+}
+
 // Degenerate says what marks the candidate as degenerate ("" when
 // nothing does).
 func (s *Shown) Degenerate() string {
@@ -400,6 +491,9 @@ func (s *Shown) Degenerate() string {
 	}
 	if s.NearConstant && !s.Collapsed {
 		why = append(why, "its scores barely vary (near-constant)")
+	}
+	if s.NearSingleClass && !s.SingleClass && s.MajorityShare != nil {
+		why = append(why, fmt.Sprintf("it gives %.2f%% of the test rows the same decision (almost single-class)", 100**s.MajorityShare))
 	}
 	if s.NoBetterThanConstant {
 		c := "its risk is no better than the constant predictor's"

@@ -245,13 +245,20 @@ func TestScreenOnTheRowsThatDecide(t *testing.T) {
 		rec(false, true, 0.6),  // one class on the selection rows only
 		rec(false, false, 0.7), // no better than constant on the selection rows only
 	}
+	// Almost one class on the selection rows only (99.6% alike at a base
+	// rate of 30%: the limit is 1%).
+	few, many, ce := 0.996, 0.9, 0.3
+	c := rec(false, false, 0.6)
+	c.Record.MajorityShare, c.Record.ConstError = &many, &ce
+	c.Record.Selection.SelMajorityShare, c.Record.Selection.SelConstError = &few, &ce
+	cands = append(cands, c)
 	for _, tc := range []struct {
 		d    records.Decide
 		kept []int
 		left LeftOut
 	}{
-		{records.DecideTest, []int{1, 2}, LeftOut{SingleClass: 1}},
-		{records.DecideSelection, []int{0}, LeftOut{SingleClass: 1, NoBetterThanConstant: 1}},
+		{records.DecideTest, []int{1, 2, 3}, LeftOut{SingleClass: 1}},
+		{records.DecideSelection, []int{0}, LeftOut{SingleClass: 1, NearSingleClass: 1, NoBetterThanConstant: 1}},
 	} {
 		idx, left := screen(cands, false, tc.d)
 		if !slices.Equal(idx, tc.kept) || left != tc.left {

@@ -98,8 +98,7 @@ func TestPredictionSourceMatchesLoadPredictions(t *testing.T) {
 
 // The selection rows' propensities (two groups) and overlap weights (more)
 // rebuild the recorded sel_* metrics from the re-scored selection rows, as
-// the test rows' rebuild the test metrics; a split without selection rows
-// has none.
+// the test rows' rebuild the test metrics.
 func TestPredictionSourceSelectionRows(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -133,7 +132,7 @@ func TestPredictionSourceSelectionRows(t *testing.T) {
 				}
 				var met fairness.Metrics
 				if tc.groups {
-					w, err := src.SelectionOverlapWeightsGroups(r.Split)
+					w, err := src.OverlapWeightsGroupsOn(r.Split, true)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -142,7 +141,7 @@ func TestPredictionSourceSelectionRows(t *testing.T) {
 						t.Fatal(err)
 					}
 				} else {
-					e, err := src.SelectionPropensity(r.Split)
+					e, err := src.PropensityOn(r.Split, true)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -155,17 +154,5 @@ func TestPredictionSourceSelectionRows(t *testing.T) {
 				}
 			}
 		})
-	}
-	// Without selection rows there is nothing to give.
-	dir := t.TempDir()
-	if err := runSweep(tinySelection(0), dir); err != nil {
-		t.Fatal(err)
-	}
-	src, err := runfolder.NewPredictionSource(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := src.SelectionPropensity(0); err == nil || !strings.Contains(err.Error(), "no selection rows") {
-		t.Errorf("a split without selection rows: err = %v", err)
 	}
 }

@@ -434,6 +434,8 @@ func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) 
 	rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = met.Risk, dec.Accuracy, met.ATO, met.DP, met.EO, met.EOpp
 	rec.Decision = &records.Decision{DPDiff: dec.DPDiff, DPRatio: dec.DPRatio, EODiff: dec.EODiff, EOppDiff: dec.EOppDiff}
 	rec.Threshold = r.cfg.Threshold
+	ms := dec.MajorityShare()
+	rec.MajorityShare = &ms
 	spread := scoreSD(z)
 	rec.Collapsed, rec.NearConstant = spread < collapsedSD, spread < nearConstantSD
 	rec.SingleClass = singleClass(z)
@@ -451,9 +453,10 @@ func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) 
 		}
 		base := baseRate(sd.train.Y, sd.val.Y)
 		scr, sce := constRisk(sd.sel.y, base), constError(sd.sel.y, base)
+		sms := sdec.MajorityShare()
 		rec.Selection = &records.Selection{SelRisk: sm.Risk, SelAccuracy: sdec.Accuracy, SelATO: sm.ATO,
 			SelDP: sm.DP, SelEO: sm.EO, SelEOpp: sm.EOpp, NSel: n,
-			SelSingleClass: singleClass(zs), SelNearConstant: scoreSD(zs) < nearConstantSD, SelConstRisk: &scr, SelConstError: &sce,
+			SelSingleClass: singleClass(zs), SelNearConstant: scoreSD(zs) < nearConstantSD, SelConstRisk: &scr, SelConstError: &sce, SelMajorityShare: &sms,
 			SelDecision: &records.SelDecision{SelDPDiff: sdec.DPDiff, SelDPRatio: sdec.DPRatio, SelEODiff: sdec.EODiff, SelEOppDiff: sdec.EOppDiff}}
 		values = append(values, sm.Risk, sm.Accuracy, sm.ATO, sm.DP, sm.EO, sm.EOpp)
 	}
@@ -464,7 +467,7 @@ func (r *Runner) measure(rec *records.Record, net *model.Params, sd *splitData) 
 				rec.FailReason = "a selection metric is not finite"
 			}
 			rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp = 0, 0, 0, 0, 0, 0
-			rec.Decision = nil
+			rec.Decision, rec.MajorityShare = nil, nil
 			if rec.Selection != nil {
 				rec.Selection = &records.Selection{NSel: rec.NSel}
 			}

@@ -67,6 +67,21 @@ type Decision struct {
 	NoNegatives []int        `json:"no_negatives,omitempty"`
 }
 
+// MajorityShare is the share of the rows given the more frequent decision:
+// the larger of the overall selection rate and its complement (an
+// expectation for randomized decisions); 1 for no rows.
+func (d *Decision) MajorityShare() float64 {
+	var n, sel float64
+	for _, g := range d.Groups {
+		n += float64(g.Count)
+		sel += float64(g.Count) * g.SelectionRate
+	}
+	if n == 0 {
+		return 1
+	}
+	return max(sel/n, 1-sel/n)
+}
+
 // ThresholdOr is a stored threshold t as a threshold: configurations and
 // records store the default as 0 (so that they read as those written before
 // thresholds existed), which is DefaultThreshold.

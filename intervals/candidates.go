@@ -119,13 +119,38 @@ func FrontOn(cands []choose.Candidate, axis, metric string, d records.Decide) ([
 	return out, nil
 }
 
-// Rows pairs the candidates with their intervals.
+// Rows pairs the candidates with their intervals, each shown with the
+// estimates its intervals are built around (CI.Apply).
 func Rows(cands []choose.Candidate, cis []CI) []Row {
 	out := make([]Row, len(cands))
 	for i := range cands {
 		out[i] = Row{Shown: cands[i].Show(), CI: cis[i]}
+		out[i].CI.Apply(&out[i].Shown)
 	}
 	return out
+}
+
+// Apply shows s with the estimates c's intervals are built around: dp, eo
+// and eopp become their unbiased estimates, and c keeps the records'
+// plug-in values as DPRaw, EORaw and EOppRaw. Without intervals it does
+// nothing; applied twice, it changes nothing more.
+func (c *CI) Apply(s *choose.Shown) {
+	if c == nil || c.Corrected == nil || c.DPRaw != nil {
+		return
+	}
+	dp, eo, eopp := s.DP, s.EO, s.EOpp
+	c.DPRaw, c.EORaw, c.EOppRaw = &dp, &eo, &eopp
+	s.DP, s.EO, s.EOpp = c.Corrected.DP, c.Corrected.EO, c.Corrected.EOpp
+}
+
+// RawNote is the line that says which values are shown as unbiased
+// estimates and gives the records' values; "" when none is.
+func (c *CI) RawNote() string {
+	if c == nil || c.DPRaw == nil {
+		return ""
+	}
+	return fmt.Sprintf("dp, eo and eopp are shown as the unbiased estimates their intervals are built around "+
+		"(docs/method.md §7.1); the records' plug-in values: dp %.4f, eo %.4f, eopp %.4f", *c.DPRaw, *c.EORaw, *c.EOppRaw)
 }
 
 // columns are the metrics of a row, as tables print them: the decision
@@ -183,27 +208,45 @@ func WriteFront(w io.Writer, rows []Row, metric string) error {
 			vals[i] = value(&r.Shown, m)
 			ivs[i] = span(interval(&r.CI, m))
 		}
-		note := records.DegenerateMark(r.Collapsed, r.SingleClass, r.NearConstant, r.NoBetterThanConstant)
+		note := records.DegenerateMark(r.Collapsed, r.SingleClass, r.NearConstant, r.NearSingleClass, r.NoBetterThanConstant)
 		fmt.Fprintf(t, "%d\t%.4g\t%s\t%s\t%s\n", r.Split, r.Lambda, strings.Join(vals, "\t"), r.Weights, note)
 		fmt.Fprintf(t, "\t95%%\t%s\t\t\n", strings.Join(ivs, "\t"))
 	}
-	return t.Flush()
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(rows, func(r Row) bool { return r.DPRaw != nil }) {
+		_, err := fmt.Fprintln(w, "dp, eo and eopp are shown as the unbiased estimates their intervals are built around "+
+			"(docs/method.md §7.1); --json keeps the records' plug-in values as dp_raw, eo_raw, eopp_raw")
+		return err
+	}
+	return nil
 }
 
 // WriteText prints one candidate's intervals under the table fp pick
 // prints (choose.WriteText).
-func WriteText(w io.Writer, c *CI) error {
+func WriteText(w io.Writer, c *CI, s *choose.Shown) error {
 	if !c.Given() {
 		return nil
 	}
-	fmt.Fprintf(w, "95%% intervals from %d bootstrap resamples of its %d test rows (the network and the propensity held fixed):\n",
-		c.Resamples, c.Rows)
+	fmt.Fprintf(w, "95%% intervals from %d bootstrap resamples of its %d test rows (the network and the propensity held fixed), "+
+		"each beside the estimate it is built around:\n", c.Resamples, c.Rows)
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(t, strings.Join(columns, "\t"))
+	fmt.Fprintln(t, "\t"+strings.Join(columns, "\t"))
+	vals := make([]string, len(columns))
 	ivs := make([]string, len(columns))
 	for i, m := range columns {
+		vals[i] = value(s, m)
 		ivs[i] = span(interval(c, m))
 	}
-	fmt.Fprintln(t, strings.Join(ivs, "\t"))
-	return t.Flush()
+	fmt.Fprintln(t, "estimate\t"+strings.Join(vals, "\t"))
+	fmt.Fprintln(t, "95%\t"+strings.Join(ivs, "\t"))
+	if err := t.Flush(); err != nil {
+		return err
+	}
+	if n := c.RawNote(); n != "" {
+		_, err := fmt.Fprintln(w, n)
+		return err
+	}
+	return nil
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // Distinguishability says, for one front, how many of its points can be
-// told apart from their neighbours (docs/method.md §8.7): the points sorted
+// told apart from their neighbours (docs/method.md §8.8): the points sorted
 // by the x axis, each consecutive two tested in both axes at Level.
 // Neighbours of one run folder and split were measured on the same rows,
 // and their difference is bootstrapped in pairs; other neighbours are
@@ -237,7 +237,7 @@ func (t *Distinguisher) Front(front []choose.Candidate, axis, metric string) (*D
 		return nil, fmt.Errorf("axis %q: want one of %s", axis, strings.Join(records.Axes, ", "))
 	}
 	sel := t.decide.Selects()
-	out := &Distinguishability{Rows: strings.TrimSuffix(rowsName(sel), " rows"), Axis: axis, Metric: metric,
+	out := &Distinguishability{Rows: rowsName(sel), Axis: axis, Metric: metric,
 		Level: Level, Resamples: t.resamples, Points: len(front), Front: []Ref{}, Pairs: []Pair{}}
 	// By the x axis on the deciding rows, as the front is drawn; ties
 	// (exact duplicates) by the metric.
@@ -418,9 +418,12 @@ func (t *Distinguisher) rows(k *choose.Candidate) *rowSample {
 	if s, ok := t.samples[key]; ok {
 		return s
 	}
-	f, s := t.folder(k.Dir), &rowSample{}
-	if s.refusal = f.check(&k.Record, who(k)); s.refusal == "" {
-		s.s, s.note, s.refusal = f.sample(&k.Record, who(k), t.decide.Selects())
+	s := &rowSample{}
+	sample, c, ok := t.folder(k.Dir).sample(&k.Record, t.decide.Selects())
+	if ok {
+		s.s, s.note = sample, c.Note
+	} else {
+		s.refusal = c.Note
 	}
 	t.note(s.refusal)
 	t.samples[key] = s
@@ -492,7 +495,7 @@ func (t *Distinguisher) compute(paired [][2]*choose.Candidate, single []*choose.
 		a, b := &p[0].Record, &p[1].Record
 		// Seeded by both candidates, so that a pair's test does not depend
 		// on which other pairs are tested.
-		rng := runfolder.NewRand(a.Seed, "paired "+rowsName(sel), a.Split, a.Key()+"|"+b.Key(), 0)
+		rng := runfolder.NewRand(a.Seed, "paired "+rowsName(sel)+" rows", a.Split, a.Key()+"|"+b.Key(), 0)
 		jobs = append(jobs, func() { t.differ(d, sa, sb, rng, p) })
 	}
 	run(jobs)
@@ -571,4 +574,12 @@ func byData(cands []choose.Candidate) [][]int {
 		}
 	}
 	return groups
+}
+
+// rowsName names the rows a front was decided on: "selection" or "test".
+func rowsName(selection bool) string {
+	if selection {
+		return string(records.DecideSelection)
+	}
+	return string(records.DecideTest)
 }

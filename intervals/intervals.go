@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/fpareto/fp/fairness"
@@ -52,6 +51,14 @@ type CI struct {
 	DPRatio  *Interval `json:"dp_ratio_ci"`
 	EODiff   *Interval `json:"eo_diff_ci"`
 	EOppDiff *Interval `json:"eopp_diff_ci"`
+	// Corrected holds the unbiased estimates of dp, eo and eopp that their
+	// intervals are built around (docs/method.md §7.1); Apply shows them in
+	// place of the records' plug-in values, which it keeps in DPRaw, EORaw
+	// and EOppRaw (JSON dp_raw, …).
+	Corrected *bootstrap.Corrected `json:"-"`
+	DPRaw     *float64             `json:"dp_raw,omitempty"`
+	EORaw     *float64             `json:"eo_raw,omitempty"`
+	EOppRaw   *float64             `json:"eopp_raw,omitempty"`
 	// Resamples is the number of bootstrap resamples; Rows the number of
 	// test rows resampled (0 when no interval was computed).
 	Resamples int `json:"ci_resamples"`
@@ -138,7 +145,8 @@ func Open(dir string, src *runfolder.PredictionSource, resamples int) (*Folder, 
 		// A cache that does not parse, or of another format, is absent.
 		if json.Unmarshal(b, &c) == nil && c.Format == cacheFormat {
 			for k, v := range c.Entries {
-				f.cache[k] = v
+				v.CI.Corrected = v.Corrected
+				f.cache[k] = v.CI
 			}
 		}
 	}
@@ -209,34 +217,116 @@ func (f *Folder) ForAll(recs []*records.Record) []CI {
 // when there is nothing to bootstrap, and c is then the answer (from the
 // cache, or a refusal). Otherwise c.Note notes a missing ATO.
 func (f *Folder) prepare(rec *records.Record) (s *bootstrap.Sample, rng *rand.Rand, c CI, ok bool) {
-	who := fmt.Sprintf("%s split %d λ = %g in %s", rec.Method, rec.Split, rec.Lambda, f.dir)
-	if refusal := f.check(rec, who); refusal != "" {
-		return nil, nil, CI{Note: refusal}, false
-	}
-	if c, ok := f.cache[f.key(rec)]; ok {
+	if c, ok := f.cached(rec); ok {
 		return nil, nil, c, false
 	}
-	s, note, refusal := f.sample(rec, who, false)
-	if refusal != "" {
-		return nil, nil, CI{Note: refusal}, false
+	s, c, ok = f.sample(rec, false)
+	if !ok {
+		return nil, nil, c, false
 	}
-	rng = runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda)
-	return s, rng, CI{Note: note}, true
+	return s, runfolder.NewRand(rec.Seed, "bootstrap", rec.Split, rec.Method, rec.Lambda), c, true
 }
 
-// rescore computes the metrics of rec's re-scored test rows pr (its
-// selection rows, when selection) as the run computed them — binary, or the
-// R-group ones with the generalised overlap weights of the split's
-// multinomial propensity (docs/method.md §1.9) — and returns how to build
-// their bootstrap sample. note says why the ATO is missing (no propensity);
-// refusal, when not "", why no interval is given.
-func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who string, selection bool) (met fairness.Metrics, build func() (*bootstrap.Sample, error), note, refusal string) {
-	groups := len(rec.GroupCounts) > 0
-	if r := len(pr.Levels); groups && r != len(rec.GroupCounts) {
-		return met, nil, "", fmt.Sprintf("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
+// cached returns rec's cached intervals, after the checks that the cache
+// cannot answer (the rows' identity, the network's presence).
+func (f *Folder) cached(rec *records.Record) (CI, bool) {
+	if f.problem != "" || rec.Weights == "" || (rec.DataID != "" && f.src.DataID() != rec.DataID) {
+		return CI{}, false
 	}
+	if _, err := os.Stat(filepath.Join(f.dir, rec.Weights)); err != nil {
+		return CI{}, false
+	}
+	c, ok := f.cache[f.key(rec)]
+	return c, ok
+}
+
+// sample checks that rec's rows can be re-scored and returns their
+// bootstrap sample: the test rows, or the selection rows when sel. ok is
+// false when they cannot, and c.Note then says why; otherwise c.Note notes
+// a missing ATO.
+func (f *Folder) sample(rec *records.Record, sel bool) (s *bootstrap.Sample, c CI, ok bool) {
+	if f.problem != "" {
+		return nil, CI{Note: f.problem}, false
+	}
+	who := fmt.Sprintf("%s split %d λ = %g in %s", rec.Method, rec.Split, rec.Lambda, f.dir)
+	refuse := func(format string, a ...any) (*bootstrap.Sample, CI, bool) {
+		return nil, CI{Note: fmt.Sprintf(format, a...)}, false
+	}
+	// The rows must be the ones the records were computed on: a data file
+	// edited since training gives other rows.
+	if id := f.src.DataID(); rec.DataID != "" && id != rec.DataID {
+		return refuse("no intervals for %s: its data now holds other rows than it was trained on "+
+			"(data_id %s, the records say %s): the data, or its target or sensitive column, changed since training", f.dir, id, rec.DataID)
+	}
+	if rec.Weights == "" {
+		return refuse("no interval for %s: the record names no network file", who)
+	}
+	net := filepath.Join(f.dir, rec.Weights)
+	if _, err := os.Stat(net); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return refuse("no interval for %s: its network file %s is missing", who, net)
+		}
+		return refuse("no interval for %s: %v", who, err)
+	}
+	pr, err := f.src.Predictions(rec)
+	if err != nil {
+		return refuse("no interval for %s: its test rows cannot be re-scored: %v", who, err)
+	}
+	if sel {
+		if pr.Selection == nil || !rec.HasSelection() {
+			return refuse("no interval for %s on its selection rows: the run keeps none", who)
+		}
+		pr = pr.Selection
+	}
+	met, build, note, refusal := f.rescore(rec, pr, sel, who)
+	if refusal != "" {
+		return refuse("%s", refusal)
+	}
+	if why := mismatch(rec, met, sel); why != "" {
+		return refuse("no interval for %s: %s: the data or the network changed since training", who, why)
+	}
+	if s, err = build(); err != nil {
+		return refuse("no interval for %s: %v", who, err)
+	}
+	if s, err = s.WithThreshold(fairness.ThresholdOr(rec.Threshold)); err != nil {
+		return refuse("no interval for %s: %v", who, err)
+	}
+	return s, CI{Note: note}, true
+}
+
+// AtLevel returns rec's intervals at level on its selection rows (sel) or
+// its test rows, from resamples bootstrap resamples of the generator
+// seeded by the run's seed, purpose and the candidate (docs/method.md
+// §10); Rows is the number of rows resampled. Not cached. When they
+// cannot be given the CI holds no interval and its Note says why.
+func (f *Folder) AtLevel(rec *records.Record, sel bool, resamples int, level float64, purpose string) CI {
+	s, c, ok := f.sample(rec, sel)
+	if !ok {
+		return c
+	}
+	rng := runfolder.NewRand(rec.Seed, purpose, rec.Split, rec.Method, rec.Lambda)
+	return f.bootstrapAt(rec, s, rng, c.Note, resamples, level)
+}
+
+// rescore computes the metrics of rec's re-scored rows pr (its test rows,
+// or its selection rows when sel) as the run computed them — binary, or
+// the R-group ones with the generalised overlap weights of the split's
+// multinomial propensity (docs/method.md §1.9) — and returns how to build
+// their bootstrap sample. note says why the ATO is missing (no
+// propensity); refusal, when not "", why no interval is given.
+func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, sel bool, who string) (met fairness.Metrics, build func() (*bootstrap.Sample, error), note, refusal string) {
 	// w holds the propensities ê (binary) or the overlap weights (groups).
-	w, err := f.weights(rec.Split, groups, selection)
+	var w []float64
+	var err error
+	groups := len(rec.GroupCounts) > 0
+	if groups {
+		if r := len(pr.Levels); r != len(rec.GroupCounts) {
+			return met, nil, "", fmt.Sprintf("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
+		}
+		w, err = f.src.OverlapWeightsGroupsOn(rec.Split, sel)
+	} else {
+		w, err = f.src.PropensityOn(rec.Split, sel)
+	}
 	if err != nil {
 		// Without the propensity the ATO cannot be recomputed; the other
 		// metrics can.
@@ -247,7 +337,7 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who str
 		if groups {
 			what = "overlap weights"
 		}
-		return met, nil, "", fmt.Sprintf("no interval for %s: %d %s for %d %s", who, len(w), what, len(pr.Z), rowsName(selection))
+		return met, nil, "", fmt.Sprintf("no interval for %s: %d %s for %d test rows", who, len(w), what, len(pr.Z))
 	}
 	if groups {
 		met, err = fairness.EvaluateGroupsLogits(pr.Z, pr.Y, pr.Groups, w)
@@ -259,12 +349,12 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who str
 		build = func() (*bootstrap.Sample, error) { return bootstrap.NewLogits(pr.Z, pr.Y, pr.A, w) }
 	}
 	if err != nil {
-		return met, nil, "", fmt.Sprintf("no interval for %s: its %s cannot be scored: %v", who, rowsName(selection), err)
+		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
 	}
 	// Accuracy is the record's at its threshold.
 	dec, err := decide(rec, pr)
 	if err != nil {
-		return met, nil, "", fmt.Sprintf("no interval for %s: its %s cannot be scored: %v", who, rowsName(selection), err)
+		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
 	}
 	met.Accuracy = dec.Accuracy
 	return met, build, note, ""
@@ -272,8 +362,13 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, who str
 
 // bootstrap computes the intervals of sample s; note is prepare's.
 func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.Rand, note string) CI {
-	iv, err := s.Intervals(f.resamples, Level, rng)
-	c := CI{Resamples: f.resamples, Rows: s.Len(), Risk: of(iv.Risk), Accuracy: of(iv.Accuracy), Note: note}
+	return f.bootstrapAt(rec, s, rng, note, f.resamples, Level)
+}
+
+// bootstrapAt is bootstrap with resamples resamples at level.
+func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand.Rand, note string, resamples int, level float64) CI {
+	iv, err := s.Intervals(resamples, level, rng)
+	c := CI{Resamples: resamples, Rows: s.Len(), Risk: of(iv.Risk), Accuracy: of(iv.Accuracy), Note: note}
 	if err != nil {
 		// A group too small for fairness intervals: risk and accuracy
 		// only.
@@ -281,6 +376,8 @@ func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.R
 		return c
 	}
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
+	corr := iv.Corrected
+	c.Corrected = &corr
 	c.DPDiff, c.DPRatio, c.EODiff, c.EOppDiff = of(iv.DPDiff), of(iv.DPRatio), of(iv.EODiff), of(iv.EOppDiff)
 	if iv.HasATO {
 		c.ATO = of(iv.ATO)
@@ -289,27 +386,29 @@ func (f *Folder) bootstrap(rec *records.Record, s *bootstrap.Sample, rng *rand.R
 }
 
 // mismatch names the first recorded test metric (selection metric, when
-// selection) that the re-scored rows do not reproduce; "" when they all
-// agree.
-func mismatch(rec *records.Record, met fairness.Metrics, selection bool) string {
-	n, want := rec.NTest, [6]float64{rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp}
-	if s := rec.Selection; selection && s != nil {
-		n, want = s.NSel, [6]float64{s.SelRisk, s.SelAccuracy, s.SelATO, s.SelDP, s.SelEO, s.SelEOpp}
+// sel) that the re-scored rows do not reproduce; "" when they all agree.
+func mismatch(rec *records.Record, met fairness.Metrics, sel bool) string {
+	n, what := rec.NTest, "test"
+	want := [6]float64{rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp}
+	if sel {
+		s := rec.Selection
+		n, what = s.NSel, "selection"
+		want = [6]float64{s.SelRisk, s.SelAccuracy, s.SelATO, s.SelDP, s.SelEO, s.SelEOpp}
 	}
-	rows := strings.TrimSuffix(rowsName(selection), " rows")
 	if n > 0 && n != met.N {
-		return fmt.Sprintf("%d %s re-scored, the record has %d", met.N, rowsName(selection), n)
+		return fmt.Sprintf("%d %s rows re-scored, the record has %d", met.N, what, n)
 	}
 	for k, m := range []struct {
 		name string
 		got  float64
 		skip bool
 	}{
-		{"risk", met.Risk, false}, {"accuracy", met.Accuracy, false}, {"ato", met.ATO, !met.HasATO},
-		{"dp", met.DP, false}, {"eo", met.EO, false}, {"eopp", met.EOpp, false},
+		{"risk", met.Risk, false}, {"accuracy", met.Accuracy, false},
+		{"ato", met.ATO, !met.HasATO}, {"dp", met.DP, false},
+		{"eo", met.EO, false}, {"eopp", met.EOpp, false},
 	} {
 		if !m.skip && !(math.Abs(m.got-want[k]) <= Tolerance*max(1, math.Abs(want[k]))) {
-			return fmt.Sprintf("the re-scored %s %s is %.10g, the record has %.10g", rows, m.name, m.got, want[k])
+			return fmt.Sprintf("the re-scored %s %s is %.10g, the record has %.10g", what, m.name, m.got, want[k])
 		}
 	}
 	return ""
@@ -326,12 +425,19 @@ func of(iv bootstrap.Interval) *Interval {
 // folder.
 const CacheFile = "intervals.json"
 
-// cacheFormat changes whenever what a cached CI means does.
-const cacheFormat = 1
+// cacheFormat changes whenever what a cached CI means does (2: the
+// intervals that cover near 0, with the unbiased estimates).
+const cacheFormat = 2
 
 type cacheFile struct {
-	Format  int           `json:"format"`
-	Entries map[string]CI `json:"entries"`
+	Format  int              `json:"format"`
+	Entries map[string]entry `json:"entries"`
+}
+
+// entry is a cached CI with the estimates its JSON form leaves out.
+type entry struct {
+	CI        CI                   `json:"ci"`
+	Corrected *bootstrap.Corrected `json:"corrected"`
 }
 
 // key identifies rec's intervals: the candidate, its configuration, the
@@ -351,7 +457,7 @@ func (f *Folder) Save() bool {
 	if !f.added {
 		return true
 	}
-	c := cacheFile{Format: cacheFormat, Entries: map[string]CI{}}
+	c := cacheFile{Format: cacheFormat, Entries: map[string]entry{}}
 	if b, ok := runfolder.ReadCache(f.dir, CacheFile); ok {
 		var old cacheFile
 		if json.Unmarshal(b, &old) == nil && old.Format == cacheFormat {
@@ -359,7 +465,7 @@ func (f *Folder) Save() bool {
 		}
 	}
 	for k, v := range f.cache {
-		c.Entries[k] = v
+		c.Entries[k] = entry{CI: v, Corrected: v.Corrected}
 	}
 	b, err := json.Marshal(c)
 	if err != nil {

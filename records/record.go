@@ -75,6 +75,11 @@ type Record struct {
 	// predicts the training majority class for every row. Nil in records
 	// written before it was recorded.
 	ConstError *float64 `json:"const_error,omitempty"`
+	// MajorityShare is the share of the test rows given the more frequent
+	// decision (ŷ = 1{p ≥ Threshold}): near 1, the network decides almost
+	// every row alike (NearSingleClass). Nil in records written before it
+	// was recorded.
+	MajorityShare *float64 `json:"majority_share,omitempty"`
 	// Threshold is the decision threshold of accuracy and the decision
 	// metrics (a row is selected when p ≥ Threshold); 0, and not written, for
 	// the default fairness.DefaultThreshold.
@@ -173,8 +178,9 @@ type Record struct {
 
 	// The overlap of the split's calibrated propensity ê on its training
 	// rows (docs/method.md §4): the temperature, ê's quantiles at 0, 0.01, 0.05, 0.25,
-	// 0.5, 0.75, 0.95, 0.99 and 1, the share of rows with ê < 0.01 or
-	// ê > 0.99, and the effective sample size (Σw)²/Σw² of the overlap
+	// 0.5, 0.75, 0.95, 0.99 and 1, the share of extreme rows (ê under 1/50
+	// of a group's share; ê < 0.01 or > 0.99 in records written before the
+	// bound scaled with the share), and the effective sample size (Σw)²/Σw² of the overlap
 	// weights in each group, beside the group's rows. Records written
 	// before these keys existed have PropQ empty.
 	PropTemperature float64   `json:"prop_temperature,omitempty"`
@@ -209,19 +215,19 @@ func (r *Record) HasOverlap() bool { return len(r.PropQ) > 0 }
 // predictor: tables and figures mark such candidates, and fp pick leaves
 // them out unless told otherwise.
 func (r *Record) Degenerate() bool {
-	return r.Collapsed || r.SingleClass || r.NearConstant || r.NoBetterThanConstant()
+	return r.Collapsed || r.SingleClass || r.NearConstant || r.NearSingleClass() || r.NoBetterThanConstant()
 }
 
 // Mark is the short note tables print beside a degenerate candidate: the
 // first of "constant predictor", "predicts one class", "near-constant"
 // and "no better than constant" that holds; "" for none.
 func (r *Record) Mark() string {
-	return DegenerateMark(r.Collapsed, r.SingleClass, r.NearConstant, r.NoBetterThanConstant())
+	return DegenerateMark(r.Collapsed, r.SingleClass, r.NearConstant, r.NearSingleClass(), r.NoBetterThanConstant())
 }
 
-// DegenerateMark is Record.Mark from the four flags, for views of a record
+// DegenerateMark is Record.Mark from the five flags, for views of a record
 // that carry them.
-func DegenerateMark(collapsed, singleClass, nearConstant, noBetter bool) string {
+func DegenerateMark(collapsed, singleClass, nearConstant, nearSingleClass, noBetter bool) string {
 	switch {
 	case collapsed:
 		return "constant predictor"
@@ -229,11 +235,41 @@ func DegenerateMark(collapsed, singleClass, nearConstant, noBetter bool) string 
 		return "predicts one class"
 	case nearConstant:
 		return "near-constant"
+	case nearSingleClass:
+		return "almost one class"
 	case noBetter:
 		return "no better than constant"
 	}
 	return ""
 }
+
+// MinorityDecisionLimit is the least share of rows a network must give its
+// less frequent decision not to count as near-single-class
+// (docs/method.md §7): min(1%, a tenth of minorityRate, the share of the
+// less frequent class among the same rows). Below it the network decides
+// almost every row alike — a network approving 198 of 199 applicants is
+// not a choice, whatever its unfairness — and the limit scales with the
+// base rate so that a rare class's honest predictors are not caught.
+func MinorityDecisionLimit(minorityRate float64) float64 {
+	return min(0.01, 0.1*minorityRate)
+}
+
+// nearSingleClass applies MinorityDecisionLimit to a majority decision
+// share and the constant predictor's error (the less frequent class's
+// share of the same rows when the training majority is the rows'
+// majority); false when either is missing.
+func nearSingleClass(majorityShare, constError *float64) bool {
+	if majorityShare == nil || constError == nil {
+		return false
+	}
+	ce := *constError
+	return 1-*majorityShare < MinorityDecisionLimit(min(ce, 1-ce))
+}
+
+// NearSingleClass reports whether the candidate gives its less frequent
+// decision to fewer test rows than MinorityDecisionLimit allows (single-
+// class candidates included); false for records without majority_share.
+func (r *Record) NearSingleClass() bool { return nearSingleClass(r.MajorityShare, r.ConstError) }
 
 // NoBetterThanConstant reports whether the candidate's test risk is not
 // below that of the constant predictor at the training base rate; false

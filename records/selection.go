@@ -25,9 +25,16 @@ type Selection struct {
 	SelNearConstant bool     `json:"sel_near_constant,omitempty"`
 	SelConstRisk    *float64 `json:"sel_const_risk,omitempty"`
 	SelConstError   *float64 `json:"sel_const_error,omitempty"`
+	// SelMajorityShare is MajorityShare on the selection rows.
+	SelMajorityShare *float64 `json:"sel_majority_share,omitempty"`
 	// SelDecision holds the decision metrics on the selection rows; nil in
 	// records written before they were recorded.
 	*SelDecision
+}
+
+// SelNearSingleClass is Record.NearSingleClass on the selection rows.
+func (s *Selection) SelNearSingleClass() bool {
+	return nearSingleClass(s.SelMajorityShare, s.SelConstError)
 }
 
 // HasSelection reports whether the record carries selection metrics.

@@ -19,30 +19,8 @@ type PredictionSource struct {
 	cfg    Config
 	data   *datasets.Dataset
 	splits map[int]Parts
-	props  map[part][]float64 // the rows' propensities by split and part
-	groupW map[part][]float64 // the rows' generalised overlap weights by split and part, R > 2 groups
-}
-
-// part names the rows of a split: its test rows, or its selection rows.
-type part struct {
-	split     int
-	selection bool
-}
-
-// rows are the rows of p in its split's parts sp.
-func (p part) rows(sp Parts) []int {
-	if p.selection {
-		return sp.Selection
-	}
-	return sp.Test
-}
-
-// String names the rows in messages.
-func (p part) String() string {
-	if p.selection {
-		return "selection rows"
-	}
-	return "test rows"
+	props  map[int][]float64 // the propensities by partKey (split and part)
+	groupW map[int][]float64 // the generalised overlap weights by partKey, R > 2 groups
 }
 
 // NewPredictionSource reads dir's config.json and loads its data.
@@ -55,8 +33,8 @@ func NewPredictionSource(dir string) (*PredictionSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PredictionSource{dir: dir, cfg: c, data: data, splits: map[int]Parts{}, props: map[part][]float64{},
-		groupW: map[part][]float64{}}, nil
+	return &PredictionSource{dir: dir, cfg: c, data: data, splits: map[int]Parts{}, props: map[int][]float64{},
+		groupW: map[int][]float64{}}, nil
 }
 
 // Predictions returns rec's predicted probabilities on its test split, with
@@ -89,35 +67,43 @@ func (s *PredictionSource) split(m int) (Parts, error) {
 // Propensity returns the calibrated propensity ê of split m's test rows,
 // in the order of Predictions' rows, from the split's stored propensity
 // model (as LoadTestSplit computes it).
-func (s *PredictionSource) Propensity(m int) ([]float64, error) {
-	return s.propensity(part{split: m})
-}
+func (s *PredictionSource) Propensity(m int) ([]float64, error) { return s.PropensityOn(m, false) }
 
-// SelectionPropensity is Propensity on split m's selection rows, in the
-// order of Predictions.Selection's rows: the ê the sweep measured the
-// selection metrics with. A split that keeps no selection rows has none.
-func (s *PredictionSource) SelectionPropensity(m int) ([]float64, error) {
-	return s.propensity(part{split: m, selection: true})
-}
-
-func (s *PredictionSource) propensity(p part) ([]float64, error) {
-	if e, ok := s.props[p]; ok {
+// PropensityOn is Propensity on split m's test rows, or on its selection
+// rows when sel (in the order of Predictions.Selection's rows).
+func (s *PredictionSource) PropensityOn(m int, sel bool) ([]float64, error) {
+	key := partKey(m, sel)
+	if e, ok := s.props[key]; ok {
 		return e, nil
 	}
-	sp, err := s.split(p.split)
+	sp, err := s.split(m)
 	if err != nil {
 		return nil, err
 	}
-	if p.selection && len(sp.Selection) == 0 {
-		return nil, fmt.Errorf("split %d keeps no selection rows", p.split)
-	}
-	on, err := splitPropensity(s.dir, p.split, s.data, sp)
+	on, err := splitPropensity(s.dir, m, s.data, sp)
 	if err != nil {
 		return nil, err
 	}
-	e := on(p.rows(sp))
-	s.props[p] = e
+	e := on(part(sp, sel))
+	s.props[key] = e
 	return e, nil
+}
+
+// partKey is the cache key of split m's test (sel false) or selection
+// rows: the split's number, negative for its selection rows.
+func partKey(m int, sel bool) int {
+	if sel {
+		return -1 - m
+	}
+	return m
+}
+
+// part is sp's test rows, or its selection rows when sel.
+func part(sp Parts, sel bool) []int {
+	if sel {
+		return sp.Selection
+	}
+	return sp.Test
 }
 
 // OverlapWeightsGroups returns, for a run whose sensitive attribute is in
@@ -126,18 +112,14 @@ func (s *PredictionSource) propensity(p part) ([]float64, error) {
 // multinomial propensity model as the run computed them
 // (propensity.OverlapWeights of its calibrated propensities).
 func (s *PredictionSource) OverlapWeightsGroups(m int) ([]float64, error) {
-	return s.overlapWeightsGroups(part{split: m})
+	return s.OverlapWeightsGroupsOn(m, false)
 }
 
-// SelectionOverlapWeightsGroups is OverlapWeightsGroups on split m's
-// selection rows, in the order of Predictions.Selection's rows.
-func (s *PredictionSource) SelectionOverlapWeightsGroups(m int) ([]float64, error) {
-	return s.overlapWeightsGroups(part{split: m, selection: true})
-}
-
-func (s *PredictionSource) overlapWeightsGroups(p part) ([]float64, error) {
-	m := p.split
-	if w, ok := s.groupW[p]; ok {
+// OverlapWeightsGroupsOn is OverlapWeightsGroups on split m's test rows, or
+// on its selection rows when sel.
+func (s *PredictionSource) OverlapWeightsGroupsOn(m int, sel bool) ([]float64, error) {
+	key := partKey(m, sel)
+	if w, ok := s.groupW[key]; ok {
 		return w, nil
 	}
 	r := len(s.data.Levels)
@@ -159,10 +141,7 @@ func (s *PredictionSource) overlapWeightsGroups(p part) ([]float64, error) {
 		return nil, fmt.Errorf("split %d: %s is a model of the groups %s, the data's are %s", m, PropensityPath(s.dir, m),
 			strings.Join(levels, ", "), strings.Join(s.data.Levels, ", "))
 	}
-	rows := p.rows(sp)
-	if p.selection && len(rows) == 0 {
-		return nil, fmt.Errorf("split %d keeps no selection rows", m)
-	}
+	rows := part(sp, sel)
 	std := sp.Standardizer(s.data)
 	z := make([]int, len(rows))
 	for k, i := range rows {
@@ -170,9 +149,9 @@ func (s *PredictionSource) overlapWeightsGroups(p part) ([]float64, error) {
 	}
 	w := make([]float64, len(z))
 	if err := propensity.OverlapWeights(pm.Predict(std.Apply(s.data, rows), len(z)), r, z, w); err != nil {
-		return nil, fmt.Errorf("split %d: %s: %w", m, p, err)
+		return nil, fmt.Errorf("split %d: %s rows: %w", m, map[bool]string{false: "test", true: "selection"}[sel], err)
 	}
-	s.groupW[p] = w
+	s.groupW[key] = w
 	return w, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/certify"
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/intervals"
@@ -27,8 +28,9 @@ func pickCommand() *cli.Command {
 		Usage:     "choose one network of the pooled front by a stated requirement",
 		ArgsUsage: "FILE_OR_DIR...",
 		Description: "Pools the successful candidates of the named sweeps, leaves out the degenerate ones (constant\n" +
-			"or near-constant predictors, those predicting one class for every test row, and those whose test\n" +
-			"risk is no better than the constant predictor's at the training base rate; --allow-degenerate keeps\n" +
+			"or near-constant predictors, those predicting one class for every test row or almost every row\n" +
+			"alike (docs/method.md §7, majority_share), and those whose test risk is no better than the constant\n" +
+			"predictor's at the training base rate; --allow-degenerate keeps\n" +
 			"all but the constant ones), keeps the non-dominated ones in (risk, --metric) and picks one by exactly\n" +
 			"one requirement:\n" +
 			"  --max-unfairness U  the lowest risk among those with metric ≤ U\n" +
@@ -42,10 +44,16 @@ func pickCommand() *cli.Command {
 			"by its network; --ci-resamples 0 leaves them out), its network file and the fp predict command that uses it.\n" +
 			"When no candidate meets the requirement it exits with an error naming the closest one; when no point\n" +
 			"stands out as the knee, --knee takes the best-balanced one (the smallest larger coordinate on the\n" +
-			"min–max normalised front) and says so.\n" +
+			"min–max normalised front) and says so. The table marks with ! a shown value that breaks the requirement.\n" +
 			"It then says how many points of the front it picked from can be told apart from their neighbours at\n" +
 			"95% (a paired bootstrap of their difference on the deciding rows where two neighbours share a split,\n" +
 			"their two intervals otherwise).\n" +
+			"--confidence C certifies the requirement: the candidates are tested in a fixed order along λ with\n" +
+			"one-sided bootstrap bounds at level C from the rows that decide, and the pick is made among those\n" +
+			"certified, so that the chance any certified candidate breaks the requirement on the population the\n" +
+			"rows were drawn from is at most 1 − C (for the trained networks as they are: not after retraining,\n" +
+			"nor on a shifted population). When none is certified it says so, names the closest candidate and\n" +
+			"about how many deciding rows it would need, and exits with status 1 (--json prints the certificate).\n" +
 			"The front and the pick are decided on the selection rows' metrics when the runs kept selection\n" +
 			"rows (fp train --select-fraction) and the metrics shown are those of the test rows, which the\n" +
 			"choice did not see; decided on the test rows (--decide-on test, or runs without selection rows)\n" +
@@ -54,8 +62,9 @@ func pickCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
 		}, append(ruleFlags(nil),
+			&cli.Float64Flag{Name: "confidence", Usage: "certify the requirement at confidence `C` (e.g. 0.9): pick among the candidates whose requirement holds with probability ≥ C over the sampling of the rows that decide (docs/method.md §8.7); not with --knee"},
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
-			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, near-constant and no-better-than-constant candidates"},
+			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, almost single-class, near-constant and no-better-than-constant candidates"},
 			decideFlag(),
 			&cli.IntFlag{Name: "split", Usage: "pick among the candidates of split `M` only"},
 			ciResamplesFlag(),
@@ -94,6 +103,10 @@ func runPick(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	certifying := c.IsSet("confidence")
+	if certifying && rules[0].Kind == choose.Knee {
+		return fmt.Errorf("pick: --confidence certifies a stated requirement and --knee states none: give --max-unfairness, --max-risk, --min-accuracy or --min-ratio")
+	}
 	// ReadAll checks what fp front checks: readable files, one configuration per folder.
 	recs, err := readCandidates(c, "pick", paths)
 	if err != nil {
@@ -119,7 +132,27 @@ func runPick(c *cli.Context) error {
 		return fmt.Errorf("pick: no successful candidate with a stored network in %s", strings.Join(paths, ", "))
 	}
 	allow := c.Bool("allow-degenerate")
-	res, err := choose.Pick(cands, metric, rules[0], choose.Options{AllowDegenerate: allow, Decide: decide})
+	var cert *certify.Certificate
+	var res *choose.Picked
+	if certifying {
+		var cr *certify.Result
+		cr, err = certify.Pick(cands, metric, rules[0], certify.Options{Confidence: c.Float64("confidence"),
+			Resamples: max(nres, intervals.DefaultResamples), Decide: decide, AllowDegenerate: allow})
+		if errors.Is(err, certify.ErrNotCertified) {
+			if c.Bool(jsonFlag) {
+				if werr := writeJSON(c.App.Writer, cr.Certificate); werr != nil {
+					return werr
+				}
+			}
+			return fmt.Errorf("pick: %s", cr.Text())
+		}
+		if err != nil {
+			return fmt.Errorf("pick: %w", err)
+		}
+		cert, res = &cr.Certificate, cr.Picked
+	} else {
+		res, err = choose.Pick(cands, metric, rules[0], choose.Options{AllowDegenerate: allow, Decide: decide})
+	}
 	var all *choose.LeftOutError
 	if errors.As(err, &all) {
 		if !allow && all.LeftOut.Total() > all.LeftOut.Collapsed {
@@ -164,13 +197,15 @@ func runPick(c *cli.Context) error {
 				fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
 			}
 		}
+		ci.Apply(&res.Shown)
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
 			intervals.Picked
 			overlapReport
+			*certify.Certificate
 			Distinguishable *intervals.Distinguishability `json:"distinguishable,omitempty"`
-		}{intervals.Picked{Picked: res, CI: ci}, ov, dist})
+		}{intervals.Picked{Picked: res, CI: ci}, ov, cert, dist})
 	}
 	if c.Bool("print-path") {
 		if res.Conditioned {
@@ -183,7 +218,10 @@ func runPick(c *cli.Context) error {
 	if err := choose.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
-	if err := intervals.WriteText(c.App.Writer, ci); err != nil {
+	if cert != nil {
+		fmt.Fprintln(c.App.Writer, cert.Text())
+	}
+	if err := intervals.WriteText(c.App.Writer, ci, &res.Shown); err != nil {
 		return err
 	}
 	if dist != nil {

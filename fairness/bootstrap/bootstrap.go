@@ -394,11 +394,18 @@ type Interval struct{ Lo, Hi float64 }
 // Contains reports whether v lies in the interval.
 func (iv Interval) Contains(v float64) bool { return iv.Lo <= v && v <= iv.Hi }
 
-// Intervals are the percentile intervals of every metric of one sample.
+// Intervals are the 95% (or Level) intervals of every metric of one sample
+// (docs/method.md §7.1): percentile intervals of the risk and the accuracy;
+// of the mean-variance indices' unbiased estimates (DP, EOpp; EO from its
+// two conditional indices); and, for the ATO and the decision metrics, the
+// image of their signed pairwise contrasts' simultaneous intervals.
 type Intervals struct {
 	Risk, Accuracy, ATO, DP, EO, EOpp Interval
 	// The decision metrics' intervals, at the sample's threshold.
 	DPDiff, DPRatio, EODiff, EOppDiff Interval
+	// Corrected holds the unbiased estimates DP, EO and EOpp's intervals
+	// are built around.
+	Corrected Corrected
 	// Resamples is how many resamples were drawn; Valid how many held both
 	// groups (and positive overlap weight in each, when the ATO is
 	// computed): the fairness intervals come from those. Level is the
@@ -416,10 +423,11 @@ type Intervals struct {
 const MinValidShare = 0.9
 
 // Intervals draws resamples bootstrap resamples from rng and returns the
-// percentile interval at level (in (0, 1)) of every metric. When fewer than
-// MinValidShare of the resamples hold both groups, the fairness intervals
+// interval at level (in (0, 1)) of every metric. When fewer than
+// MinValidShare of the resamples hold every group, the fairness intervals
 // are NaN and the error says why; the risk and accuracy intervals are still
-// given.
+// given. A one-sided bound at level 1 − α is the matching end of the
+// interval at level 1 − 2α.
 func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Intervals, error) {
 	if resamples < 2 {
 		return Intervals{}, fmt.Errorf("bootstrap: %d resamples, want ≥ 2", resamples)
@@ -428,25 +436,33 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		return Intervals{}, fmt.Errorf("bootstrap: level %g, want a value in (0, 1)", level)
 	}
 	m := make([]float64, s.Len())
-	var risk, acc, ato, dp, eo, eopp, dpDiff, dpRatio, eoDiff, eoppDiff []float64
-	risk = make([]float64, 0, resamples)
-	acc = make([]float64, 0, resamples)
+	risk := make([]float64, 0, resamples)
+	acc := make([]float64, 0, resamples)
+	var dp, eo0, eo1 []float64
+	ato, sel, tpr, fpr, ratio := newPairs(s.r), newPairs(s.r), newPairs(s.r), newPairs(s.r), newPairs(s.r)
 	for range resamples {
 		s.Draw(rng, m)
-		met, ok := s.Metrics(m)
-		risk = append(risk, met.Risk)
-		acc = append(acc, met.Accuracy)
-		if ok {
-			dp, eo, eopp = append(dp, met.DP), append(eo, met.EO), append(eopp, met.EOpp)
-			d := s.Decision(m)
-			dpDiff, dpRatio = append(dpDiff, d.DPDiff), append(dpRatio, d.DPRatio)
-			eoDiff, eoppDiff = append(eoDiff, d.EODiff), append(eoppDiff, d.EOppDiff)
-			if met.HasATO {
-				ato = append(ato, met.ATO)
-			}
+		rk, ac := s.riskAccuracy(m)
+		risk, acc = append(risk, rk), append(acc, ac)
+		W := s.totals(m)
+		if !hasAll(W) {
+			continue
 		}
+		g := s.rates(m)
+		if s.w != nil && slices.ContainsFunc(g.ato, math.IsNaN) {
+			continue // a group without overlap weight: no ATO contrast
+		}
+		u := s.mvUnbiased(m, W)
+		dp, eo0, eo1 = append(dp, u[0]), append(eo0, u[1]), append(eo1, u[2])
+		if s.w != nil {
+			ato.add(g.ato, false)
+		}
+		sel.add(g.sel, false)
+		tpr.add(g.tpr, false)
+		fpr.add(g.fpr, false)
+		ratio.add(g.sel, true)
 	}
-	out := Intervals{Resamples: resamples, Valid: len(dp), Level: level, HasATO: s.HasATO()}
+	out := Intervals{Resamples: resamples, Valid: len(dp), Level: level, HasATO: s.HasATO(), Corrected: s.Corrected()}
 	out.Risk, out.Accuracy = percentile(risk, level), percentile(acc, level)
 	if float64(len(dp)) < MinValidShare*float64(resamples) {
 		nan := Interval{math.NaN(), math.NaN()}
@@ -454,13 +470,26 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		out.DPDiff, out.DPRatio, out.EODiff, out.EOppDiff = nan, nan, nan, nan
 		return out, fmt.Errorf("bootstrap: only %d of %d resamples hold both groups: a group is too small for fairness intervals", len(dp), resamples)
 	}
-	out.DP, out.EO, out.EOpp = percentile(dp, level), percentile(eo, level), percentile(eopp, level)
-	out.DPDiff, out.DPRatio = percentile(dpDiff, level), percentile(dpRatio, level)
-	out.EODiff, out.EOppDiff = percentile(eoDiff, level), percentile(eoppDiff, level)
+	out.DP, out.EOpp, out.EO = clipped(dp, level), clipped(eo1, level), eoImage(level, eo0, eo1)
+	out.DPDiff, out.EOppDiff = absMaxImage(level, sel), absMaxImage(level, tpr)
+	out.EODiff, out.DPRatio = absMaxImage(level, tpr, fpr), ratioImage(level, ratio)
 	if s.HasATO() {
-		out.ATO = percentile(ato, level)
+		out.ATO = absMaxImage(level, ato)
 	}
 	return out, nil
+}
+
+// riskAccuracy are the risk and the accuracy with row k counted m[k] times.
+func (s *Sample) riskAccuracy(m []float64) (risk, accuracy float64) {
+	var total, loss, right float64
+	for k, mk := range m {
+		if mk != 0 {
+			total += mk
+			loss += mk * s.loss[k]
+			right += mk * s.right[k]
+		}
+	}
+	return loss / total, right / total
 }
 
 // percentile is the equal-tailed interval of v at level, by the linear
@@ -478,5 +507,14 @@ func quantile(sorted []float64, q float64) float64 {
 	if lo >= len(sorted)-1 {
 		return sorted[len(sorted)-1]
 	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+	a, b := sorted[lo], sorted[lo+1]
+	if a == b || math.IsInf(b, 0) || math.IsInf(a, 0) {
+		// Equal neighbours, or an infinite ratio: no interpolation (it
+		// would give NaN between two infinities).
+		if h-float64(lo) > 0 {
+			return b
+		}
+		return a
+	}
+	return a + (h-float64(lo))*(b-a)
 }

@@ -247,52 +247,6 @@ func TestQuantile(t *testing.T) {
 	}
 }
 
-// Coverage: a fixed network scored on n rows drawn from a known process,
-// 200 times; the population risk and DP come from 10⁶ rows. The 95%
-// percentile intervals must cover them in 90–99% of the replications.
-func TestCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("coverage study: 200 replications of 1,000 resamples")
-	}
-	zp, yp, ap, _ := synthetic(1_000_000, rand.New(rand.NewPCG(11, 12)))
-	pop, err := fairness.EvaluateLogits(zp, yp, ap, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pop.DP < 0.01 {
-		t.Fatalf("population DP %g: the process should be well away from 0", pop.DP)
-	}
-	const reps, n = 200, 2000
-	rng := rand.New(rand.NewPCG(13, 14))
-	var risk, dp int
-	for range reps {
-		z, y, a, _ := synthetic(n, rng)
-		s, err := NewLogits(z, y, a, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		iv, err := s.Intervals(1000, 0.95, rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if iv.Risk.Contains(pop.Risk) {
-			risk++
-		}
-		if iv.DP.Contains(pop.DP) {
-			dp++
-		}
-	}
-	t.Logf("population risk %.4f, DP %.4f; coverage risk %d/%d, DP %d/%d", pop.Risk, pop.DP, risk, reps, dp, reps)
-	for _, c := range []struct {
-		name string
-		hits int
-	}{{"risk", risk}, {"dp", dp}} {
-		if share := float64(c.hits) / reps; share < 0.90 || share > 0.99 {
-			t.Errorf("%s: the 95%% intervals covered the population value in %d of %d replications, want 90–99%%", c.name, c.hits, reps)
-		}
-	}
-}
-
 func BenchmarkIntervals(b *testing.B) {
 	z, y, a, e := synthetic(3000, rand.New(rand.NewPCG(1, 2)))
 	s, err := NewLogits(z, y, a, e)

@@ -151,11 +151,3 @@ func TestDifferencesRefused(t *testing.T) {
 		t.Errorf("one side without a propensity: %+v, %v", d, err)
 	}
 }
-
-func ones(n int) []float64 {
-	m := make([]float64, n)
-	for i := range m {
-		m[i] = 1
-	}
-	return m
-}

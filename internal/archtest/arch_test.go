@@ -66,7 +66,7 @@ func TestNoGorgoniaWhereTheMapForbidsIt(t *testing.T) {
 	noDeps := []string{"datasets", "fairness", "fairness/audit", "pareto", "records", "report",
 		"compare", "choose", "predict", "onnxexport", "internal/gemm", "internal/vec", "model",
 		"train", "backprop", "propensity", "optim", "scalarize", "runfolder", "progress", "report/htmlreport",
-		"report/runplot", "intervals", "fairness/bootstrap", "internal/printable", "internal/shellword"}
+		"report/runplot", "intervals", "certify", "fairness/bootstrap", "internal/printable", "internal/shellword"}
 	for _, name := range noDeps {
 		p, ok := pkgs[name]
 		if !ok {
@@ -119,6 +119,7 @@ func TestNoImportRunsBackUp(t *testing.T) {
 		"report/runplot":    {"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers", "adversarial"},
 		"progress":          {"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers", "adversarial"},
 		"intervals":         {"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers", "adversarial"},
+		"certify":           {"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers", "adversarial"},
 	}
 	for name, banned := range rules {
 		p, ok := pkgs[name]

@@ -446,7 +446,7 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 		if o, ok := overlaps[m]; ok {
 			row := PropensityRow{Run: run, Split: m, Items: []NamedValue{
 				{"calibration temperature", o.Temperature},
-				{"share of ê < 0.01 or > 0.99", o.Extreme},
+				{"share of rows extreme (ê under 1/50 of a group's share)", o.Extreme},
 				{"ESS a=1 / rows", ratio(o.ESS1, o.N1)},
 				{"ESS a=0 / rows", ratio(o.ESS0, o.N0)},
 			}}
@@ -485,7 +485,7 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 func groupPropensityRow(run, m int, o runfolder.SplitOverlap) PropensityRow {
 	row := PropensityRow{Run: run, Split: m, Items: []NamedValue{
 		{"calibration temperature", o.Temperature},
-		{"share of rows with some ê_r < 0.01", o.Extreme},
+		{"share of rows extreme (some ê_r under 1/50 of group r's share)", o.Extreme},
 	}}
 	for _, g := range o.Groups.Groups {
 		row.Items = append(row.Items, NamedValue{fmt.Sprintf("ESS %s / rows", g.Level), ratio(g.ESS, g.N)})
@@ -503,11 +503,14 @@ func groupPropensityRow(run, m int, o runfolder.SplitOverlap) PropensityRow {
 }
 
 // warn sets the row's warning from the split's overlap advice and ATO
-// advice, and names the columns that predict the sensitive attribute when
-// the overlap is poor.
+// advice, and when the overlap is poor, what is behind it: the columns that
+// predict the sensitive attribute, or groups too small to estimate.
 func (row *PropensityRow) warn(o runfolder.SplitOverlap) {
 	if o.Advice() != "" {
-		row.Predictors = o.Predictors
+		row.Proxy, row.Small = o.ProxyCause(), o.SmallAdvice()
+		if row.Proxy {
+			row.Predictors = o.Predictors
+		}
 	}
 	var warn []string
 	for _, a := range []string{o.Advice(), o.ATOAdvice()} {

@@ -133,8 +133,12 @@ type PropensityRow struct {
 	// Warning is set when the split's overlap is poor.
 	Warning string
 	// Predictors are the source columns that go most with the sensitive
-	// attribute, recorded when the overlap is poor.
+	// attribute, recorded when the overlap is poor and something besides a
+	// group too small to estimate is behind it (Proxy); Small is the advice
+	// about such groups ("" for none).
 	Predictors []propensity.Predictor
+	Proxy      bool
+	Small      string
 }
 
 // Banner is a warning shown at the top of the page, in the words of a

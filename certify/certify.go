@@ -1,0 +1,430 @@
+package certify
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/intervals"
+	"github.com/fpareto/fp/records"
+)
+
+// Bound is one candidate's one-sided confidence bound on the quantity a
+// requirement constrains, from the rows that decide.
+type Bound struct {
+	// Value is the bound: an upper bound for a maximum (unfairness, risk),
+	// a lower one for a minimum (accuracy, dp_ratio).
+	Value float64
+	// Estimate is the value the bound is built around (the unbiased
+	// estimate for dp, eo and eopp).
+	Estimate float64
+	// Rows is the number of deciding rows; Basis names them ("selection"
+	// or "test").
+	Rows  int
+	Basis string
+	// Note says why no bound could be given ("" when one was).
+	Note string
+}
+
+// OK reports whether a bound was given.
+func (b Bound) OK() bool { return b.Note == "" }
+
+// Quantity names what rule r constrains for a front of metric: the
+// record key or metric name whose bound is taken, and whether the bound is
+// an upper one.
+func Quantity(r choose.Rule, metric string) (name string, upper bool, err error) {
+	switch r.Kind {
+	case choose.MaxUnfairness:
+		return metric, true, nil
+	case choose.MinRatio:
+		return records.MetricDPRatio, false, nil
+	case choose.MaxRisk:
+		return "risk", true, nil
+	case choose.MinAccuracy:
+		return "accuracy", false, nil
+	}
+	return "", false, fmt.Errorf("a certified pick needs a stated requirement (--max-unfairness, --max-risk, --min-accuracy or --min-ratio), not %s", r)
+}
+
+// Holds reports whether bound b meets rule r.
+func Holds(r choose.Rule, b Bound) bool {
+	if !b.OK() || math.IsNaN(b.Value) {
+		return false
+	}
+	switch r.Kind {
+	case choose.MinAccuracy, choose.MinRatio:
+		return b.Value >= r.Bound
+	}
+	return b.Value <= r.Bound
+}
+
+// Order is the fixed order in which the candidates are tested: by λ,
+// from the end of the grid most likely to meet r — the largest λ first for
+// a requirement on unfairness (λ weighs it), the smallest first for one on
+// risk or accuracy — and, at equal λ, as listed. It reads nothing but λ,
+// which the grid fixed before any row was seen.
+func Order(cands []choose.Candidate, r choose.Rule) []int {
+	idx := make([]int, len(cands))
+	for i := range idx {
+		idx[i] = i
+	}
+	desc := r.Kind == choose.MaxUnfairness || r.Kind == choose.MinRatio
+	slices.SortStableFunc(idx, func(a, b int) int {
+		c := cmp.Compare(cands[a].Record.Lambda, cands[b].Record.Lambda)
+		if desc {
+			return -c
+		}
+		return c
+	})
+	return idx
+}
+
+// Sequence runs the fixed-sequence test of r over the candidates in order,
+// bounding each with bound, and returns the candidates certified (a prefix
+// of order) and the bound of every candidate tested; the last one tested
+// is the first not certified, unless all were.
+func Sequence(order []int, r choose.Rule, bound func(i int) Bound) (certified []int, bounds map[int]Bound) {
+	bounds = map[int]Bound{}
+	for _, i := range order {
+		b := bound(i)
+		bounds[i] = b
+		if !Holds(r, b) {
+			break
+		}
+		certified = append(certified, i)
+	}
+	return certified, bounds
+}
+
+// RowsNeeded estimates how many deciding rows would make b meet r, its
+// distance from its estimate shrinking as one over the square root of the
+// rows; nil when the estimate itself does not meet r (more rows would not
+// help).
+func RowsNeeded(r choose.Rule, b Bound) *int {
+	if !b.OK() || b.Rows == 0 {
+		return nil
+	}
+	width, room := b.Value-b.Estimate, r.Bound-b.Estimate
+	if r.Kind == choose.MinAccuracy || r.Kind == choose.MinRatio {
+		width, room = -width, -room
+	}
+	if !(room > 0) {
+		return nil
+	}
+	if width <= room {
+		n := b.Rows
+		return &n
+	}
+	n := int(math.Ceil(float64(b.Rows)*(width/room)*(width/room) - 1e-9))
+	return &n
+}
+
+// Options adjust Pick.
+type Options struct {
+	// Confidence is C, in (0, 1).
+	Confidence float64
+	// Resamples is the number of bootstrap resamples of each bound.
+	Resamples int
+	// Decide names the rows that decide (records.Decide); the bounds are
+	// taken on them.
+	Decide records.Decide
+	// AllowDegenerate is choose.Options'.
+	AllowDegenerate bool
+}
+
+// Certificate is what a certified pick states: its JSON form is the part
+// of fp pick --confidence's output that says what holds.
+type Certificate struct {
+	Certified   bool    `json:"certified"`
+	Confidence  float64 `json:"confidence"`
+	Requirement string  `json:"requirement"`
+	// Bound is the chosen candidate's confidence bound on the
+	// requirement's quantity (the closest candidate's when none is
+	// certified); BoundRows the rows it comes from, BoundOn which.
+	Bound     *float64 `json:"bound"`
+	Estimate  *float64 `json:"estimate"`
+	BoundRows int      `json:"bound_rows"`
+	BoundOn   string   `json:"bound_on"`
+	// Tested is how many candidates the sequence tested; CertifiedCount
+	// how many it certified (degenerate ones included, which are never
+	// chosen).
+	Tested         int `json:"tested"`
+	CertifiedCount int `json:"certified_candidates"`
+	// Closest is, when none is certified, the non-dominated candidate
+	// nearest to being certified, and RowsNeeded about how many deciding
+	// rows its bound would need (null when its estimate itself breaks the
+	// requirement).
+	Closest    *choose.Shown `json:"closest,omitempty"`
+	RowsNeeded *int          `json:"rows_needed"`
+	// Stopped says why the sequence stopped (the first candidate not
+	// certified and its bound); Degenerate, that those certified are all
+	// left out as degenerate.
+	Stopped    string `json:"stopped,omitempty"`
+	Degenerate string `json:"degenerate,omitempty"`
+}
+
+// Result is a certified pick: the certificate and, when certified, the
+// pick.
+type Result struct {
+	Certificate
+	Picked *choose.Picked
+	// Candidate is the chosen candidate (nil when none is certified).
+	Candidate *choose.Candidate
+}
+
+// ErrNotCertified is returned, with a Result that names the closest
+// candidate, when no candidate a pick may choose is certified.
+var ErrNotCertified = errors.New("no candidate is certified")
+
+// Pick returns the candidate that choose.Pick with rule r would prefer
+// among the candidates certified at opt.Confidence: with ErrNotCertified
+// when none a pick may choose is.
+func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (*Result, error) {
+	if !(opt.Confidence > 0 && opt.Confidence < 1) {
+		return nil, fmt.Errorf("confidence %g: want a number between 0 and 1, such as 0.9", opt.Confidence)
+	}
+	name, upper, err := Quantity(r, metric)
+	if err != nil {
+		return nil, err
+	}
+	if len(cands) == 0 {
+		return nil, errors.New("no candidate to pick from")
+	}
+	b := newBounder(cands, name, upper, opt)
+	certified, bounds := Sequence(Order(cands, r), r, b.bound)
+	res := &Result{Certificate: Certificate{Confidence: opt.Confidence, Requirement: choose.Requirement(r, metric),
+		Tested: len(bounds), CertifiedCount: len(certified)}}
+	if len(certified) < len(cands) {
+		last := cands[Order(cands, r)[len(certified)]]
+		lb := bounds[Order(cands, r)[len(certified)]]
+		res.Stopped = fmt.Sprintf("the sequence stopped at %s: %s", &last, describe(lb, name, upper))
+	}
+	if len(certified) > 0 {
+		sub := make([]choose.Candidate, len(certified))
+		for k, i := range certified {
+			sub[k] = cands[i]
+		}
+		p, err := choose.Pick(sub, metric, trivial(r), choose.Options{AllowDegenerate: opt.AllowDegenerate, Decide: opt.Decide})
+		var left *choose.LeftOutError
+		if err != nil && !errors.As(err, &left) {
+			return nil, err
+		}
+		if left != nil {
+			res.Degenerate = fmt.Sprintf("the %d certified are all degenerate (%s; --allow-degenerate keeps all but the constant predictors)",
+				len(certified), left.LeftOut)
+		}
+		if err == nil {
+			k := slices.IndexFunc(certified, func(i int) bool { return sameCandidate(&cands[i], p) })
+			i := certified[k]
+			res.Certified, res.Picked, res.Candidate = true, p, &cands[i]
+			res.setBound(bounds[i])
+			return res, nil
+		}
+	}
+	// None a pick may choose: the closest of today's front.
+	kept, _ := choose.Screen(cands, opt.AllowDegenerate, opt.Decide)
+	front, err := frontOf(kept, metric, opt.Decide)
+	if err != nil {
+		return nil, err
+	}
+	best, bestN := -1, math.MaxInt
+	var bestB Bound
+	for _, i := range front {
+		k := &kept[i]
+		j := slices.IndexFunc(cands, func(c choose.Candidate) bool {
+			return c.Dir == k.Dir && c.Record.Key() == k.Record.Key() && c.Weights == k.Weights
+		})
+		bb, ok := bounds[j]
+		if !ok {
+			bb = b.bound(j)
+		}
+		if !bb.OK() {
+			continue
+		}
+		n := math.MaxInt - 1 // unreachable by rows: after every reachable one
+		if rn := RowsNeeded(r, bb); rn != nil {
+			n = *rn
+		}
+		if best < 0 || n < bestN || (n == bestN && excess(r, bb) < excess(r, bestB)) {
+			best, bestN, bestB = j, n, bb
+		}
+	}
+	if best >= 0 {
+		shown := cands[best].Show()
+		res.Closest = &shown
+		res.RowsNeeded = RowsNeeded(r, bestB)
+		res.setBound(bestB)
+	}
+	return res, ErrNotCertified
+}
+
+func (res *Result) setBound(b Bound) {
+	v, e := b.Value, b.Estimate
+	res.Bound, res.Estimate, res.BoundRows, res.BoundOn = &v, &e, b.Rows, b.Basis
+}
+
+// excess is how far b is from meeting r, in r's direction.
+func excess(r choose.Rule, b Bound) float64 {
+	if r.Kind == choose.MinAccuracy || r.Kind == choose.MinRatio {
+		return r.Bound - b.Value
+	}
+	return b.Value - r.Bound
+}
+
+// trivial is r with a bound every candidate meets: choose.Pick then
+// prefers among the certified ones as r would.
+func trivial(r choose.Rule) choose.Rule {
+	switch r.Kind {
+	case choose.MinAccuracy, choose.MinRatio:
+		return choose.Rule{Kind: r.Kind, Bound: math.Inf(-1)}
+	}
+	return choose.Rule{Kind: r.Kind, Bound: math.Inf(1)}
+}
+
+// describe says what a bound is, e.g. "upper 90% bound of dp_diff 0.13 on
+// 250 selection rows".
+func describe(b Bound, name string, upper bool) string {
+	if !b.OK() {
+		return b.Note
+	}
+	side := "lower"
+	if upper {
+		side = "upper"
+	}
+	return fmt.Sprintf("%s bound of %s %.4g (estimate %.4g) on its %d %s rows", side, label(name), b.Value, b.Estimate, b.Rows, b.Basis)
+}
+
+func label(name string) string {
+	if name == records.MetricDPRatio {
+		return "dp_ratio"
+	}
+	return name
+}
+
+func sameCandidate(c *choose.Candidate, p *choose.Picked) bool {
+	return c.Dir == p.Run && c.Weights == p.Weights &&
+		c.Record.Key() == records.CandidateKey(p.Method, p.Penalty, p.Split, p.Lambda)
+}
+
+// frontOf is the indices of the candidates not dominated in (risk,
+// metric) on the deciding rows.
+func frontOf(cands []choose.Candidate, metric string, d records.Decide) ([]int, error) {
+	pts := make([]choose.Point, len(cands))
+	for i := range cands {
+		risk, _, err := d.Value(&cands[i].Record, "risk")
+		if err != nil {
+			return nil, err
+		}
+		v, _, err := d.Value(&cands[i].Record, metric)
+		if err != nil {
+			return nil, err
+		}
+		pts[i] = choose.Point{Risk: risk, Unfairness: v}
+	}
+	return choose.Front(pts), nil
+}
+
+// bounder computes the candidates' bounds, opening each run folder once.
+type bounder struct {
+	cands   []choose.Candidate
+	name    string
+	upper   bool
+	opt     Options
+	folders map[string]*intervals.Folder
+}
+
+func newBounder(cands []choose.Candidate, name string, upper bool, opt Options) *bounder {
+	return &bounder{cands: cands, name: name, upper: upper, opt: opt, folders: map[string]*intervals.Folder{}}
+}
+
+// Purpose seeds the bounds' bootstrap generators (docs/method.md §10),
+// apart from the intervals' own.
+const Purpose = "certify"
+
+func (b *bounder) bound(i int) Bound {
+	k := &b.cands[i]
+	rec := &k.Record
+	sel := b.opt.Decide == records.DecideSelection && rec.HasSelection()
+	basis, rows := "test", rec.NTest
+	if sel {
+		basis, rows = "selection", rec.NSel
+	}
+	f, ok := b.folders[k.Dir]
+	if !ok {
+		var err error
+		if f, err = intervals.Open(k.Dir, nil, max(2, b.opt.Resamples)); err != nil {
+			return Bound{Note: err.Error(), Basis: basis}
+		}
+		b.folders[k.Dir] = f
+	}
+	// A one-sided bound at level C is the matching end of the two-sided
+	// interval at level 2C − 1.
+	ci := f.AtLevel(rec, sel, b.opt.Resamples, 2*b.opt.Confidence-1, Purpose)
+	iv := ci.Metric(b.name)
+	if b.name == records.MetricDPRatio && !b.upper {
+		iv = ci.DPRatio
+	}
+	if iv == nil {
+		note := ci.Note
+		if note == "" {
+			note = fmt.Sprintf("no bound of %s for %s", label(b.name), k)
+		}
+		return Bound{Note: note, Basis: basis, Rows: rows}
+	}
+	out := Bound{Value: iv[1], Rows: ci.Rows, Basis: basis}
+	if !b.upper {
+		out.Value = iv[0]
+	}
+	// The estimate: the unbiased one for the mean-variance indices, the
+	// record's deciding value otherwise.
+	v, _, err := b.opt.Decide.Value(rec, b.name)
+	if err != nil {
+		return Bound{Note: err.Error(), Basis: basis, Rows: rows}
+	}
+	if b.name == records.MetricDPRatio && !b.upper {
+		v = 1 - v // Value gives 1 − dp_ratio
+	}
+	out.Estimate = v
+	if c := ci.Corrected; c != nil {
+		switch b.name {
+		case records.MetricDP:
+			out.Estimate = c.DP
+		case records.MetricEO:
+			out.Estimate = c.EO
+		case records.MetricEOpp:
+			out.Estimate = c.EOpp
+		}
+	}
+	return out
+}
+
+// Text is the line fp pick prints about the certificate.
+func (c *Certificate) Text() string {
+	if c.Certified {
+		return fmt.Sprintf("certified: %s holds with probability ≥ %g over the sampling of the %d %s rows that decided "+
+			"(bound %.4g, estimate %.4g; fixed-sequence test along λ, %d candidates tested, %d certified; docs/method.md §8.7)",
+			c.Requirement, c.Confidence, c.BoundRows, c.BoundOn, *c.Bound, *c.Estimate, c.Tested, c.CertifiedCount)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "no candidate is certified to have %s at confidence %g", c.Requirement, c.Confidence)
+	if c.Degenerate != "" {
+		fmt.Fprintf(&b, " that a pick may choose: %s", c.Degenerate)
+	}
+	if c.Stopped != "" {
+		fmt.Fprintf(&b, " (%s)", c.Stopped)
+	}
+	if c.Closest != nil {
+		fmt.Fprintf(&b, "; the closest is %s split %d λ = %g in %s, bound %.4g (estimate %.4g) on %d %s rows",
+			c.Closest.Method, c.Closest.Split, c.Closest.Lambda, c.Closest.Run, *c.Bound, *c.Estimate, c.BoundRows, c.BoundOn)
+		if c.RowsNeeded != nil {
+			fmt.Fprintf(&b, ": about %d deciding rows would certify it", *c.RowsNeeded)
+		} else {
+			b.WriteString(": its estimate itself breaks the requirement, so more rows would not certify it")
+		}
+	}
+	return b.String()
+}

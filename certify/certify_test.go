@@ -1,0 +1,207 @@
+package certify
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/fairness/bootstrap"
+	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/records"
+)
+
+func TestHolds(t *testing.T) {
+	for _, c := range []struct {
+		kind  choose.Kind
+		bound float64
+		b     Bound
+		want  bool
+	}{
+		{choose.MaxUnfairness, 0.1, Bound{Value: 0.09}, true},
+		{choose.MaxUnfairness, 0.1, Bound{Value: 0.1}, true},
+		{choose.MaxUnfairness, 0.1, Bound{Value: 0.11}, false},
+		{choose.MaxRisk, 0.6, Bound{Value: 0.61}, false},
+		{choose.MinAccuracy, 0.7, Bound{Value: 0.71}, true},
+		{choose.MinAccuracy, 0.7, Bound{Value: 0.69}, false},
+		{choose.MinRatio, 0.8, Bound{Value: 0.85}, true},
+		{choose.MinRatio, 0.8, Bound{Value: 0.75}, false},
+		{choose.MaxUnfairness, 0.1, Bound{Value: 0.01, Note: "no interval"}, false},
+		{choose.MaxUnfairness, 0.1, Bound{Value: math.NaN()}, false},
+	} {
+		if got := Holds(choose.Rule{Kind: c.kind, Bound: c.bound}, c.b); got != c.want {
+			t.Errorf("%v %g, bound %+v: holds %v, want %v", c.kind, c.bound, c.b, got, c.want)
+		}
+	}
+}
+
+func TestOrder(t *testing.T) {
+	cands := make([]choose.Candidate, 5)
+	for i, l := range []float64{0.1, 1, 0, 0.1, 0.5} {
+		cands[i].Record.Lambda = l
+	}
+	for _, c := range []struct {
+		kind choose.Kind
+		want []int
+	}{
+		{choose.MaxUnfairness, []int{1, 4, 0, 3, 2}},
+		{choose.MinRatio, []int{1, 4, 0, 3, 2}},
+		{choose.MaxRisk, []int{2, 0, 3, 4, 1}},
+		{choose.MinAccuracy, []int{2, 0, 3, 4, 1}},
+	} {
+		if got := Order(cands, choose.Rule{Kind: c.kind}); !slices.Equal(got, c.want) {
+			t.Errorf("%v: order %v, want %v", c.kind, got, c.want)
+		}
+	}
+}
+
+// The sequence stops at its first failure: a later candidate that would
+// pass is not certified.
+func TestSequenceStopsAtTheFirstFailure(t *testing.T) {
+	vals := []float64{0.01, 0.02, 0.3, 0.01}
+	var asked []int
+	cert, bounds := Sequence([]int{0, 1, 2, 3}, choose.Rule{Kind: choose.MaxUnfairness, Bound: 0.1}, func(i int) Bound {
+		asked = append(asked, i)
+		return Bound{Value: vals[i]}
+	})
+	if !slices.Equal(cert, []int{0, 1}) || !slices.Equal(asked, []int{0, 1, 2}) || len(bounds) != 3 {
+		t.Fatalf("certified %v after bounding %v", cert, asked)
+	}
+}
+
+func TestRowsNeeded(t *testing.T) {
+	for _, c := range []struct {
+		r    choose.Rule
+		b    Bound
+		want int // −1: none
+	}{
+		// The bound is 0.1 above the estimate, with 0.05 of room: four
+		// times the rows.
+		{choose.Rule{Kind: choose.MaxUnfairness, Bound: 0.15}, Bound{Value: 0.2, Estimate: 0.1, Rows: 100}, 400},
+		{choose.Rule{Kind: choose.MinAccuracy, Bound: 0.7}, Bound{Value: 0.6, Estimate: 0.75, Rows: 100}, 900},
+		{choose.Rule{Kind: choose.MaxUnfairness, Bound: 0.05}, Bound{Value: 0.2, Estimate: 0.1, Rows: 100}, -1},
+		{choose.Rule{Kind: choose.MaxUnfairness, Bound: 0.3}, Bound{Value: 0.2, Estimate: 0.1, Rows: 100}, 100},
+	} {
+		got := RowsNeeded(c.r, c.b)
+		if (got == nil) != (c.want < 0) || (got != nil && *got != c.want) {
+			t.Errorf("%v, %+v: rows needed %v, want %d", c.r, c.b, got, c.want)
+		}
+	}
+}
+
+func TestQuantity(t *testing.T) {
+	for _, c := range []struct {
+		r      choose.Rule
+		metric string
+		name   string
+		upper  bool
+	}{
+		{choose.Rule{Kind: choose.MaxUnfairness}, "dp", "dp", true},
+		{choose.Rule{Kind: choose.MaxRisk}, "ato", "risk", true},
+		{choose.Rule{Kind: choose.MinAccuracy}, "ato", "accuracy", false},
+		{choose.Rule{Kind: choose.MinRatio}, records.MetricDPRatio, records.MetricDPRatio, false},
+	} {
+		name, upper, err := Quantity(c.r, c.metric)
+		if err != nil || name != c.name || upper != c.upper {
+			t.Errorf("%v on %s: %s, upper %v, %v", c.r, c.metric, name, upper, err)
+		}
+	}
+	if _, _, err := Quantity(choose.Rule{Kind: choose.Knee}, "ato"); err == nil {
+		t.Error("the knee accepted")
+	}
+}
+
+// The guarantee, on fixed networks whose population values are known:
+// eight candidates along λ, z = x + s·a with s falling as λ grows, the
+// requirement dp_diff ≤ U set between their population values so that
+// some break it and some barely meet it. Over 200 draws of 600 deciding
+// rows, the share of draws in which some certified candidate breaks U in
+// the population is at most 1 − C = 0.1, within two standard errors.
+func TestFalseCertificationIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 draws of a certified pick")
+	}
+	shifts := []float64{0, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.2} // by λ from 1 down to 0: the order of a requirement on unfairness
+	draw := func(n int, rng *rand.Rand) (x, y, a []float64) {
+		x, y, a = make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range n {
+			x[i] = rng.NormFloat64()
+			if rng.Float64() < 0.3 {
+				a[i] = 1
+			}
+			if rng.Float64() < model.Sigmoid(1.5*x[i]+0.5*a[i]) {
+				y[i] = 1
+			}
+		}
+		return x, y, a
+	}
+	logits := func(x, a []float64, s float64) []float64 {
+		z := make([]float64, len(x))
+		for i := range x {
+			z[i] = x[i] + s*a[i]
+		}
+		return z
+	}
+	rng := rand.New(rand.NewPCG(41, 42))
+	px, py, pa := draw(400_000, rng)
+	truth := make([]float64, len(shifts))
+	for k, s := range shifts {
+		d, err := fairness.DecideLogits(logits(px, pa, s), py, fairness.BinaryGroups(pa), 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		truth[k] = d.DPDiff
+	}
+	// U between the third and fourth candidates' values: a point pick at
+	// these rows often takes the fourth.
+	U := (truth[2] + truth[3]) / 2
+	const C, reps, n = 0.9, 200, 600
+	r := choose.Rule{Kind: choose.MaxUnfairness, Bound: U}
+	order := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	var wrong, certifiedAny, pointWrong int
+	for range reps {
+		x, y, a := draw(n, rng)
+		cert, _ := Sequence(order, r, func(k int) Bound {
+			s, err := bootstrap.NewLogits(logits(x, a, shifts[k]), y, a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			iv, err := s.Intervals(500, 2*C-1, rng)
+			if err != nil {
+				return Bound{Note: err.Error()}
+			}
+			return Bound{Value: iv.DPDiff.Hi}
+		})
+		if len(cert) > 0 {
+			certifiedAny++
+		}
+		if slices.ContainsFunc(cert, func(k int) bool { return truth[k] > U }) {
+			wrong++
+		}
+		// The point pick: the largest shift (the least constrained, as
+		// its risk is lowest) whose estimate meets U.
+		for k := len(shifts) - 1; k >= 0; k-- {
+			d, _ := fairness.DecideLogits(logits(x, a, shifts[k]), y, fairness.BinaryGroups(a), 0.5)
+			if d.DPDiff <= U {
+				if truth[k] > U {
+					pointWrong++
+				}
+				break
+			}
+		}
+	}
+	limit := (1 - C) + 2*math.Sqrt(C*(1-C)/reps)
+	t.Logf("U = %.4f, population dp_diff %v; certified in %d of %d draws, a certified candidate broke U in %d; the point pick broke it in %d",
+		U, truth, certifiedAny, reps, wrong, pointWrong)
+	if share := float64(wrong) / reps; share > limit {
+		t.Errorf("a certified candidate broke the requirement in %d of %d draws (%.3f), want at most %.3f", wrong, reps, share, limit)
+	}
+	if certifiedAny < reps/2 {
+		t.Errorf("certified in %d of %d draws only: the test lacks power", certifiedAny, reps)
+	}
+	if pointWrong < reps/10 {
+		t.Errorf("the point pick broke the requirement in %d of %d draws only: the case is not the hard one it should be", pointWrong, reps)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/propensity"
@@ -55,6 +56,13 @@ type Options struct {
 	// warning on the page, and refused (a warning in place of the
 	// comparison) when it was named.
 	FrontRule string
+	// Rule is the requirement whose pick the page marks on every front:
+	// the candidate fp pick would return by it (choose.Pick, decided as
+	// the page decides); the zero value marks the knee. A minimum ratio
+	// marks the front of dp-ratio only. RuleFlags is the rule as fp pick
+	// takes it ("--max-risk 0.62"), for the command the page shows.
+	Rule      choose.Rule
+	RuleFlags string
 }
 
 // palette is the Okabe–Ito palette, distinguishable with the common forms
@@ -328,6 +336,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	}
 	p.Warnings = append(p.Warnings, ciNotes...)
 	p.Intervals = slices.ContainsFunc(p.Data.Candidates, func(c Candidate) bool { return c.CI != nil })
+	p.Fronts = frontSummaries(p, sources, decide, opt)
 
 	cmps, err := comparisons(data, opt.Resamples, decide, opt.FrontRule, &p.Warnings)
 	if err != nil {

@@ -235,6 +235,10 @@ type CandidateCI struct {
 	Risk    []Num   `json:"risk"`
 	Acc     []Num   `json:"acc"`
 	Metrics [][]Num `json:"m"`
+	// Est holds, per metric, the estimate its interval is built around
+	// where it is not the recorded value (the unbiased dp, eo and eopp;
+	// docs/method.md §7.1), NaN (null) elsewhere.
+	Est []Num `json:"est,omitempty"`
 }
 
 // Hist is the histogram of predicted probabilities of one (y, a) cell on

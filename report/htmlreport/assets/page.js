@@ -279,9 +279,13 @@
     if (!c.ci) return null;
     return (k === "risk" ? c.ci.risk : k === "acc" ? c.ci.acc : c.ci.m[k]) || null;
   }
+  // ciText is c's interval of k as text, after the estimate it is built
+  // around where that is not the recorded value (the unbiased dp, eo, eopp).
   function ciText(c, k) {
     var iv = ciOf(c, k);
-    return iv ? ' <span class="ci">[' + fmt(iv[0], 3) + ", " + fmt(iv[1], 3) + "]</span>" : "";
+    if (!iv) return "";
+    var est = typeof k === "number" && c.ci.est && c.ci.est[k] !== null && c.ci.est[k] !== undefined ? "est " + fmt(c.ci.est[k], 3) + " " : "";
+    return ' <span class="ci">' + est + "[" + fmt(iv[0], 3) + ", " + fmt(iv[1], 3) + "]</span>";
   }
   function tipText(c) {
     var s = "<b>" + esc(D.groups[c.g].label) + "</b> · split " + c.split + " · " + esc(lambdaText(c)) + "<br>risk " + fmt(c.risk) + ciText(c, "risk") + " · accuracy " + fmt(c.acc, 3) + ciText(c, "acc");

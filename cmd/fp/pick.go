@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/fpareto/fp/internal/shellword"
 	"io"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/fpareto/fp/certify"
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/internal/shellword"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"

@@ -1,11 +1,9 @@
 package choose
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/fpareto/fp/pareto"
 )
@@ -22,7 +20,7 @@ const (
 	MaxUnfairness Kind = iota + 1 // the lowest risk among points with unfairness ≤ Bound
 	MaxRisk                       // the lowest unfairness among points with risk ≤ Bound
 	MinAccuracy                   // the lowest unfairness among points with accuracy ≥ Bound
-	Knee                          // the point of highest trade-off (pareto.HighTradeoff)
+	Knee                          // the point of highest trade-off (pareto.HighTradeoff), else the best balanced (KneeOf)
 	// MinRatio is MaxUnfairness stated as a ratio, for the metric dp-ratio,
 	// whose points carry 1 − dp_ratio: the lowest risk among points with
 	// dp_ratio ≥ Bound (the four-fifths rule is Bound 0.8).
@@ -55,27 +53,14 @@ func (r Rule) String() string {
 var ErrNone = errors.New("no point meets the requirement")
 
 // NoneError says that no point of the front meets a rule, and which comes
-// closest: the lowest unfairness, the lowest risk, the highest accuracy,
-// or for the knee the point of largest finite trade-off (−1 when none).
-// For the knee, Alternatives are at most KneeAlternatives points nearest
-// to standing out (Closest is the first): those of largest finite
-// trade-off first, then, where fewer have one (a front of two points has
-// none), the others by their distance to the ideal point (0, 0) of the
-// min–max normalised front.
+// closest: the lowest unfairness, the lowest risk or the highest accuracy
+// (−1 when the front is empty).
 type NoneError struct {
-	Rule         Rule
-	Closest      int
-	Alternatives []int
+	Rule    Rule
+	Closest int
 }
 
-// KneeAlternatives is how many points a knee that does not stand out
-// offers instead.
-const KneeAlternatives = 3
-
 func (e *NoneError) Error() string {
-	if e.Rule.Kind == Knee {
-		return "no point of the front stands out by its trade-off"
-	}
 	return fmt.Sprintf("no point of the front has %s", e.Rule)
 }
 
@@ -92,7 +77,8 @@ func Front(pts []Point) []int {
 }
 
 // Choose returns the index of the point of front that r picks. Ties go to
-// the earlier point. When no point meets r the error is a *NoneError.
+// the earlier point. When no point meets r the error is a *NoneError; the
+// knee is met by every front but an empty one (see KneeOf).
 func Choose(front []Point, r Rule) (int, error) {
 	// best returns the point minimising key among those passing ok, or −1.
 	best := func(ok func(Point) bool, key func(Point) float64) int {
@@ -122,36 +108,8 @@ func Choose(front []Point, r Rule) (int, error) {
 		chosen = best(func(p Point) bool { return p.Accuracy >= r.Bound }, unfair)
 		closest = best(all, func(p Point) float64 { return -p.Accuracy })
 	case Knee:
-		pp := make([]pareto.Point, len(front))
-		for i, p := range front {
-			pp[i] = pareto.Point{X: p.Risk, Y: p.Unfairness}
-		}
-		if knee := pareto.HighTradeoff(pp); len(knee) > 0 {
-			return knee[0], nil
-		}
-		// No point stands out: the nearest to standing out are those of
-		// largest finite trade-off (ties by position on the front), then
-		// the rest by distance to the ideal point.
-		mu := pareto.Tradeoffs(pp)
-		norm := pareto.NewNormalizer(pp)
-		ideal := func(i int) float64 { q := norm.Apply(pp[i]); return math.Hypot(q.X, q.Y) }
-		var alt, rest []int
-		for i, m := range mu {
-			if !math.IsNaN(m) && !math.IsInf(m, 0) {
-				alt = append(alt, i)
-			} else {
-				rest = append(rest, i)
-			}
-		}
-		slices.SortStableFunc(alt, func(a, b int) int { return cmp.Compare(mu[b], mu[a]) })
-		slices.SortStableFunc(rest, func(a, b int) int { return cmp.Compare(ideal(a), ideal(b)) })
-		alt = append(alt, rest...)
-		alt = alt[:min(len(alt), KneeAlternatives)]
-		closest := -1
-		if len(alt) > 0 {
-			closest = alt[0]
-		}
-		return -1, &NoneError{Rule: r, Closest: closest, Alternatives: alt}
+		chosen, _ = KneeOf(front)
+		closest = -1
 	default:
 		return -1, fmt.Errorf("choose: unknown rule %d", int(r.Kind))
 	}
@@ -159,4 +117,67 @@ func Choose(front []Point, r Rule) (int, error) {
 		return -1, &NoneError{Rule: r, Closest: closest}
 	}
 	return chosen, nil
+}
+
+// KneeNote says how the knee was chosen when no point stands out by its
+// trade-off.
+const KneeNote = "no point of the front stands out by its trade-off; the best-balanced point was taken: " +
+	"the one whose larger min–max normalised coordinate (risk or unfairness) is smallest, ties by distance to (0, 0)"
+
+// kneeNote is the note of a pick by r from front: KneeNote for a knee
+// that does not stand out, "" otherwise.
+func kneeNote(front []Point, r Rule) string {
+	if r.Kind != Knee {
+		return ""
+	}
+	if len(front) == 1 {
+		return "the front is one point: it was taken as the knee"
+	}
+	if _, stands := KneeOf(front); !stands {
+		return KneeNote
+	}
+	return ""
+}
+
+// KneeOf returns the index of the front's knee, the point of highest
+// trade-off (pareto.HighTradeoff), and true. When no point stands out, it
+// returns the best-balanced point (Balanced) and false: a front whose
+// trade-offs are all alike still has a point that gives up least on
+// either axis, and a requirement the user did not state is no better
+// answer than that. −1 and false for an empty front.
+func KneeOf(front []Point) (int, bool) {
+	pp := make([]pareto.Point, len(front))
+	for i, p := range front {
+		pp[i] = pareto.Point{X: p.Risk, Y: p.Unfairness}
+	}
+	if knee := pareto.HighTradeoff(pp); len(knee) > 0 {
+		return knee[0], true
+	}
+	return Balanced(front), false
+}
+
+// Balanced returns the index of the front's best-balanced point: with risk
+// and unfairness min–max normalised over the front, the point whose larger
+// coordinate is smallest (the Chebyshev distance to the ideal point (0, 0),
+// which is what the sweep's Chebyshev scalarization at λ = ½ minimises,
+// here on the front's own scale), ties broken by the Euclidean distance to
+// (0, 0) and then by position. −1 for an empty front.
+func Balanced(front []Point) int {
+	if len(front) == 0 {
+		return -1
+	}
+	pp := make([]pareto.Point, len(front))
+	for i, p := range front {
+		pp[i] = pareto.Point{X: p.Risk, Y: p.Unfairness}
+	}
+	norm := pareto.NewNormalizer(pp)
+	best, bestCheb, bestL2 := -1, math.Inf(1), math.Inf(1)
+	for i := range pp {
+		q := norm.Apply(pp[i])
+		cheb, l2 := max(q.X, q.Y), math.Hypot(q.X, q.Y)
+		if cheb < bestCheb || (cheb == bestCheb && l2 < bestL2) {
+			best, bestCheb, bestL2 = i, cheb, l2
+		}
+	}
+	return best
 }

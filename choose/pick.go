@@ -250,29 +250,26 @@ type Picked struct {
 	Rule       Rule   `json:"-"` // the requirement the pick was made by
 	Front      int    `json:"-"` // the non-dominated candidates the choice was made among
 	Candidates int    `json:"-"` // the candidates the front was formed of (those left out aside)
+
+	// Among are the Front candidates, by increasing deciding risk.
+	Among []Candidate `json:"-"`
+	// Note says how the candidate was chosen where the rule alone does not
+	// (KneeNote, for a knee that does not stand out); "" otherwise.
+	Note string `json:"note,omitempty"`
 }
 
 // PickError says that no candidate meets the rule, naming the closest one
-// (nil when none stands out) or, for a knee that does not stand out, the
-// nearest alternatives. It wraps the *NoneError.
+// (nil when there is none). It wraps the *NoneError.
 type PickError struct {
-	None         *NoneError
-	Metric       string
-	Closest      *Candidate
-	Alternatives []*Candidate
-	LeftOut      LeftOut
-	Decide       records.Decide // the metrics the rule was applied to
+	None    *NoneError
+	Metric  string
+	Closest *Candidate
+	LeftOut LeftOut
+	Decide  records.Decide // the metrics the rule was applied to
 }
 
 func (e *PickError) Error() string {
 	why := strings.Replace(e.None.Error(), "unfairness", e.Metric, 1)
-	if len(e.Alternatives) > 0 {
-		alt := make([]string, len(e.Alternatives))
-		for i, k := range e.Alternatives {
-			alt[i] = fmt.Sprintf("%s (%s)", k, k.metricsLine(e.Metric, e.Decide))
-		}
-		return fmt.Sprintf("%s; the nearest alternatives: %s", why, strings.Join(alt, "; "))
-	}
 	if e.Closest == nil {
 		return why
 	}
@@ -347,9 +344,6 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 		if none.Closest >= 0 {
 			pe.Closest = &cands[idx[none.Closest]]
 		}
-		for _, a := range none.Alternatives {
-			pe.Alternatives = append(pe.Alternatives, &cands[idx[a]])
-		}
 		return nil, pe
 	}
 	if err != nil {
@@ -358,7 +352,10 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	c := &cands[idx[k]]
 	rec := &c.Record
 	p := &Picked{Shown: c.Show(), LeftOut: left, Rule: r,
-		Metric: metric, Basis: d.String(), Front: len(front), Candidates: len(kept)}
+		Metric: metric, Basis: d.String(), Front: len(front), Candidates: len(kept), Note: kneeNote(front, r)}
+	for _, i := range idx {
+		p.Among = append(p.Among, cands[i])
+	}
 	if rec.HasSelection() {
 		sel := *rec.Selection
 		p.Selection = &sel

@@ -1,6 +1,7 @@
 package choose
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -205,17 +206,27 @@ func TestPickShowsDegenerateFlags(t *testing.T) {
 
 func TestPickKneeNotStandingOut(t *testing.T) {
 	// A straight front (exact binary fractions, so that every trade-off is
-	// exactly 1): no point stands out.
+	// exactly 1): no point stands out, and the best-balanced one is taken
+	// with a note saying so.
 	line := candidates([][3]float64{{0.5, 0.5, 0.7}, {0.625, 0.375, 0.7}, {0.75, 0.25, 0.7}, {0.875, 0.125, 0.7}, {1, 0, 0.7}})
-	_, err := Pick(line, "ato", Rule{Kind: Knee}, Options{})
-	var pe *PickError
-	if !errors.As(err, &pe) || !errors.Is(err, ErrNone) || len(pe.Alternatives) != KneeAlternatives || pe.Closest != pe.Alternatives[0] {
-		t.Fatalf("err = %v, want a *PickError with %d alternatives", err, KneeAlternatives)
+	p, err := Pick(line, "ato", Rule{Kind: Knee}, Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	msg := err.Error()
-	if !strings.HasPrefix(msg, "no point of the front stands out by its trade-off; the nearest alternatives: ") ||
-		strings.Count(msg, "cheb/ato-penultimate split 0") != KneeAlternatives || !strings.Contains(msg, "(risk ") || strings.Contains(msg, "\n") {
-		t.Errorf("message %q: want one line naming %d alternatives with their risk and ato", msg, KneeAlternatives)
+	if p.Risk != 0.75 || p.Note != KneeNote || len(p.Among) != 5 || p.Among[0].Record.Risk != 0.5 || p.Among[4].Record.Risk != 1 {
+		t.Errorf("picked risk %g, note %q, %d among; want the middle point with the note, and the front by risk", p.Risk, p.Note, len(p.Among))
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"note":"no point of the front stands out`) {
+		t.Errorf("JSON %s lacks the note", b)
+	}
+	// A knee that stands out has no note.
+	knee := candidates([][3]float64{{0.60, 0.20, 0.70}, {0.61, 0.10, 0.69}, {0.62, 0.02, 0.67}, {0.70, 0.01, 0.60}})
+	if p, err := Pick(knee, "ato", Rule{Kind: Knee}, Options{}); err != nil || p.Note != "" || p.Risk != 0.62 {
+		t.Errorf("a knee that stands out: %+v, %v", p, err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/penalties"
+	"github.com/fpareto/fp/propensity"
 	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
@@ -96,8 +97,9 @@ const SelectFractionAuto = -1
 const DefaultSelectFraction = 0.5
 
 // MinGroupRows is the fewest rows of a group in a training split below which
-// a sweep warns that the ATO estimates of that split are noisy.
-const MinGroupRows = 50
+// a sweep warns that the ATO estimates of that split are noisy: the count
+// below which the overlap rule puts a finding down to the group's size.
+const MinGroupRows = propensity.MinGroupRows
 
 // DefaultConfig is `fp train` with no flags: a Chebyshev sweep with the
 // penultimate-layer ATO penalty on the embedded COMPAS data.

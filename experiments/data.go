@@ -227,7 +227,12 @@ func (r *Runner) prepareBinary(ctx context.Context, sd *splitData, sp runfolder.
 		sd.overlap.Warning = why
 	}
 	if poor || sd.overlap.Unreliable() {
-		sd.overlap.Predictors = propensity.Predictors(whole.X, whole.N, r.data.Schema.Sources(), whole.A, 3)
+		sources := r.data.Schema.Sources()
+		sd.overlap.Predictors = propensity.WithTarget(propensity.Predictors(whole.X, whole.N, sources, whole.A, 3), whole.X, whole.N, sources, whole.Y)
+	}
+	sd.overlap.GroupRows = make([]int, 2)
+	for _, a := range r.data.A {
+		sd.overlap.GroupRows[int(a)]++
 	}
 	if err := runfolder.WriteOverlap(r.out, sd.overlap); err != nil {
 		return err
@@ -303,7 +308,12 @@ func (r *Runner) prepareGroups(ctx context.Context, sd *splitData, sp runfolder.
 		sd.overlap.Warning = why
 	}
 	if poor || sd.overlap.Unreliable() {
-		sd.overlap.Predictors = groupPredictors(whole.Data, z, R, r.data.Schema.Sources())
+		sources := r.data.Schema.Sources()
+		sd.overlap.Predictors = propensity.WithTarget(groupPredictors(whole.Data, z, R, sources), whole.X, whole.N, sources, whole.Y)
+	}
+	sd.overlap.GroupRows = make([]int, R)
+	for _, g := range r.data.Groups {
+		sd.overlap.GroupRows[g]++
 	}
 	if err := runfolder.WriteOverlap(r.out, sd.overlap); err != nil {
 		return err

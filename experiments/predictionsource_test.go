@@ -95,3 +95,64 @@ func TestPredictionSourceMatchesLoadPredictions(t *testing.T) {
 		t.Errorf("a folder without config.json: err = %v", err)
 	}
 }
+
+// The selection rows' propensities (two groups) and overlap weights (more)
+// rebuild the recorded sel_* metrics from the re-scored selection rows, as
+// the test rows' rebuild the test metrics.
+func TestPredictionSourceSelectionRows(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		dataset string
+		groups  bool
+	}{{"two groups", "compas", false}, {"four groups", "compas-race4", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tinySelection(0.5)
+			c.Dataset = tc.dataset
+			dir := t.TempDir()
+			if err := runSweep(c, dir); err != nil {
+				t.Fatal(err)
+			}
+			recs, err := records.Read(filepath.Join(dir, "records.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := runfolder.NewPredictionSource(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range recs {
+				r := &recs[i]
+				pr, err := src.Predictions(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sel := pr.Selection
+				if sel == nil || !r.HasSelection() || len(sel.Z) != r.NSel {
+					t.Fatalf("%s: no selection rows re-scored, or not n_sel of them", r.Key())
+				}
+				var met fairness.Metrics
+				if tc.groups {
+					w, err := src.OverlapWeightsGroupsOn(r.Split, true)
+					if err != nil {
+						t.Fatal(err)
+					}
+					met, err = fairness.EvaluateGroupsLogits(sel.Z, sel.Y, sel.Groups, w)
+					if err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					e, err := src.PropensityOn(r.Split, true)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if met, err = fairness.EvaluateLogits(sel.Z, sel.Y, sel.A, e); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if met.Risk != r.SelRisk || met.ATO != r.SelATO || met.DP != r.SelDP || met.EO != r.SelEO || met.EOpp != r.SelEOpp {
+					t.Errorf("%s: re-scored selection metrics %+v, recorded %+v", r.Key(), met, *r.Selection)
+				}
+			}
+		})
+	}
+}

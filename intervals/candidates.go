@@ -98,17 +98,8 @@ func FrontOn(cands []choose.Candidate, axis, metric string, d records.Decide) ([
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
-	var groups [][]int // candidate indices by dataset, in order of appearance
-	for i := range cands {
-		g := slices.IndexFunc(groups, func(g []int) bool { return records.SameData(&cands[g[0]].Record, &cands[i].Record) })
-		if g < 0 {
-			groups = append(groups, []int{i})
-		} else {
-			groups[g] = append(groups[g], i)
-		}
-	}
 	var out []choose.Candidate
-	for _, g := range groups {
+	for _, g := range byData(cands) {
 		pts := make([]pareto.Point, len(g))
 		for k, i := range g {
 			risk, _, err := d.Value(&cands[i].Record, axis)

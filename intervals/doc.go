@@ -15,4 +15,10 @@
 // Intervals are cached in the run folder (runfolder.WriteCache), keyed by
 // the candidate, the configuration digest, the rows' identity and the
 // number of resamples.
+//
+// A Distinguisher says how many points of a front can be told apart from
+// their neighbours on the rows the front was decided on (docs/method.md
+// §8.8): by a paired bootstrap of their difference where two neighbours
+// share a split's rows, by their two intervals otherwise. The commands
+// print what it finds; the test is made here only.
 package intervals

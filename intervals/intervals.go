@@ -425,9 +425,9 @@ func of(iv bootstrap.Interval) *Interval {
 // folder.
 const CacheFile = "intervals.json"
 
-// cacheFormat changes whenever what a cached CI means does (2: the
+// cacheFormat changes whenever what a cached CI means does (3: the
 // intervals that cover near 0, with the unbiased estimates).
-const cacheFormat = 2
+const cacheFormat = 3
 
 type cacheFile struct {
 	Format  int              `json:"format"`

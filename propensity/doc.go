@@ -11,10 +11,15 @@
 // score sigmoid(logit/T) rather than from the raw network output.
 //
 // Diagnose summarises how well the groups overlap under the calibrated
-// score (quantiles of ê, the share of rows with ê near 0 or 1, and the
-// effective sample size of the overlap weights in each group), and
-// Predictors names the input columns that go most with a, for a warning a
-// user can act on when the overlap is poor.
+// score (quantiles of ê, the share of extreme rows, whose propensity for a
+// group is under a fiftieth of the group's share, and the effective sample
+// size of the overlap weights in each group). One rule (docs/method.md
+// §4.3) judges the result for two groups and for R: Poor and Unreliable
+// (UnreliableGroups, UnreliableRows for a file of predictions), and Causes,
+// which puts what they find down to a group too small to estimate or to the
+// columns. Predictors names the input columns that go most with a, and
+// WithTarget what leaving each out would cost, for a warning a user can act
+// on.
 //
 // A sensitive attribute of R ≥ 3 groups has its own model (docs/method.md
 // §4.4): FitMultinomial trains a softmax network of R outputs by the same
@@ -23,7 +28,7 @@
 // Predict gives R calibrated propensities per row. OverlapWeights gives the
 // generalised overlap weights h(x)/e_a(x), h = 1/Σ_r 1/e_r (Li and Li
 // 2019), DiagnoseGroups and UnreliableGroups the overlap diagnostics and
-// the reliability rule per group. Two groups never go through this code.
+// the reliability rule per group. Two groups never go through this model.
 //
 // The package knows nothing about λ, objectives or fronts: it trains with any
 // train.Engine and returns a Model whose Predict gives clipped, calibrated

@@ -45,9 +45,13 @@ func OverlapWeights(e []float64, groups int, a []int, w []float64) error {
 // GroupOverlap is Overlap for R groups (docs/method.md §4.4): how far the
 // calibrated propensities e_r separate the groups on a set of rows.
 type GroupOverlap struct {
-	Temperature float64 `json:"temperature"`
-	// Extreme is the share of rows with some e_r < Extreme (0.01); with two
-	// groups that is ê < 0.01 or ê > 0.99, as for Overlap.
+	// Temperature is the model's; 0 for rows whose model is not known (a
+	// file of predictions).
+	Temperature float64 `json:"temperature,omitempty"`
+	// Extreme is the share of rows extreme for some group r: e_r below
+	// ExtremeBelow(π_r), π_r the share of the rows in group r; with two
+	// groups the rows Overlap counts. Summaries written before the bound
+	// scaled with the share hold the share with some e_r < 0.01.
 	Extreme float64 `json:"extreme"`
 	// Clipped is the share of rows whose smallest e_r is at most Clip: a
 	// propensity that was floored (CalibratedProbabilities).
@@ -64,8 +68,9 @@ type GroupStats struct {
 	// weight that one row carries (1/N for uniform weights).
 	ESS      float64 `json:"ess"`
 	MaxShare float64 `json:"max_share"`
-	// Extreme is the share of all rows (of every group) with e_r < 0.01:
-	// rows that have almost no counterpart in this group.
+	// Extreme is the share of all rows (of every group) with e_r below
+	// ExtremeBelow of the group's share: rows that have almost no
+	// counterpart in this group.
 	Extreme float64 `json:"extreme"`
 	// Quantiles are e_r over all rows at QuantileLevels.
 	Quantiles []float64 `json:"quantiles"`
@@ -87,24 +92,33 @@ func DiagnoseGroups(e []float64, levels []string, a []int, t float64) (GroupOver
 		return GroupOverlap{}, fmt.Errorf("overlap: %w", err)
 	}
 	o := GroupOverlap{Temperature: t, Groups: make([]GroupStats, R)}
+	for _, g := range a {
+		o.Groups[g].N++
+	}
+	// Each group's bound scales with its share, so that a rare group is
+	// not extreme for being rare (ExtremeRatio).
+	below := make([]float64, R)
+	for r, s := range o.Groups {
+		below[r] = ExtremeBelow(float64(s.N) / float64(n))
+	}
 	sum, sq, top := make([]float64, R), make([]float64, R), make([]float64, R)
 	extreme, clipped := 0, 0
 	low := make([]int, R)
 	for i, g := range a {
 		row := e[i*R : (i+1)*R]
-		lowest := slices.Min(row)
-		if lowest < Extreme {
-			extreme++
-		}
-		if lowest <= Clip {
+		if slices.Min(row) <= Clip {
 			clipped++
 		}
+		some := false
 		for r, v := range row {
-			if v < Extreme {
+			if v < below[r] {
 				low[r]++
+				some = true
 			}
 		}
-		o.Groups[g].N++
+		if some {
+			extreme++
+		}
 		sum[g], sq[g], top[g] = sum[g]+w[i], sq[g]+w[i]*w[i], max(top[g], w[i])
 	}
 	o.Extreme = float64(extreme) / float64(n)
@@ -135,93 +149,17 @@ func (o GroupOverlap) AtMinT() bool { return atMinT(o.Temperature) }
 
 func atMinT(t float64) bool { return t > 0 && t <= MinT*(1+1e-9) }
 
-// mostExtreme is the group with the largest share of rows whose propensity
-// for it is below Extreme: the group that most rows have no counterpart in.
-func (o GroupOverlap) mostExtreme() GroupStats {
-	var best GroupStats
-	for _, s := range o.Groups {
-		if s.Extreme > best.Extreme {
-			best = s
-		}
-	}
-	return best
-}
-
-// extremeReason is the phrase for an extreme share above PoorExtremeShare
-// on the rows called rows ("" for none), naming the group most rows are
-// extreme for.
-func (o GroupOverlap) extremeReason(rows string) string {
-	if !(o.Extreme > PoorExtremeShare) {
-		return ""
-	}
-	if rows != "" {
-		rows += " "
-	}
-	g := o.mostExtreme()
-	return fmt.Sprintf("%.0f%% of the %srows have a propensity below %g for some group, for group %q on %.0f%% of them",
-		100*o.Extreme, rows, Extreme, g.Level, 100*g.Extreme)
-}
-
-// Poor is Overlap.Poor for R groups: more than PoorExtremeShare of the rows
-// extreme, or a group whose overlap weights have an effective sample size
-// below PoorESSShare of its rows. why names the groups, in one line.
-func (o GroupOverlap) Poor() (bool, string) {
-	var why []string
-	if s := o.extremeReason(""); s != "" {
-		why = append(why, s)
-	}
-	for _, g := range o.Groups {
-		if g.N > 0 && g.ESS < PoorESSShare*float64(g.N) {
-			why = append(why, fmt.Sprintf("the overlap weights of group %q count as %.0f of its %d rows", g.Level, g.ESS, g.N))
-		}
-	}
-	return len(why) > 0, strings.Join(why, "; ")
-}
-
-// UnreliableGroups is Unreliable for R groups: the ATO measured on some rows
-// with the generalised overlap weights cannot be trusted when any of these
-// holds:
-//   - the temperature is at its lower bound (AtMinT);
-//   - more than PoorExtremeShare of the training or of the evaluation rows
-//     are extreme (some e_r < 0.01);
-//   - on the evaluation rows a group has no rows, its effective sample size
-//     is below PoorESSShare of its rows, or one row carries more than
-//     UnreliableMaxShare of its weight.
-//
-// why lists every reason that holds on one line, naming each group it holds
-// for ("" when reliable).
-func UnreliableGroups(train, eval GroupOverlap) (bool, string) {
-	var why []string
-	if train.AtMinT() {
-		why = append(why, fmt.Sprintf("the calibration temperature is at its lower bound %g (the groups are separable on the training rows)", MinT))
-	}
-	for _, s := range []struct {
-		name string
-		o    GroupOverlap
-	}{{"training", train}, {"evaluation", eval}} {
-		if r := s.o.extremeReason(s.name); r != "" {
-			why = append(why, r)
-		}
-	}
-	for _, g := range eval.Groups {
-		switch {
-		case g.N == 0:
-			why = append(why, fmt.Sprintf("group %q has no evaluation rows", g.Level))
-		case g.ESS < PoorESSShare*float64(g.N):
-			why = append(why, fmt.Sprintf("on the evaluation rows the overlap weights of group %q count as %.1f of its %d rows", g.Level, g.ESS, g.N))
-		case g.MaxShare > UnreliableMaxShare:
-			why = append(why, fmt.Sprintf("on the evaluation rows one row carries %.0f%% of group %q's weight", 100*g.MaxShare, g.Level))
-		}
-	}
-	return len(why) > 0, strings.Join(why, "; ")
-}
-
-// String is a one-line summary: the temperature, the extreme and clipped
-// shares, and per group its effective sample size against its rows and the
-// largest share of its weight on one row.
+// String is a one-line summary: the temperature, then WeightsString.
 func (o GroupOverlap) String() string {
+	return fmt.Sprintf("T %.3g, %s", o.Temperature, o.WeightsString())
+}
+
+// WeightsString is a one-line summary of the weights on some rows: the
+// extreme and clipped shares, and per group its effective sample size
+// against its rows and the largest share of its weight on one row.
+func (o GroupOverlap) WeightsString() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "T %.3g, extreme %.1f%%", o.Temperature, 100*o.Extreme)
+	fmt.Fprintf(&b, "extreme %.1f%%", 100*o.Extreme)
 	if o.Clipped > 0 {
 		fmt.Fprintf(&b, ", clipped %.1f%%", 100*o.Clipped)
 	}

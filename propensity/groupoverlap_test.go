@@ -313,11 +313,11 @@ func TestUnreliableGroups(t *testing.T) {
 			o.Extreme = 0.15
 			o.Groups[1].Extreme = 0.12
 			o.Groups[2].Extreme = 0.04
-		}), good(), []string{`15% of the training rows have a propensity below 0.01 for some group, for group "B" on 12% of them`}},
+		}), good(), []string{`15% of the training rows have a propensity under 1/50 of some group's share, for group "B" (below 0.0056) on 12% of them`}},
 		{"extreme evaluation rows", good(), with(func(o *propensity.GroupOverlap) {
 			o.Extreme = 0.2
 			o.Groups[2].Extreme = 0.2
-		}), []string{`20% of the evaluation rows`, `group "C" on 20%`}},
+		}), []string{`20% of the evaluation rows`, `group "C" (below 0.0033) on 20%`}},
 		{"low ESS", good(), with(func(o *propensity.GroupOverlap) { o.Groups[2].ESS = 2.5 }), []string{`group "C" count as 2.5 of its 30 rows`}},
 		{"one row", good(), with(func(o *propensity.GroupOverlap) { o.Groups[0].MaxShare = 0.4 }), []string{`one row carries 40% of group "A"'s weight`}},
 		{"no rows", good(), with(func(o *propensity.GroupOverlap) { o.Groups[1] = propensity.GroupStats{Level: "B"} }), []string{`group "B" has no evaluation rows`}},

@@ -4,25 +4,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/stat"
 )
 
 // QuantileLevels are the levels at which Overlap.Quantiles describe ê.
 var QuantileLevels = []float64{0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1}
-
-// Extreme is how close to 0 or 1 a calibrated score must come to count as
-// extreme: ê < Extreme or ê > 1 − Extreme.
-const Extreme = 0.01
-
-// Poor-overlap thresholds: more than PoorExtremeShare of the rows extreme,
-// or a group whose overlap weights have an effective sample size below
-// PoorESSShare of its rows.
-const (
-	PoorExtremeShare = 0.1
-	PoorESSShare     = 0.1
-)
 
 // Overlap summarises how far the calibrated propensity ê separates the two
 // groups on a set of rows, which is what the ATO penalty's overlap weights
@@ -31,7 +18,15 @@ const (
 type Overlap struct {
 	Temperature float64   `json:"temperature"`
 	Quantiles   []float64 `json:"quantiles"` // ê at QuantileLevels
-	Extreme     float64   `json:"extreme"`   // share of rows with ê < 0.01 or ê > 0.99
+	// Extreme is the share of rows extreme for a group (ExtremeRatio): with
+	// π_1 and π_0 the groups' shares of the rows, ê < ExtremeBelow(π_1)
+	// (no counterpart in a = 1) or 1 − ê < ExtremeBelow(π_0) (none in
+	// a = 0); Extreme1 and Extreme0 are the shares of rows of each kind.
+	// Summaries written before the bounds scaled with the shares hold the
+	// share of ê < 0.01 or > 0.99, and no Extreme1 or Extreme0.
+	Extreme  float64 `json:"extreme"`
+	Extreme1 float64 `json:"extreme1,omitempty"`
+	Extreme0 float64 `json:"extreme0,omitempty"`
 	// ESS1 and ESS0 are the effective sample sizes (Σw)²/Σw² of the overlap
 	// weights w in group a = 1 and a = 0; N1 and N0 are the groups' rows.
 	ESS1 float64 `json:"ess1"`
@@ -55,13 +50,29 @@ func Diagnose(e, a []float64, t float64) (Overlap, error) {
 		return Overlap{}, fmt.Errorf("overlap: %d scores for %d rows", len(e), len(a))
 	}
 	o := Overlap{Temperature: t}
+	for _, g := range a {
+		if g == 1 {
+			o.N1++
+		}
+	}
+	o.N0 = len(a) - o.N1
+	// The bounds scale with each group's share, so that a rare group is
+	// not extreme for being rare (ExtremeRatio).
+	lo := ExtremeBelow(float64(o.N1) / float64(len(a)))
+	hi := 1 - ExtremeBelow(float64(o.N0)/float64(len(a)))
 	var s1, q1, s0, q0, m1, m0 float64
-	extreme, clipped := 0, 0
+	extreme, ext1, ext0, clipped := 0, 0, 0, 0
 	for i, v := range e {
 		if math.IsNaN(v) || v < 0 || v > 1 {
 			return Overlap{}, fmt.Errorf("overlap: row %d: score %v is not a probability", i, v)
 		}
-		if v < Extreme || v > 1-Extreme {
+		if v < lo {
+			ext1++
+		}
+		if v > hi {
+			ext0++
+		}
+		if v < lo || v > hi {
 			extreme++
 		}
 		if v <= Clip || v >= 1-Clip {
@@ -70,13 +81,13 @@ func Diagnose(e, a []float64, t float64) (Overlap, error) {
 		if a[i] == 1 {
 			w := 1 - v
 			s1, q1, m1 = s1+w, q1+w*w, max(m1, w)
-			o.N1++
 		} else {
 			s0, q0, m0 = s0+v, q0+v*v, max(m0, v)
-			o.N0++
 		}
 	}
 	o.Extreme = float64(extreme) / float64(len(e))
+	o.Extreme1 = float64(ext1) / float64(len(e))
+	o.Extreme0 = float64(ext0) / float64(len(e))
 	o.Clipped = float64(clipped) / float64(len(e))
 	if s1 > 0 {
 		o.MaxShare1 = m1 / s1
@@ -99,25 +110,6 @@ func Diagnose(e, a []float64, t float64) (Overlap, error) {
 	return o, nil
 }
 
-// Poor reports whether the overlap is too weak for the ATO estimate to be
-// trusted, and why, in a phrase ("" when it is not).
-func (o Overlap) Poor() (bool, string) {
-	var why []string
-	if o.Extreme > PoorExtremeShare {
-		why = append(why, fmt.Sprintf("%.0f%% of the rows have ê < %g or > %g", 100*o.Extreme, Extreme, 1-Extreme))
-	}
-	for _, g := range []struct {
-		name string
-		ess  float64
-		n    int
-	}{{"a = 1", o.ESS1, o.N1}, {"a = 0", o.ESS0, o.N0}} {
-		if g.n > 0 && g.ess < PoorESSShare*float64(g.n) {
-			why = append(why, fmt.Sprintf("the overlap weights of group %s count as %.0f of its %d rows", g.name, g.ess, g.n))
-		}
-	}
-	return len(why) > 0, strings.Join(why, "; ")
-}
-
 // AtMinT reports whether the temperature sits at its lower bound MinT: the
 // logits separated the groups on the calibration rows, so the model is as
 // sharp as it may be and its ê are pushed to 0 and 1.
@@ -127,55 +119,6 @@ func (o Overlap) AtMinT() bool { return o.Temperature > 0 && o.Temperature <= Mi
 // then the clip's constants, uniform within each group, so the effective
 // sample size reads as every row although the groups do not overlap at all.
 func (o Overlap) AllClipped() bool { return o.Clipped == 1 }
-
-// Unreliable is the rule that says when a split's ATO, measured on some
-// rows with the overlap weights of its calibrated propensity, cannot be
-// trusted. train is the overlap on the training rows (where the propensity
-// was fitted), eval on the rows the ATO is measured on (test or selection
-// rows). The ATO is unreliable when any of these holds:
-//   - the temperature is at its lower bound (AtMinT): the groups were
-//     separable on the calibration rows;
-//   - more than PoorExtremeShare of the rows are extreme (ê < 0.01 or
-//     > 0.99), on either set of rows;
-//   - on the evaluation rows a group's effective sample size is below
-//     PoorESSShare of its rows, or one row carries more than
-//     UnreliableMaxShare of the group's weight.
-//
-// why lists every reason that holds, in a phrase ("" when reliable).
-func Unreliable(train, eval Overlap) (bool, string) {
-	var why []string
-	if train.AtMinT() {
-		why = append(why, fmt.Sprintf("the calibration temperature is at its lower bound %g (the groups are separable on the training rows)", MinT))
-	}
-	for _, s := range []struct {
-		name string
-		o    Overlap
-	}{{"training", train}, {"evaluation", eval}} {
-		if s.o.Extreme > PoorExtremeShare {
-			why = append(why, fmt.Sprintf("%.0f%% of the %s rows have ê < %g or > %g", 100*s.o.Extreme, s.name, Extreme, 1-Extreme))
-		}
-	}
-	for _, g := range []struct {
-		name  string
-		ess   float64
-		n     int
-		share float64
-	}{{"a = 1", eval.ESS1, eval.N1, eval.MaxShare1}, {"a = 0", eval.ESS0, eval.N0, eval.MaxShare0}} {
-		switch {
-		case g.n > 0 && g.ess < PoorESSShare*float64(g.n):
-			why = append(why, fmt.Sprintf("on the evaluation rows the overlap weights of group %s count as %.1f of its %d rows", g.name, g.ess, g.n))
-		case g.share > UnreliableMaxShare:
-			why = append(why, fmt.Sprintf("on the evaluation rows one row carries %.0f%% of group %s's weight", 100*g.share, g.name))
-		}
-	}
-	return len(why) > 0, strings.Join(why, "; ")
-}
-
-// UnreliableMaxShare is the largest share of a group's overlap weight one
-// evaluation row may carry before the ATO counts as unreliable: above it a
-// single row moves the group's weighted mean by more than a tenth of its
-// score.
-const UnreliableMaxShare = 0.1
 
 // ESSNote explains an effective sample size that reads as every row
 // although the overlap is poor: "" unless every ê was clipped.
@@ -220,22 +163,29 @@ func (o Overlap) String() string {
 }
 
 // Predictor is a source column of the data and how strongly it goes with
-// the sensitive attribute.
+// the sensitive attribute, and with the target: leaving out a column that
+// stands in for the attribute is the usual remedy for poor overlap, and it
+// costs accuracy when the column also predicts the target (WithTarget).
 type Predictor struct {
 	Column string  `json:"column"` // the source column ("sex" for "sex=Male")
 	Corr   float64 `json:"corr"`   // the largest |correlation| of its encoded columns with a
+	// Target is the largest |correlation| of its encoded columns with the
+	// target y; Strongest says that no feature column's is larger, and Only
+	// that it is the only feature column. Absent from summaries written
+	// before they were measured.
+	Target    float64 `json:"target_corr,omitempty"`
+	Strongest bool    `json:"strongest_target,omitempty"`
+	Only      bool    `json:"only_feature,omitempty"`
 }
 
-// Predictors ranks the source columns of x (n rows × len(sources) encoded
-// columns; sources[j] is the source column encoded column j comes from,
-// "sex" for "sex=Male", datasets.Schema.Sources) by the largest absolute
-// Pearson correlation of any of their encoded columns with a, and returns
-// the first k. It is a cheap answer to "which inputs give the group away",
-// for a poor-overlap warning; constant columns are left out.
-func Predictors(x []float64, n int, sources []string, a []float64, k int) []Predictor {
+// associations is the largest absolute Pearson correlation with v of the
+// encoded columns of each source column of x (n rows × len(sources)
+// encoded columns; sources[j] is the source of encoded column j), the
+// sources in their first column's order; constant columns are left out.
+func associations(x []float64, n int, sources []string, v []float64) ([]string, map[string]float64) {
 	dim := len(sources)
-	if n < 2 || len(x) != n*dim || len(a) != n {
-		return nil
+	if n < 2 || len(x) != n*dim || len(v) != n {
+		return nil, nil
 	}
 	best := map[string]float64{}
 	var order []string
@@ -247,7 +197,7 @@ func Predictors(x []float64, n int, sources []string, a []float64, k int) []Pred
 		if stat.Variance(col, nil) == 0 {
 			continue
 		}
-		c := math.Abs(stat.Correlation(col, a, nil))
+		c := math.Abs(stat.Correlation(col, v, nil))
 		if math.IsNaN(c) {
 			continue
 		}
@@ -258,6 +208,17 @@ func Predictors(x []float64, n int, sources []string, a []float64, k int) []Pred
 			best[src] = c
 		}
 	}
+	return order, best
+}
+
+// Predictors ranks the source columns of x (n rows × len(sources) encoded
+// columns; sources[j] is the source column encoded column j comes from,
+// "sex" for "sex=Male", datasets.Schema.Sources) by the largest absolute
+// Pearson correlation of any of their encoded columns with a, and returns
+// the first k. It is a cheap answer to "which inputs give the group away",
+// for a poor-overlap warning; constant columns are left out.
+func Predictors(x []float64, n int, sources []string, a []float64, k int) []Predictor {
+	order, best := associations(x, n, sources, a)
 	out := make([]Predictor, 0, len(order))
 	for _, s := range order {
 		out = append(out, Predictor{Column: s, Corr: best[s]})
@@ -272,4 +233,29 @@ func Predictors(x []float64, n int, sources []string, a []float64, k int) []Pred
 		return 0
 	})
 	return out[:min(k, len(out))]
+}
+
+// WithTarget sets what leaving each of preds out would cost, measured as
+// Predictors measures the attribute: each column's largest |correlation|
+// with the target y, whether it is the strongest single predictor of y
+// among the feature columns (the first of equals), and whether it is the
+// only feature column. x, n and sources are Predictors'.
+func WithTarget(preds []Predictor, x []float64, n int, sources []string, y []float64) []Predictor {
+	order, corr := associations(x, n, sources, y)
+	strongest := ""
+	for _, s := range order {
+		if strongest == "" || corr[s] > corr[strongest] {
+			strongest = s
+		}
+	}
+	columns := map[string]bool{}
+	for _, s := range sources {
+		columns[s] = true
+	}
+	out := slices.Clone(preds)
+	for i := range out {
+		p := &out[i]
+		p.Target, p.Strongest, p.Only = corr[p.Column], p.Column == strongest, len(columns) == 1
+	}
+	return out
 }

@@ -85,5 +85,5 @@ func ExampleDiagnose() {
 	poor, why := o.Poor()
 	fmt.Printf("extreme %.2f, ESS a=1 %.2f of %d, a=0 %.2f of %d, poor %v: %s\n", o.Extreme, o.ESS1, o.N1, o.ESS0, o.N0, poor, why)
 	// Output:
-	// extreme 0.33, ESS a=1 1.81 of 3, a=0 1.81 of 3, poor true: 33% of the rows have ê < 0.01 or > 0.99
+	// extreme 0.33, ESS a=1 1.81 of 3, a=0 1.81 of 3, poor true: 33% of the rows have ê < 0.01 or > 0.99 (under 1/50 of a group's share), for group a = 1 on 17% of them
 }

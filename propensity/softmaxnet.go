@@ -171,6 +171,14 @@ func softmaxInto(p, z []float64, s float64) {
 // positive, so every overlap weight is.
 func CalibratedProbabilities(e, z []float64, T float64) {
 	softmaxInto(e, z, 1/T)
+	Floor(e)
+}
+
+// Floor floors one row's propensities e (adding up to 1) at Clip and
+// divides them by their sum, so that they still add up to 1 and each is
+// positive: the clipping of docs/method.md §4.4, which a file's
+// propensities go through before their overlap is judged as fp's own.
+func Floor(e []float64) {
 	var sum float64
 	for r, v := range e {
 		e[r] = max(v, Clip)

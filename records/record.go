@@ -178,8 +178,9 @@ type Record struct {
 
 	// The overlap of the split's calibrated propensity ê on its training
 	// rows (docs/method.md §4): the temperature, ê's quantiles at 0, 0.01, 0.05, 0.25,
-	// 0.5, 0.75, 0.95, 0.99 and 1, the share of rows with ê < 0.01 or
-	// ê > 0.99, and the effective sample size (Σw)²/Σw² of the overlap
+	// 0.5, 0.75, 0.95, 0.99 and 1, the share of extreme rows (ê under 1/50
+	// of a group's share; ê < 0.01 or > 0.99 in records written before the
+	// bound scaled with the share), and the effective sample size (Σw)²/Σw² of the overlap
 	// weights in each group, beside the group's rows. Records written
 	// before these keys existed have PropQ empty.
 	PropTemperature float64   `json:"prop_temperature,omitempty"`

@@ -114,18 +114,17 @@ func ATOWarning(recs []records.Record, ovs []RunOverlap) string {
 	if len(runs) > 1 {
 		at = fmt.Sprintf("%s split %d", first.run, first.split)
 	}
-	// The advice names the best predictor of the first unreliable split
-	// that has one.
+	// The advice is the first unreliable split's that has a summary.
 	var advice string
 	for _, k := range bad {
 		for _, o := range ovs {
-			if o.Run == k.run && o.Split == k.split && len(o.Predictors) > 0 && advice == "" {
-				advice = excludeAdvice(o.Predictors, "")
+			if o.Run == k.run && o.Split == k.split && advice == "" {
+				advice = o.remedy(false, k.run)
 			}
 		}
 	}
 	if advice == "" {
-		advice = excludeAdvice(nil, first.run)
+		advice = proxyAdvice(nil, false, first.run)
 	}
 	return fmt.Sprintf("the ATO is unreliable on %d of %d splits (%s): at %s, %s; %s",
 		len(bad), len(all), strings.Join(where, "; "), at, reason[first], advice)

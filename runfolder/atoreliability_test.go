@@ -181,7 +181,7 @@ func TestOverlapLineByRunAndSplit(t *testing.T) {
 			ESS1: o.ESS1, ESS0: o.ESS0, PropN1: o.N1, PropN0: o.N0, PropClipped: o.Clipped}
 	}
 	good, poor := mk("runs/good", goodOverlap), mk("runs/proxy", proxyOverlap)
-	want := "overlap over 2 splits of 2 runs: temperature 0.01–1; extreme ê (< 0.01 or > 0.99) at most 90.0% (runs/proxy split 0); " +
+	want := "overlap over 2 splits of 2 runs: temperature 0.01–1; extreme ê at most 90.0% (runs/proxy split 0); " +
 		"smallest ESS 90% of its group (runs/good split 0) — POOR"
 	for _, recs := range [][]records.Record{{good, poor}, {poor, good}} {
 		got := OverlapLine(recs)

@@ -80,10 +80,12 @@ func OverlapLine(recs []records.Record) string {
 	if len(runs) > 1 {
 		splits += fmt.Sprintf(" of %d runs", len(runs))
 	}
-	line := fmt.Sprintf("overlap over %s: temperature %.3g–%.3g; extreme ê (< 0.01 or > 0.99) at most %.1f%% (%s); smallest ESS %.0f%% of its group (%s)",
+	// "Extreme" without its bound: records written before the bound scaled
+	// with the groups' shares hold the share of ê < 0.01 or > 0.99.
+	line := fmt.Sprintf("overlap over %s: temperature %.3g–%.3g; extreme ê at most %.1f%% (%s); smallest ESS %.0f%% of its group (%s)",
 		splits, tMin, tMax, 100*ext, name(extAt), 100*ess, name(essAt))
 	if ext > 0.1 || ess < 0.1 || len(clipped) > 0 {
-		line += " — POOR: the ATO values rest on few rows (fp status on the run folder names the columns that predict the sensitive attribute)"
+		line += " — POOR: the ATO values rest on few rows (fp status on the run folder says what is behind it and what to do)"
 	}
 	if len(clipped) > 0 {
 		line += "; " + strings.Join(clipped, ", ") + ": " + propensity.Overlap{Clipped: 1}.ESSNote()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/fairness/audit"
+	"github.com/fpareto/fp/propensity"
 )
 
 func init() { register(auditCommand()) }
@@ -44,7 +46,11 @@ func auditCommand() *cli.Command {
 			"largest difference between the groups' means under the generalised overlap weights\n" +
 			"(docs/method.md §7). For a network of more than two groups, fp predict --logit --with-propensity\n" +
 			"--keep-coded writes them with group_coded, the row's group as training formed it: --logit logit\n" +
-			"--label y_coded --group group_coded measures what the records measure.",
+			"--label y_coded --group group_coded measures what the records measure.\n\n" +
+			"With propensities, fp audit also prints how the ato's overlap weights (floored as fp's own are)\n" +
+			"spread within each group, its effective sample size and the largest share of its weight on one\n" +
+			"row, and warns when the ato is unreliable by the rule fp train applies to the rows it measures\n" +
+			"the ATO on (docs/method.md §4.3); --json carries overlap, ato_reliable and ato_unreliable_reason.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "data", Required: true, Usage: "the predictions `FILE`: CSV with a header row, or Parquet when the name ends in .parquet; - for standard input (CSV)"},
 			&cli.StringFlag{Name: "score", Usage: "the `COLUMN` of predicted probabilities P(y=1)"},
@@ -112,10 +118,77 @@ func runAudit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool(jsonFlag) {
-		return writeJSON(c.App.Writer, res)
+	var ov auditOverlap
+	if in.E != nil {
+		// The propensity of group 1 as the two groups' propensities, in
+		// the groups' order, named as the table names them.
+		e, g := make([]float64, 2*len(in.E)), make([]int, len(in.A))
+		for i, v := range in.E {
+			e[2*i], e[2*i+1], g[i] = 1-v, v, int(in.A[i])
+		}
+		names := []string{in.Group.Negative, in.Group.Positive}
+		for a, n := range names {
+			if n == "" {
+				names[a] = fmt.Sprintf("a = %d", a)
+			}
+		}
+		if ov, err = judgeOverlap(e, names, g); err != nil {
+			return fmt.Errorf("audit %s: %w", in.File, err)
+		}
 	}
-	return audit.WriteText(c.App.Writer, in, res)
+	if c.Bool(jsonFlag) {
+		return writeJSON(c.App.Writer, struct {
+			*audit.Result
+			auditOverlap
+		}{res, ov})
+	}
+	if err := audit.WriteText(c.App.Writer, in, res); err != nil {
+		return err
+	}
+	ov.write(c.App.Writer)
+	return nil
+}
+
+// auditOverlap is what fp audit adds about the overlap behind the ato: how
+// the overlap weights of the audited rows spread within each group (the
+// effective sample size and the largest share of one row), and whether
+// the ato can be trusted by the rule fp train applies to the rows it
+// measures the ATO on (docs/method.md §4.3). Its fields join the audit's
+// JSON document; all absent without propensities.
+type auditOverlap struct {
+	Overlap             *propensity.GroupOverlap `json:"overlap,omitempty"`
+	ATOReliable         *bool                    `json:"ato_reliable,omitempty"`
+	ATOUnreliableReason string                   `json:"ato_unreliable_reason,omitempty"`
+}
+
+// judgeOverlap diagnoses the propensities e (row-major n×len(levels)) of
+// rows in groups g with the weights fp gives them: each floored at
+// propensity.Clip as fp's own are, then propensity.UnreliableRows.
+func judgeOverlap(e []float64, levels []string, g []int) (auditOverlap, error) {
+	R := len(levels)
+	floored := slices.Clone(e)
+	for i := range g {
+		propensity.Floor(floored[i*R : (i+1)*R])
+	}
+	o, err := propensity.DiagnoseGroups(floored, levels, g, 0)
+	if err != nil {
+		return auditOverlap{}, err
+	}
+	bad, why := propensity.UnreliableRows(o, "audited")
+	reliable := !bad
+	return auditOverlap{Overlap: &o, ATOReliable: &reliable, ATOUnreliableReason: why}, nil
+}
+
+// write prints the overlap line and, when the ato is unreliable, the
+// warning, after the audit's tables; nothing without propensities.
+func (o auditOverlap) write(w io.Writer) {
+	if o.Overlap == nil {
+		return
+	}
+	fmt.Fprintf(w, "overlap of the ato's weights on the audited rows: %s\n", o.Overlap.WeightsString())
+	if !*o.ATOReliable {
+		fmt.Fprintf(w, "warning: the ato is unreliable (%s): its overlap weights rest on few rows, so read it with caution\n", o.ATOUnreliableReason)
+	}
 }
 
 // runAuditGroups audits in R groups: the groups are the values of the
@@ -142,8 +215,21 @@ func runAuditGroups(c *cli.Context, groups []string, stdin []byte, opt audit.Opt
 	if err != nil {
 		return err
 	}
-	if c.Bool(jsonFlag) {
-		return writeJSON(c.App.Writer, res)
+	var ov auditOverlap
+	if in.E != nil {
+		if ov, err = judgeOverlap(in.E, in.Groups, in.G); err != nil {
+			return fmt.Errorf("audit %s: %w", in.File, err)
+		}
 	}
-	return audit.WriteGroupsText(c.App.Writer, in, res)
+	if c.Bool(jsonFlag) {
+		return writeJSON(c.App.Writer, struct {
+			*audit.GroupResult
+			auditOverlap
+		}{res, ov})
+	}
+	if err := audit.WriteGroupsText(c.App.Writer, in, res); err != nil {
+		return err
+	}
+	ov.write(c.App.Writer)
+	return nil
 }

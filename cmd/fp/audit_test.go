@@ -400,3 +400,86 @@ func TestAuditDecisionMetricsJSON(t *testing.T) {
 		t.Errorf("text output:\n%s", text)
 	}
 }
+
+// fp audit judges the ato as fp train judges its test rows: each group's
+// effective sample size and largest share of one row, printed and in the
+// JSON, and a warning when one row carries much of a group's weight; well
+// spread weights give none. In R groups likewise.
+func TestAuditJudgesTheATO(t *testing.T) {
+	// x is a = 0 (y, the later value, is 1), so its weights are ê: 0.5,
+	// 0.6, 0.05 and 0.55, the second 35% of their sum.
+	skewed := "score,y,g,p\n0.8,1,x,0.5\n0.7,1,x,0.6\n0.4,0,x,0.05\n0.6,1,x,0.55\n0.3,0,y,0.5\n0.2,0,y,0.45\n0.5,1,y,0.4\n0.1,0,y,0.5\n"
+	var even strings.Builder
+	even.WriteString("score,y,g,p\n")
+	for i := range 200 {
+		fmt.Fprintf(&even, "%.2f,%d,%s,%.2f\n", 0.3+0.002*float64(i), i%2, []string{"x", "y"}[i%3%2], 0.4+0.001*float64(i))
+	}
+	for _, tc := range []struct {
+		name, csv string
+		reliable  bool
+	}{{"one row carries a group", skewed, false}, {"weights spread", even.String(), true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeAuditFile(t, "preds.csv", tc.csv)
+			args := []string{"audit", "--data", path, "--score", "score", "--label", "y", "--group", "g", "--propensity", "p"}
+			text, _, err := runFP(t, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(text, "overlap of the ato's weights on the audited rows: extreme ") || !strings.Contains(text, "ESS x ") {
+				t.Errorf("no overlap line:\n%s", text)
+			}
+			warned := strings.Contains(text, "warning: the ato is unreliable (")
+			if warned == tc.reliable {
+				t.Errorf("warning printed %v:\n%s", warned, text)
+			}
+			if !tc.reliable && !strings.Contains(text, `on the audited rows one row carries 3`) {
+				t.Errorf("the warning does not name the row's share:\n%s", text)
+			}
+			js, _, err := runFP(t, append(args, "--json")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct {
+				ATO         *float64 `json:"ato"`
+				ATOReliable *bool    `json:"ato_reliable"`
+				Reason      string   `json:"ato_unreliable_reason"`
+				Overlap     struct {
+					Groups []struct {
+						Level    string  `json:"level"`
+						N        int     `json:"n"`
+						ESS      float64 `json:"ess"`
+						MaxShare float64 `json:"max_share"`
+					} `json:"groups"`
+				} `json:"overlap"`
+			}
+			if err := json.Unmarshal([]byte(js), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.ATO == nil || got.ATOReliable == nil || *got.ATOReliable != tc.reliable || (got.Reason == "") != tc.reliable ||
+				len(got.Overlap.Groups) != 2 || got.Overlap.Groups[0].Level != "x" {
+				t.Fatalf("JSON %s", js)
+			}
+			if !tc.reliable {
+				// x's weights: ê = 0.5, 0.6, 0.05, 0.55 (a = 0), 1.7 in all.
+				x := got.Overlap.Groups[0]
+				if math.Abs(x.MaxShare-0.6/1.7) > 1e-9 || math.Abs(x.ESS-1.7*1.7/(0.25+0.36+0.0025+0.3025)) > 1e-9 || x.N != 4 {
+					t.Errorf("group x: %+v", x)
+				}
+			}
+		})
+	}
+	// Three groups, C's weight on one of its three rows.
+	groups := "score,y,g,propensity_A,propensity_B,propensity_C\n" +
+		"0.8,1,A,0.4,0.4,0.2\n0.7,0,A,0.4,0.4,0.2\n0.6,1,B,0.4,0.4,0.2\n0.5,0,B,0.4,0.4,0.2\n" +
+		"0.4,1,C,0.3,0.3,0.4\n0.3,0,C,0.45,0.45,0.1\n0.2,1,C,0.49,0.49,0.02\n"
+	text, _, err := runFP(t, "audit", "--data", writeAuditFile(t, "groups.csv", groups), "--score", "score", "--label", "y", "--group", "g")
+	if err != nil || !strings.Contains(text, "ESS C ") || !strings.Contains(text, `one row carries `) || !strings.Contains(text, `of group "C"'s weight`) {
+		t.Errorf("three groups: %v\n%s", err, text)
+	}
+	// Without propensities nothing is judged.
+	path := writeAuditFile(t, "preds.csv", skewed)
+	js, _, err := runFP(t, "audit", "--data", path, "--score", "score", "--label", "y", "--group", "g", "--json")
+	if err != nil || strings.Contains(js, "ato_reliable") || strings.Contains(js, `"overlap"`) {
+		t.Errorf("no propensity: %v\n%s", err, js)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/compare"
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
 )
@@ -35,7 +36,9 @@ func frontCommand() *cli.Command {
 			"groups (as fp compare). Failed candidates are left out. Records of different datasets are refused\n" +
 			"unless grouped by dataset.\n" +
 			"With --ci it then prints the non-dominated candidates of the pooled front, each with 95% intervals of\n" +
-			"its risk, accuracy and every metric from a bootstrap of its test rows (--ci-resamples).",
+			"its risk, accuracy and every metric from a bootstrap of its test rows (--ci-resamples), and how many\n" +
+			"of them can be told apart from their neighbours at 95% on the rows that decided the front (a paired\n" +
+			"bootstrap of their difference where two neighbours share a split, their two intervals otherwise).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
 			&cli.BoolFlag{Name: "ci", Usage: "print the non-dominated candidates with their 95% intervals"},
@@ -73,8 +76,9 @@ func runFront(c *cli.Context) error {
 		ov.warn(c.App.ErrWriter)
 	}
 	var rows []intervals.Row
+	var dist []*intervals.Distinguishability
 	if c.Bool("ci") {
-		if rows, err = frontIntervals(c, paths, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
+		if rows, dist, err = frontIntervals(c, paths, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
 			return err
 		}
 	}
@@ -84,7 +88,9 @@ func runFront(c *cli.Context) error {
 				*compare.Result
 				overlapReport
 				Front []intervals.Row `json:"front"`
-			}{res, ov, rows})
+				// One per dataset's front; absent without intervals.
+				Distinguishable []*intervals.Distinguishability `json:"distinguishable,omitempty"`
+			}{res, ov, rows, dist})
 		}
 		return writeJSON(c.App.Writer, struct {
 			*compare.Result
@@ -98,6 +104,14 @@ func runFront(c *cli.Context) error {
 		if err := intervals.WriteFront(c.App.Writer, rows, metric); err != nil {
 			return err
 		}
+		for _, d := range dist {
+			what := "the front"
+			if len(dist) > 1 {
+				// The fronts of several datasets, listed by dataset.
+				what = "the front of " + printable.String(d.Dataset)
+			}
+			fmt.Fprintf(c.App.Writer, "%s: %s\n", what, d)
+		}
 	}
 	// The overlap of the splits behind the fronts, in one line (records
 	// written before the overlap was recorded give none).
@@ -108,28 +122,44 @@ func runFront(c *cli.Context) error {
 }
 
 // frontIntervals returns the non-dominated candidates of paths in (axis
-// value, metric) with their intervals, and notes on stderr what could not be
-// given.
-func frontIntervals(c *cli.Context, paths []string, axis, metric string, d records.Decide, resamples int) ([]intervals.Row, error) {
+// value, metric) with their intervals and, for each dataset's front, how
+// many of its points can be told apart from their neighbours, and notes on
+// stderr what could not be given.
+func frontIntervals(c *cli.Context, paths []string, axis, metric string, d records.Decide, resamples int) ([]intervals.Row, []*intervals.Distinguishability, error) {
 	cands, err := choose.ReadCandidates(paths)
 	if err != nil {
-		return nil, fmt.Errorf("front: %w", err)
+		return nil, nil, fmt.Errorf("front: %w", err)
 	}
 	front, err := intervals.FrontOn(cands, axis, metric, d)
 	if err != nil {
-		return nil, fmt.Errorf("front: %w", err)
+		return nil, nil, fmt.Errorf("front: %w", err)
 	}
 	cis := make([]intervals.CI, len(front))
+	var dist []*intervals.Distinguishability
 	if resamples > 0 {
 		var notes []string
 		if cis, notes, err = intervals.Compute(front, resamples); err != nil {
-			return nil, fmt.Errorf("front: %w", err)
+			return nil, nil, fmt.Errorf("front: %w", err)
 		}
-		for _, n := range notes {
-			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
+		t, err := intervals.NewDistinguisher(d, resamples)
+		if err != nil {
+			return nil, nil, fmt.Errorf("front: %w", err)
+		}
+		for _, f := range intervals.Fronts(front) {
+			one, err := t.Front(f, axis, metric)
+			if err != nil {
+				return nil, nil, fmt.Errorf("front: %w", err)
+			}
+			dist = append(dist, one)
+		}
+		notes = append(notes, t.Notes()...)
+		for i, n := range notes {
+			if !slices.Contains(notes[:i], n) {
+				fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
+			}
 		}
 	}
-	return intervals.Rows(front, cis), nil
+	return intervals.Rows(front, cis), dist, nil
 }
 
 // readCandidates reads the records of paths (files or sweep folders),

@@ -182,3 +182,97 @@ func TestIntervalFlags(t *testing.T) {
 		oneLine(t, err.Error())
 	}
 }
+
+// fp pick and fp front --ci say how many points of the front can be told
+// apart from their neighbours, on the rows that decided the front, in text
+// and JSON; without intervals they say nothing.
+func TestDistinguishableInPickAndFront(t *testing.T) {
+	dir, _ := ciRun(t)
+	type dist struct {
+		Rows            string `json:"rows"`
+		Metric          string `json:"metric"`
+		Points          int    `json:"points"`
+		Distinguishable int    `json:"distinguishable"`
+		Pairs           []struct {
+			Paired bool `json:"paired"`
+		} `json:"pairs"`
+	}
+	cases := []struct {
+		name string
+		args []string
+		text string // in the text output
+		rows string
+	}{
+		{"pick", []string{"pick", dir, "--knee", "--allow-degenerate", "--ci-resamples", "200"}, "the front it was picked from: ", "selection"},
+		{"pick on test rows", []string{"pick", dir, "--knee", "--allow-degenerate", "--ci-resamples", "200", "--decide-on", "test"},
+			"the front it was picked from: ", "test"},
+		{"front", []string{"front", dir, "--ci", "--metric", "dp", "--ci-resamples", "200"}, "the front: ", "selection"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := runFP(t, tc.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var line string
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasPrefix(l, tc.text) {
+					line = l
+				}
+			}
+			if !strings.Contains(line, " points; ") || !strings.Contains(line, "at 95% on the "+tc.rows+" rows") ||
+				!strings.Contains(line, "paired bootstrap") {
+				t.Errorf("no statement of distinguishability in\n%s", out)
+			}
+			js, _, err := runFP(t, append(tc.args, "--json")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d dist
+			if tc.name == "front" {
+				var got struct {
+					Front           []map[string]any `json:"front"`
+					Distinguishable []dist           `json:"distinguishable"`
+				}
+				if err := json.Unmarshal([]byte(js), &got); err != nil {
+					t.Fatal(err)
+				}
+				if len(got.Distinguishable) != 1 || got.Distinguishable[0].Points != len(got.Front) {
+					t.Fatalf("front --ci --json: %d fronts tested, %d rows:\n%s", len(got.Distinguishable), len(got.Front), js)
+				}
+				d = got.Distinguishable[0]
+			} else {
+				var got struct {
+					Distinguishable *dist `json:"distinguishable"`
+				}
+				if err := json.Unmarshal([]byte(js), &got); err != nil {
+					t.Fatal(err)
+				}
+				if got.Distinguishable == nil {
+					t.Fatalf("pick --json has no distinguishable:\n%s", js)
+				}
+				d = *got.Distinguishable
+			}
+			// One split: every pair of neighbours is paired.
+			if d.Rows != tc.rows || d.Points < 2 || len(d.Pairs) != d.Points-1 || d.Distinguishable > d.Points {
+				t.Errorf("distinguishable %+v", d)
+			}
+			for _, p := range d.Pairs {
+				if !p.Paired {
+					t.Errorf("a pair of one split not paired: %+v", d)
+				}
+			}
+			if !strings.Contains(line, fmt.Sprintf("%d points; ", d.Points)) {
+				t.Errorf("the text %q disagrees with the JSON %+v", line, d)
+			}
+			// No intervals asked for: no claim.
+			none, _, err := runFP(t, append(tc.args, "--ci-resamples", "0")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(none, "distinguishable") {
+				t.Errorf("--ci-resamples 0 states distinguishability:\n%s", none)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -128,4 +129,101 @@ func TestTrainCSVKeepsValidationPartByDefault(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--val-fraction: ") {
 		t.Errorf("--val-fraction 0.7: err = %v, want one naming the flag", err)
 	}
+}
+
+// writeRaceCSV writes n rows of id, leak (the target with a third of it
+// flipped), score (the target's strongest predictor), x1, x2, race and y;
+// race has five values, E under 2% of the rows. With proxy, score moves
+// with race (A high, B low): it then stands in for race as well.
+func writeRaceCSV(t *testing.T, n int, proxy bool) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(29, uint64(n)))
+	var b strings.Builder
+	b.WriteString("id,leak,score,x1,x2,race,y\n")
+	for i := range n {
+		race, shift := "A", 0.0
+		switch u := rng.Float64(); {
+		case u < 0.016:
+			race = "E"
+		case u < 0.07:
+			race = "D"
+		case u < 0.2:
+			race = "C"
+		case u < 0.45:
+			race = "B"
+		}
+		if proxy {
+			shift = map[string]float64{"A": 2.5, "B": -2.5, "C": 0, "D": -1, "E": 1}[race]
+		}
+		score, x1, x2 := shift+rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+		y := 0
+		if rng.Float64() < 1/(1+math.Exp(-1.6*score-0.4*x1)) {
+			y = 1
+		}
+		leak := y
+		if rng.Float64() < 0.35 {
+			leak = 1 - y
+		}
+		fmt.Fprintf(&b, "%d,%d,%.4f,%.4f,%.4f,%s,%d\n", i+1, leak, score, x1, x2, race, y)
+	}
+	path := filepath.Join(t.TempDir(), "race.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The overlap warnings fit their cause (docs/method.md §4.3): a group of
+// under 2% of the rows does not make features without a proxy read as extreme,
+// and an unreliable ATO is put down to it by name, with its rows and the
+// flags that merge it, not to a column; a column that stands in for the
+// attribute and is the target's strongest predictor, or the only feature,
+// is never suggested without what leaving it out costs.
+func TestTrainOverlapAdviceFitsTheCause(t *testing.T) {
+	train := func(t *testing.T, csv string, extra ...string) string {
+		t.Helper()
+		args := append([]string{"train", "--data", csv, "--target", "y", "--sensitive", "race", "--sensitive-levels", "all",
+			"--splits", "1", "--lambdas", "0,1", "--epochs", "2", "--engine", "backprop", "--quiet", "--no-plot",
+			"--out", filepath.Join(t.TempDir(), "run")}, extra...)
+		_, stderr, err := runFP(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stderr
+	}
+	t.Run("no proxy", func(t *testing.T) {
+		stderr := train(t, writeRaceCSV(t, 2400, false), "--exclude", "id")
+		if strings.Contains(stderr, "poor overlap") || strings.Contains(stderr, "rows have a propensity under") {
+			t.Errorf("features without a proxy read as poor or extreme:\n%s", stderr)
+		}
+		for _, want := range []string{"the ATO is unreliable", `group "E" (`, "is too small to estimate", "--group-map E=GROUP"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("the warning lacks %q:\n%s", want, stderr)
+			}
+		}
+		if strings.Contains(stderr, "--exclude score") || strings.Contains(stderr, "stands in for") {
+			t.Errorf("the small group's warning advises leaving a column out:\n%s", stderr)
+		}
+	})
+	t.Run("the strongest predictor stands in", func(t *testing.T) {
+		stderr := train(t, writeRaceCSV(t, 2400, true), "--exclude", "id")
+		if !strings.Contains(stderr, "poor overlap") ||
+			!strings.Contains(stderr, "score is also the strongest predictor of the target") ||
+			!strings.Contains(stderr, "leaving it out (--exclude score) costs accuracy") {
+			t.Errorf("the warning does not say what leaving score out costs:\n%s", stderr)
+		}
+		if strings.Contains(stderr, "e.g. --exclude score") {
+			t.Errorf("score is suggested bare:\n%s", stderr)
+		}
+	})
+	t.Run("the only feature stands in", func(t *testing.T) {
+		stderr := train(t, writeRaceCSV(t, 2400, true), "--features", "score")
+		if !strings.Contains(stderr, "score is the only feature, so it cannot be left out") &&
+			!strings.Contains(stderr, "score, the column that predicts the sensitive attribute best") {
+			t.Errorf("the warning does not say that score cannot be left out:\n%s", stderr)
+		}
+		if strings.Contains(stderr, "--exclude") {
+			t.Errorf("the only feature is suggested for --exclude:\n%s", stderr)
+		}
+	})
 }

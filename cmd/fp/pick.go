@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/fpareto/fp/internal/shellword"
 	"io"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/fpareto/fp/certify"
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/internal/shellword"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
@@ -42,9 +42,12 @@ func pickCommand() *cli.Command {
 			"                      min–max normalised over the front)\n" +
 			"It prints the candidate, its metrics with their 95% intervals (a bootstrap of its test rows, re-scored\n" +
 			"by its network; --ci-resamples 0 leaves them out), its network file and the fp predict command that uses it.\n" +
-			"When no candidate meets the requirement it exits with an error naming the closest one (for --knee,\n" +
-			"when no point stands out, the nearest alternatives). The table marks with ! a shown value that breaks\n" +
-			"the requirement.\n" +
+			"When no candidate meets the requirement it exits with an error naming the closest one; when no point\n" +
+			"stands out as the knee, --knee takes the best-balanced one (the smallest larger coordinate on the\n" +
+			"min–max normalised front) and says so. The table marks with ! a shown value that breaks the requirement.\n" +
+			"It then says how many points of the front it picked from can be told apart from their neighbours at\n" +
+			"95% (a paired bootstrap of their difference on the deciding rows where two neighbours share a split,\n" +
+			"their two intervals otherwise).\n" +
 			"--confidence C certifies the requirement: the candidates are tested in a fixed order along λ with\n" +
 			"one-sided bootstrap bounds at level C from the rows that decide, and the pick is made among those\n" +
 			"certified, so that the chance any certified candidate breaks the requirement on the population the\n" +
@@ -56,13 +59,9 @@ func pickCommand() *cli.Command {
 			"choice did not see; decided on the test rows (--decide-on test, or runs without selection rows)\n" +
 			"the shown metrics also served to choose, and flatter the choice.\n" +
 			"Sweeps of different datasets (see data_id in the README) are refused: pick from one dataset's runs.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
-			&cli.Float64Flag{Name: "max-unfairness", Usage: "highest acceptable value of --metric"},
-			&cli.Float64Flag{Name: "max-risk", Usage: "highest acceptable risk"},
-			&cli.Float64Flag{Name: "min-accuracy", Usage: "lowest acceptable accuracy"},
-			&cli.Float64Flag{Name: "min-ratio", Usage: "lowest acceptable dp_ratio (smallest over largest selection rate; 0.8 is the four-fifths rule); implies --metric dp-ratio"},
-			&cli.BoolFlag{Name: "knee", Usage: "the front's point of highest trade-off"},
+		}, append(ruleFlags(nil),
 			&cli.Float64Flag{Name: "confidence", Usage: "certify the requirement at confidence `C` (e.g. 0.9): pick among the candidates whose requirement holds with probability ≥ C over the sampling of the rows that decide (docs/method.md §8.7); not with --knee"},
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
 			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, almost single-class, near-constant and no-better-than-constant candidates"},
@@ -70,16 +69,10 @@ func pickCommand() *cli.Command {
 			&cli.IntFlag{Name: "split", Usage: "pick among the candidates of split `M` only"},
 			ciResamplesFlag(),
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
-		},
+		)...),
 		Action: runPick,
 	}
 }
-
-// pickRules are the requirement flags and the rule each sets.
-var pickRules = []struct {
-	flag string
-	kind choose.Kind
-}{{"max-unfairness", choose.MaxUnfairness}, {"max-risk", choose.MaxRisk}, {"min-accuracy", choose.MinAccuracy}, {"min-ratio", choose.MinRatio}, {"knee", choose.Knee}}
 
 func runPick(c *cli.Context) error {
 	paths, err := argsAndFlags(c)
@@ -99,17 +92,12 @@ func runPick(c *cli.Context) error {
 	if !slices.Contains(records.Metrics, metric) {
 		return fmt.Errorf("pick: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
-	var rules []choose.Rule
-	for _, r := range pickRules {
-		if c.IsSet(r.flag) {
-			rules = append(rules, choose.Rule{Kind: r.kind, Bound: c.Float64(r.flag)})
-		}
-	}
+	rules, _ := rulesOf(c)
 	if c.Bool("print-path") && c.Bool(jsonFlag) {
 		return fmt.Errorf("pick: give --print-path or --json, not both")
 	}
 	if len(rules) != 1 {
-		return fmt.Errorf("pick: give exactly one of --max-unfairness, --max-risk, --min-accuracy, --min-ratio, --knee (got %d)", len(rules))
+		return fmt.Errorf("pick: give exactly one of %s (got %d)", ruleNames, len(rules))
 	}
 	nres, err := ciResamples(c, "pick")
 	if err != nil {
@@ -175,14 +163,14 @@ func runPick(c *cli.Context) error {
 	var pe *choose.PickError
 	if errors.As(err, &pe) {
 		noteLeftOut(c, pe.LeftOut, len(cands), allow)
-		if len(pe.Alternatives) > 0 {
-			return fmt.Errorf("pick: %w; or state a requirement (--max-unfairness, --max-risk, --min-accuracy)", err)
-		}
 	}
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
 	noteLeftOut(c, res.LeftOut, len(cands), allow)
+	if res.Note != "" {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", res.Note)
+	}
 	if res.Basis == "test" {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
 			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
@@ -192,13 +180,22 @@ func runPick(c *cli.Context) error {
 		ov.warn(c.App.ErrWriter)
 	}
 	var ci *intervals.CI
+	var dist *intervals.Distinguishability
 	if nres > 0 && !c.Bool("print-path") {
-		var notes []string
+		var notes, more []string
 		if ci, notes, err = intervals.ForPicked(cands, res, nres); err != nil {
 			return fmt.Errorf("pick: %w", err)
 		}
-		for _, n := range notes {
-			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
+		// The claim is about the front the pick was made from, on the rows
+		// that decided it.
+		if dist, more, err = intervals.Distinguish(res.Among, records.AxisRisk, metric, decide, nres); err != nil {
+			return fmt.Errorf("pick: %w", err)
+		}
+		notes = append(notes, more...)
+		for i, n := range notes {
+			if !slices.Contains(notes[:i], n) {
+				fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
+			}
 		}
 		ci.Apply(&res.Shown)
 	}
@@ -207,7 +204,8 @@ func runPick(c *cli.Context) error {
 			intervals.Picked
 			overlapReport
 			*certify.Certificate
-		}{intervals.Picked{Picked: res, CI: ci}, ov, cert})
+			Distinguishable *intervals.Distinguishability `json:"distinguishable,omitempty"`
+		}{intervals.Picked{Picked: res, CI: ci}, ov, cert, dist})
 	}
 	if c.Bool("print-path") {
 		if res.Conditioned {
@@ -225,6 +223,9 @@ func runPick(c *cli.Context) error {
 	}
 	if err := intervals.WriteText(c.App.Writer, ci, &res.Shown); err != nil {
 		return err
+	}
+	if dist != nil {
+		fmt.Fprintf(c.App.Writer, "the front it was picked from: %s\n", dist)
 	}
 	return writePredictHint(c.App.Writer, &res.Shown)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -25,8 +26,12 @@ func reportCommand() *cli.Command {
 			"networks are present, its score distributions), the table of non-dominated candidates, the method\n" +
 			"comparison and the standardization constants of every split. Every non-dominated candidate gets 95%\n" +
 			"intervals of its risk, accuracy and metrics from a bootstrap of its test rows (--ci-resamples; 0 leaves\n" +
-			"them out), drawn as error bars. Prints the path of the page.",
-		Flags: []cli.Flag{
+			"them out), drawn as error bars. For every front it says how many of its points can be told apart from\n" +
+			"their neighbours at 95% (a paired bootstrap of their difference where two neighbours share a split,\n" +
+			"their two intervals otherwise) and marks the network fp pick would return from it: by --knee unless\n" +
+			"one of fp pick's requirements is given (--min-ratio marks the dp-ratio front only). Prints the path of\n" +
+			"the page.",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the page to `FILE` (default report.html in the first RUN folder)"},
 			&cli.StringFlag{Name: "title", Usage: "the page's title (default: fp report: DATASETS)"},
 			&cli.StringFlag{Name: "by", Usage: "dataset: accept runs of several datasets, each shown in panels, a table section and a comparison of its own (without it they are refused; a front is never pooled across datasets)"},
@@ -34,7 +39,16 @@ func reportCommand() *cli.Command {
 			frontRuleFlag(),
 			ciResamplesFlag(),
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was written as JSON"},
-		},
+		}, ruleFlags(func(flag, usage string) string {
+			switch flag {
+			case "knee":
+				return "mark on each front what fp pick --knee --metric M returns from it (the default)"
+			case "min-ratio":
+				return "mark on the dp-ratio front what fp pick --min-ratio `R` returns from it instead of the knee (lowest acceptable dp_ratio)"
+			}
+			return "mark on each front what fp pick --" + flag + " `V` --metric M returns from it instead of the knee (" +
+				strings.ReplaceAll(usage, "--metric", "the front's metric") + ")"
+		})...),
 		Action: runReport,
 	}
 }
@@ -66,8 +80,15 @@ func runReport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	rules, flags := rulesOf(c)
+	if len(rules) > 1 {
+		return fmt.Errorf("report: give at most one of %s (got %d)", ruleNames, len(rules))
+	}
 	defaults := experiments.DefaultConfig().Config
 	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults, Decide: c.String("decide-on"), CIResamples: nres}
+	if len(rules) == 1 {
+		opt.Rule, opt.RuleFlags = rules[0], flags[0]
+	}
 	if c.IsSet("front-rule") { // left to its default, records written before const_risk fall back to minmax
 		if _, err := frontRule(c, "report"); err != nil {
 			return err

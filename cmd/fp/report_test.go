@@ -147,3 +147,82 @@ func TestReportRefusesBadInput(t *testing.T) {
 		})
 	}
 }
+
+// fp report marks, on each front, the network fp pick returns: by the
+// knee, or by the requirement given, through fp pick's own rule flags.
+func TestReportMarksThePick(t *testing.T) {
+	_, csv := ciRun(t)
+	// Trained long enough that fp pick finds networks that are not
+	// degenerate.
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runFP(t, "train", "--data", csv, "--target", "label", "--sensitive", "group", "--splits", "2",
+		"--lambdas", "0,0.01,0.1,1", "--epochs", "60", "--engine", "backprop", "--out", dir, "-q", "--no-plot"); err != nil {
+		t.Fatalf("train: %v\n%s", err, stderr)
+	}
+	cases := []struct {
+		name string
+		args []string // fp pick's and fp report's
+	}{
+		{"knee", []string{"--knee"}},
+		{"requirement", []string{"--max-risk", "0.7"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "report.html")
+			reportArgs := []string{"report", dir, "--out", out, "--ci-resamples", "100"}
+			if tc.name != "knee" { // the default
+				reportArgs = append(reportArgs, tc.args...)
+			}
+			if _, _, err := runFP(t, reportArgs...); err != nil {
+				t.Fatal(err)
+			}
+			pickOut, _, err := runFP(t, append([]string{"pick", dir, "--json", "--ci-resamples", "0"}, tc.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var picked struct {
+				Weights string `json:"weights"`
+			}
+			if err := json.Unmarshal([]byte(pickOut), &picked); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := regexp.MustCompile(`(?s)<script type="application/json" id="fp-data">(.*?)</script>`).FindSubmatch(b)
+			if m == nil {
+				t.Fatal("no data in the page")
+			}
+			var data struct {
+				Metrics    []string `json:"metrics"`
+				PickFlags  string   `json:"pick_flags"`
+				Candidates []struct {
+					Net  string `json:"net"`
+					Pick []int  `json:"pick"`
+				} `json:"candidates"`
+			}
+			if err := json.Unmarshal(m[1], &data); err != nil {
+				t.Fatal(err)
+			}
+			var marked []string
+			for _, c := range data.Candidates {
+				if len(c.Pick) > 0 && c.Pick[0] == 0 { // on the front of ato, fp pick's default metric
+					marked = append(marked, c.Net)
+				}
+			}
+			if data.Metrics[0] != "ato" || len(marked) != 1 || marked[0] != picked.Weights {
+				t.Errorf("the page marks %q on the ato front, fp pick %s returns %s", marked, strings.Join(tc.args, " "), picked.Weights)
+			}
+			if want := strings.Join(tc.args, " "); data.PickFlags != want {
+				t.Errorf("pick flags %q, want %q", data.PickFlags, want)
+			}
+			if want := "fp pick " + dir + " " + strings.Join(tc.args, " ") + " --metric ato"; !strings.Contains(html.UnescapeString(string(b)), want) {
+				t.Errorf("the page does not show %q", want)
+			}
+		})
+	}
+	if _, _, err := runFP(t, "report", dir, "--knee", "--max-risk", "1"); err == nil || !strings.Contains(err.Error(), "at most one of") {
+		t.Errorf("two requirements: err = %v", err)
+	}
+}

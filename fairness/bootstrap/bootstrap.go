@@ -22,6 +22,7 @@ type Sample struct {
 	sub         []uint8   // the subset 1 + y
 	last        []bool    // last[k]: row k ends a block of tied scores
 	r           int       // the number of groups
+	order       []int     // order[k]: the row, in the order given, at score-order position k
 }
 
 // New prepares predicted probabilities p with labels y, groups a and, when
@@ -129,7 +130,7 @@ func newSample(p, y []float64, g []int32, r int, w, loss []float64) *Sample {
 	sort.SliceStable(order, func(i, j int) bool { return p[order[i]] < p[order[j]] })
 	s := &Sample{
 		p: make([]float64, n), y: make([]float64, n), g: make([]int32, n),
-		loss: make([]float64, n), right: make([]float64, n), r: r,
+		loss: make([]float64, n), right: make([]float64, n), r: r, order: order,
 	}
 	if w != nil {
 		s.w = make([]float64, n)

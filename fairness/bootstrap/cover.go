@@ -199,16 +199,21 @@ func absMaxImage(level float64, sets ...pairs) Interval {
 			if len(v) == 0 {
 				continue
 			}
-			iv := percentile(v, each)
-			lo, hi := math.Abs(iv.Lo), math.Abs(iv.Hi)
-			if iv.Lo <= 0 && iv.Hi >= 0 {
-				lo = 0
-			}
-			out.Lo, out.Hi = max(out.Lo, min(lo, hi)), max(out.Hi, lo, hi)
+			out.Lo, out.Hi = max(out.Lo, absLo(percentile(v, each))), max(out.Hi, absHi(percentile(v, each)))
 		}
 	}
 	return out
 }
+
+// absLo and absHi are the smallest and the largest |d| for d in iv.
+func absLo(iv Interval) float64 {
+	if iv.Lo <= 0 && iv.Hi >= 0 {
+		return 0
+	}
+	return min(math.Abs(iv.Lo), math.Abs(iv.Hi))
+}
+
+func absHi(iv Interval) float64 { return max(math.Abs(iv.Lo), math.Abs(iv.Hi)) }
 
 // ratioImage is absMaxImage for dp_ratio = min over pairs of min(q, 1/q),
 // q = s_r/s_s the pair's ratio of selection rates.

@@ -207,3 +207,28 @@ func TestCoverageNearZeroAndAway(t *testing.T) {
 		})
 	}
 }
+
+// The image of |d| over an interval of d: 0 at the bottom when the
+// interval holds 0, and the larger end's magnitude at the top whichever
+// side it is on.
+func TestAbsImage(t *testing.T) {
+	for _, c := range []struct {
+		iv     Interval
+		lo, hi float64
+	}{
+		{Interval{-0.05, 0.005}, 0, 0.05},
+		{Interval{-0.005, 0.05}, 0, 0.05},
+		{Interval{0.01, 0.03}, 0.01, 0.03},
+		{Interval{-0.03, -0.01}, 0.01, 0.03},
+		{Interval{0, 0}, 0, 0},
+	} {
+		if lo, hi := absLo(c.iv), absHi(c.iv); lo != c.lo || hi != c.hi {
+			t.Errorf("|d| over %v: [%g, %g], want [%g, %g]", c.iv, lo, hi, c.lo, c.hi)
+		}
+	}
+	// Through absMaxImage, with every value on the negative side but one.
+	v := []float64{-0.05, -0.04, -0.045, -0.03, -0.035, -0.02, -0.025, -0.01, -0.015, 0.001}
+	if iv := absMaxImage(0.999, pairs{v}); !(iv.Lo == 0 && iv.Hi > 0.04) {
+		t.Errorf("image %v, want [0, ≈0.05]", iv)
+	}
+}

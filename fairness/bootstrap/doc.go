@@ -17,4 +17,9 @@
 // the gap metrics are bootstrapped through their signed contrasts and the
 // mean-variance indices through their unbiased form (cover.go,
 // docs/method.md §7.1), which cover near 0 as well as away from it.
+//
+// Two networks scored on the same rows are compared in pairs
+// (Differences): each resample draws the rows once and both networks'
+// metrics are computed with the same multiplicities, mapped to each
+// sample's score order (ScoreOrder), giving intervals of the differences.
 package bootstrap

@@ -40,9 +40,9 @@ func markReliability(t *testing.T, dir string, bad int, column string) {
 			t.Fatal(err)
 		}
 	}
-	o := runfolder.SplitOverlap{Split: bad, Overlap: propensity.Overlap{Temperature: 1, N1: 10, N0: 10, ESS1: 9, ESS0: 9},
+	o := runfolder.SplitOverlap{Split: bad, Overlap: propensity.Overlap{Temperature: 1, N1: 100, N0: 100, ESS1: 90, ESS0: 90},
 		Predictors: []propensity.Predictor{{Column: column, Corr: 0.95}}}
-	o.SetTest(propensity.Overlap{Temperature: 1, N1: 10, N0: 10, ESS1: 2, ESS0: 9, MaxShare1: 0.4, MaxShare0: 0.1})
+	o.SetTest(propensity.Overlap{Temperature: 1, N1: 100, N0: 100, ESS1: 2, ESS0: 90, MaxShare1: 0.4, MaxShare0: 0.05})
 	if err := runfolder.WriteOverlap(dir, o); err != nil {
 		t.Fatal(err)
 	}

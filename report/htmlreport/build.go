@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/fairness/bootstrap"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/propensity"
@@ -55,6 +58,13 @@ type Options struct {
 	// warning on the page, and refused (a warning in place of the
 	// comparison) when it was named.
 	FrontRule string
+	// Rule is the requirement whose pick the page marks on every front:
+	// the candidate fp pick would return by it (choose.Pick, decided as
+	// the page decides); the zero value marks the knee. A minimum ratio
+	// marks the front of dp-ratio only. RuleFlags is the rule as fp pick
+	// takes it ("--max-risk 0.62"), for the command the page shows.
+	Rule      choose.Rule
+	RuleFlags string
 }
 
 // palette is the Okabe–Ito palette, distinguishable with the common forms
@@ -328,6 +338,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	}
 	p.Warnings = append(p.Warnings, ciNotes...)
 	p.Intervals = slices.ContainsFunc(p.Data.Candidates, func(c Candidate) bool { return c.CI != nil })
+	p.Fronts = frontSummaries(p, sources, decide, opt)
 
 	cmps, err := comparisons(data, opt.Resamples, decide, opt.FrontRule, &p.Warnings)
 	if err != nil {
@@ -389,10 +400,28 @@ func (s *source) intervals(cands []Candidate, resamples int, metrics []string) [
 		c.CI = &CandidateCI{Risk: span(ci.Risk), Acc: span(ci.Accuracy)}
 		for _, m := range metrics {
 			c.CI.Metrics = append(c.CI.Metrics, span(ci.Metric(m)))
+			c.CI.Est = append(c.CI.Est, corrected(ci.Corrected, m))
 		}
 	}
 	f.Save()
 	return notes
+}
+
+// corrected is the unbiased estimate of metric m that its interval is
+// built around, NaN where the interval is of the recorded value.
+func corrected(c *bootstrap.Corrected, m string) Num {
+	if c == nil {
+		return Num(math.NaN())
+	}
+	switch m {
+	case records.MetricDP:
+		return Num(c.DP)
+	case records.MetricEO:
+		return Num(c.EO)
+	case records.MetricEOpp:
+		return Num(c.EOpp)
+	}
+	return Num(math.NaN())
 }
 
 // span is an interval as the script reads it; nil (null) when there is
@@ -437,7 +466,7 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 		if o, ok := overlaps[m]; ok {
 			row := PropensityRow{Run: run, Split: m, Items: []NamedValue{
 				{"calibration temperature", o.Temperature},
-				{"share of ê < 0.01 or > 0.99", o.Extreme},
+				{"share of rows extreme (ê under 1/50 of a group's share)", o.Extreme},
 				{"ESS a=1 / rows", ratio(o.ESS1, o.N1)},
 				{"ESS a=0 / rows", ratio(o.ESS0, o.N0)},
 			}}
@@ -476,7 +505,7 @@ func propensityRows(run int, dir string, splits map[int]bool) []PropensityRow {
 func groupPropensityRow(run, m int, o runfolder.SplitOverlap) PropensityRow {
 	row := PropensityRow{Run: run, Split: m, Items: []NamedValue{
 		{"calibration temperature", o.Temperature},
-		{"share of rows with some ê_r < 0.01", o.Extreme},
+		{"share of rows extreme (some ê_r under 1/50 of group r's share)", o.Extreme},
 	}}
 	for _, g := range o.Groups.Groups {
 		row.Items = append(row.Items, NamedValue{fmt.Sprintf("ESS %s / rows", g.Level), ratio(g.ESS, g.N)})
@@ -494,11 +523,14 @@ func groupPropensityRow(run, m int, o runfolder.SplitOverlap) PropensityRow {
 }
 
 // warn sets the row's warning from the split's overlap advice and ATO
-// advice, and names the columns that predict the sensitive attribute when
-// the overlap is poor.
+// advice, and when the overlap is poor, what is behind it: the columns that
+// predict the sensitive attribute, or groups too small to estimate.
 func (row *PropensityRow) warn(o runfolder.SplitOverlap) {
 	if o.Advice() != "" {
-		row.Predictors = o.Predictors
+		row.Proxy, row.Small = o.ProxyCause(), o.SmallAdvice()
+		if row.Proxy {
+			row.Predictors = o.Predictors
+		}
 	}
 	var warn []string
 	for _, a := range []string{o.Advice(), o.ATOAdvice()} {

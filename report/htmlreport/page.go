@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/propensity"
@@ -33,6 +34,11 @@ type Page struct {
 	// ATOWarnings are the messages for the first screen's banner when some
 	// splits' ATO values are unreliable (atoBanners); nil when none is.
 	ATOWarnings []string
+
+	// Fronts say, for every front drawn, how many of its points can be
+	// told apart from their neighbours and which network fp pick would
+	// return from it (Options.Rule), in Data.Metrics order by dataset.
+	Fronts []FrontSummary
 
 	// Comparisons hold fp compare's comparison of the runs of every
 	// dataset: pooled tables, per-split hypervolumes and paired statistics.
@@ -127,8 +133,12 @@ type PropensityRow struct {
 	// Warning is set when the split's overlap is poor.
 	Warning string
 	// Predictors are the source columns that go most with the sensitive
-	// attribute, recorded when the overlap is poor.
+	// attribute, recorded when the overlap is poor and something besides a
+	// group too small to estimate is behind it (Proxy); Small is the advice
+	// about such groups ("" for none).
 	Predictors []propensity.Predictor
+	Proxy      bool
+	Small      string
 }
 
 // Banner is a warning shown at the top of the page, in the words of a
@@ -162,6 +172,8 @@ type Data struct {
 	// DecidedOn is "selection" when the fronts were decided on the
 	// selection rows (the legend says so); "" otherwise.
 	DecidedOn string `json:"decided_on,omitempty"`
+	// PickFlags are the flags of fp pick whose pick Candidate.Pick marks.
+	PickFlags string `json:"pick_flags,omitempty"`
 }
 
 // Group is one colour of the figures: a method (and penalty).
@@ -183,6 +195,9 @@ type Candidate struct {
 	Acc     Num    `json:"acc"`
 	Metrics []Num  `json:"m"` // in Data.Metrics order
 	Front   []int  `json:"nd,omitempty"`
+	// Pick lists the metrics (indices) on whose front fp pick, by the
+	// page's rule, returns this candidate.
+	Pick []int `json:"pick,omitempty"`
 	// decide holds the risk and then the metrics (Data.Metrics order)
 	// that decide the fronts: the shown ones, or those of the selection
 	// rows.
@@ -220,6 +235,10 @@ type CandidateCI struct {
 	Risk    []Num   `json:"risk"`
 	Acc     []Num   `json:"acc"`
 	Metrics [][]Num `json:"m"`
+	// Est holds, per metric, the estimate its interval is built around
+	// where it is not the recorded value (the unbiased dp, eo and eopp;
+	// docs/method.md §7.1), NaN (null) elsewhere.
+	Est []Num `json:"est,omitempty"`
 }
 
 // Hist is the histogram of predicted probabilities of one (y, a) cell on
@@ -255,6 +274,7 @@ var page = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf(format, v)
 	},
+	"join": func(s []string) string { return strings.Join(s, ", ") },
 	"dur": func(s float64) string {
 		switch {
 		case s < 120:

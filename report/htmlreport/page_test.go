@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/propensity"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
 	"github.com/fpareto/fp/runfolder"
@@ -293,6 +294,14 @@ func writeOverlapFile(t testing.TB, dir string, split int, warning string, predi
 	}
 }
 
+// writeSplitOverlap stores o as fp train does.
+func writeSplitOverlap(t testing.TB, dir string, o runfolder.SplitOverlap) {
+	t.Helper()
+	if err := runfolder.WriteOverlap(dir, o); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // recordsOfPoorOverlap writes a records file whose records carry their
 // split's overlap summary, poor in every split, and no overlap.json.
 func recordsOfPoorOverlap(t testing.TB, root string, splits int) string {
@@ -363,6 +372,36 @@ func TestBanners(t *testing.T) {
 		{"poor by the records alone", func(root string) []string {
 			return []string{recordsOfPoorOverlap(t, root, 2)}
 		}, []string{"In both splits ", "If a column stands in for the sensitive attribute", "fp train --exclude COLUMN"}, []string{"absolute correlation"}},
+		{"the strongest predictor of the target", func(root string) []string {
+			dir := syntheticRun(t, root, "cheb", "ato-all", 1, 3, 1)
+			writeSplitOverlap(t, dir, runfolder.SplitOverlap{Split: 0, Overlap: propensity.Overlap{Temperature: 1, Extreme: 0.8, N1: 100, N0: 100, ESS1: 5, ESS0: 90},
+				Warning: "80% extreme", Predictors: []propensity.Predictor{{Column: "score", Corr: 0.85, Target: 0.6, Strongest: true}}})
+			return []string{dir}
+		}, []string{"score (absolute correlation 0.85)", "score is also the strongest predictor of the target (absolute correlation 0.60 with it): leaving it out costs accuracy",
+			"fp train --exclude score"}, []string{"If one stands in for it"}},
+		{"the only feature", func(root string) []string {
+			dir := syntheticRun(t, root, "cheb", "ato-all", 1, 3, 1)
+			writeSplitOverlap(t, dir, runfolder.SplitOverlap{Split: 0, Overlap: propensity.Overlap{Temperature: 1, Extreme: 0.8, N1: 100, N0: 100, ESS1: 5, ESS0: 90},
+				Warning: "80% extreme", Predictors: []propensity.Predictor{{Column: "sex", Corr: 0.7, Strongest: true, Only: true}}})
+			return []string{dir}
+		}, []string{"sex is the only feature, so it cannot be left out", "Read the ATO with caution"}, []string{"--exclude", "with the run's other options"}},
+		{"a group too small to estimate", func(root string) []string {
+			dir := syntheticRun(t, root, "cheb", "ato-all", 1, 3, 1)
+			o := runfolder.SplitOverlap{Split: 0, Warning: "poor", GroupRows: []int{900, 600, 40},
+				Predictors: []propensity.Predictor{{Column: "score", Corr: 0.2, Strongest: true}}}
+			stats := func(n ...int) propensity.GroupOverlap {
+				g := propensity.GroupOverlap{Temperature: 1}
+				for r, l := range []string{"A", "B", "E"} {
+					g.Groups = append(g.Groups, propensity.GroupStats{Level: l, N: n[r], ESS: 0.9 * float64(n[r]), MaxShare: 0.01})
+				}
+				g.Groups[2].ESS = 1
+				return g
+			}
+			o.SetGroups(stats(450, 300, 20), stats(450, 300, 20), nil)
+			writeSplitOverlap(t, dir, o)
+			return []string{dir}
+		}, []string{`In split 0, group "E" (40 rows: 20 training, 20 test) is too small to estimate`, "--group-map E=GROUP", "read the ATO with caution"},
+			[]string{"--exclude", "score", "tell the groups apart"}},
 		{"two runs, one poor", func(root string) []string {
 			good := syntheticRun(t, root, "linear", "ato-all", 2, 3, 2)
 			writeOverlapFile(t, good, 0, "", nil)

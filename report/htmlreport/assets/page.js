@@ -206,6 +206,16 @@
       if (c.single_class) e.style.stroke = D.groups[c.g].color;
       byId[c.id].push(e);
     });
+    // The network fp pick returns from this front: a ring and a star, on
+    // top of every point.
+    cs.forEach(function (c) {
+      if (!c.pick || c.pick.indexOf(mi) < 0) return;
+      var x = px(c.risk), y = py(c.m[mi]);
+      el("circle", { cx: x.toFixed(2), cy: y.toFixed(2), r: 9, "class": "pick-ring" }, plot);
+      // Below the point where above would leave the plot.
+      var sy = y - 11 < M.t + 10 ? y + 20 : y - 11;
+      el("text", { x: x.toFixed(2), y: sy.toFixed(2), "text-anchor": "middle", "class": "pick" }, plot).textContent = "★";
+    });
 
     // Drag vertically to zoom the unfairness axis.
     var brush = null, y0 = 0;
@@ -269,9 +279,13 @@
     if (!c.ci) return null;
     return (k === "risk" ? c.ci.risk : k === "acc" ? c.ci.acc : c.ci.m[k]) || null;
   }
+  // ciText is c's interval of k as text, after the estimate it is built
+  // around where that is not the recorded value (the unbiased dp, eo, eopp).
   function ciText(c, k) {
     var iv = ciOf(c, k);
-    return iv ? ' <span class="ci">[' + fmt(iv[0], 3) + ", " + fmt(iv[1], 3) + "]</span>" : "";
+    if (!iv) return "";
+    var est = typeof k === "number" && c.ci.est && c.ci.est[k] !== null && c.ci.est[k] !== undefined ? "est " + fmt(c.ci.est[k], 3) + " " : "";
+    return ' <span class="ci">' + est + "[" + fmt(iv[0], 3) + ", " + fmt(iv[1], 3) + "]</span>";
   }
   function tipText(c) {
     var s = "<b>" + esc(D.groups[c.g].label) + "</b> · split " + c.split + " · " + esc(lambdaText(c)) + "<br>risk " + fmt(c.risk) + ciText(c, "risk") + " · accuracy " + fmt(c.acc, 3) + ciText(c, "acc");
@@ -344,6 +358,7 @@
       h += "</tr>";
     }
     h += "</tbody></table>";
+    if (c.pick) h += '<p><span class="star">★</span> <code>fp pick ' + esc(D.pick_flags) + "</code> returns it from the front of " + c.pick.map(function (k) { return D.metric_names[D.metrics[k]]; }).join(", ") + ".</p>";
     h += "<p>Non-dominated for: " + (c.nd && c.nd.length ? c.nd.map(function (k) { return D.metric_names[D.metrics[k]]; }).join(", ") : "none") + "<br>";
     h += "Collapsed (constant predictor): " + flag(!!c.collapsed) + "<br>Single predicted class: " + flag(!!c.single_class) + "<br>No better than constant: " + flag(!!c.no_better) + "<br>Poor overlap: " + flag(c.poor_overlap) + "</p>";
     h += "<p><b>Network</b><br>" + (c.net ? "<code>" + esc(c.net) + "</code>" : na) + "</p>";
@@ -409,7 +424,10 @@
       h += '<tr data-id="' + r.id + '"' + (r.id === state.selected ? ' class="selected"' : "") + ">";
       cols.forEach(function (c) {
         var v = c.v(r);
-        if (c.k === "flags") v = v ? v.split("; ").map(function (m) { return '<span class="tag bad">' + esc(m) + "</span>"; }).join(" ") : "";
+        if (c.k === "flags") {
+          v = v ? v.split("; ").map(function (m) { return '<span class="tag bad">' + esc(m) + "</span>"; }).join(" ") : "";
+          if (r.pick && r.pick.indexOf(mi) >= 0) v = '<span class="tag pick">★ fp pick ' + esc(D.pick_flags) + "</span> " + v;
+        }
         else if (c.k === "net" || c.k === "run") v = v ? "<code>" + esc(v) + "</code>" : "";
         else if (c.k === "lambda") v = fmt(v, 6);
         else if (c.n && c.k !== "split") v = fmt(v, 4) + (c.ci !== undefined ? ciText(r, c.ci) : "");
@@ -463,10 +481,11 @@
   drawLegend();
   redraw();
   drawTable();
-  // Show what selecting does: the non-dominated candidate of lowest risk
-  // on the first metric's front.
-  var first = D.candidates.filter(function (c) { return c.nd && c.nd.indexOf(0) >= 0; })
-    .sort(function (a, b) { return a.risk - b.risk; })[0];
+  // Open on the network fp pick returns from the first metric's front;
+  // without one, on that front's candidate of lowest risk.
+  var first = D.candidates.filter(function (c) { return c.pick && c.pick.indexOf(0) >= 0; })[0] ||
+    D.candidates.filter(function (c) { return c.nd && c.nd.indexOf(0) >= 0; })
+      .sort(function (a, b) { return a.risk - b.risk; })[0];
   if (first) select(first.id);
   var ms = performance.now() - t0;
   window.fpDrawMs = ms;

@@ -434,9 +434,10 @@ func of(iv bootstrap.Interval) *Interval {
 // folder.
 const CacheFile = "intervals.json"
 
-// cacheFormat changes whenever what a cached CI means does (3: the
-// intervals that cover near 0, with the unbiased estimates).
-const cacheFormat = 3
+// cacheFormat changes whenever what a cached CI means does (4: the
+// intervals that cover near 0, with the unbiased estimates and the note on
+// small cells).
+const cacheFormat = 4
 
 type cacheFile struct {
 	Format  int              `json:"format"`

@@ -98,10 +98,10 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			line := htmlreport.TrainCommand(c.Config, experiments.DefaultConfig().Config, "runs/x")
 			var got experiments.Config
-			cmd := trainCommand()
+			cmd, tf := newTrainCommand()
 			cmd.Action = func(ctx *cli.Context) error {
 				var err error
-				got, err = configFromFlags(ctx)
+				got, err = tf.config(ctx)
 				return err
 			}
 			app := &cli.App{Name: "fp", Commands: []*cli.Command{cmd}}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,42 +21,23 @@ type Candidate struct {
 	Weights string // its network file, resolved against Dir
 }
 
-// ReadCandidates reads the candidates of paths: records files, or sweep
-// folders standing for the records files in them and in their immediate
-// subfolders. A torn last line is skipped. Candidates of several datasets
-// (records.ByData) are refused: one front is of one dataset's candidates.
-func ReadCandidates(paths []string) ([]Candidate, error) {
-	var out []Candidate
-	var all []records.Record
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		files := []string{p}
-		if st.IsDir() {
-			top, _ := filepath.Glob(filepath.Join(p, "*"+records.Ext))
-			sub, _ := filepath.Glob(filepath.Join(p, "*", "*"+records.Ext))
-			files = append(top, sub...)
-		}
-		for _, f := range files {
-			recs, err := records.Read(f)
-			var torn *records.TornLineError
-			if err != nil && !errors.As(err, &torn) {
-				return nil, err
-			}
-			all = append(all, recs...)
-			for _, r := range recs {
-				if !r.OK() || r.Weights == "" {
-					continue
-				}
-				dir := filepath.Dir(f)
-				out = append(out, Candidate{Record: r, Dir: dir, Weights: filepath.Join(dir, r.Weights)})
-			}
-		}
-	}
-	if _, err := records.OneDataPerGroup(all, nil, ""); err != nil {
+// Candidates returns the candidates among recs, the records of sweeps as
+// runfolder.ReadAll reads them: those that trained successfully with a
+// network file, resolved against the folder of the records file each was
+// read from (Record.File; the working folder when it is empty).
+// Candidates of several datasets (records.ByData) are refused: one front
+// is of one dataset's candidates.
+func Candidates(recs []records.Record) ([]Candidate, error) {
+	if _, err := records.OneDataPerGroup(recs, nil, ""); err != nil {
 		return nil, err
+	}
+	var out []Candidate
+	for _, r := range recs {
+		if !r.OK() || r.Weights == "" {
+			continue
+		}
+		dir := filepath.Dir(r.File)
+		out = append(out, Candidate{Record: r, Dir: dir, Weights: filepath.Join(dir, r.Weights)})
 	}
 	return out, nil
 }

@@ -73,9 +73,12 @@ type Runner struct {
 // impossible sweep is refused before anything is read or written), loads the
 // data, resolves the config and checks it against what out already holds (a
 // folder belongs to one configuration; a different one is refused), reads
-// the records already there and opens this shard's records file. obs may be
-// nil.
+// the records already there and opens this shard's records file. The
+// settings c leaves to the sweep (LockstepAuto, SelectFractionAuto) keep the
+// values of a folder that already holds one, so that the same call resumes
+// it. obs may be nil.
 func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
+	c = c.resuming(out).lockstepChosen()
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/fpareto/fp/internal/conditionedrun"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // The records of a λ-conditioned run share one network file per split: each
@@ -54,7 +55,11 @@ func TestIntervalsOfConditionedRun(t *testing.T) {
 		t.Fatal("the candidates at λ = 0 and λ = 1 have the same intervals")
 	}
 
-	cands, err := choose.ReadCandidates([]string{dir})
+	all, _, err := runfolder.ReadAll([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := choose.Candidates(all)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -376,6 +376,15 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 		return c
 	}
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
+	if iv.SmallestCell < bootstrap.FewCellRows {
+		// Said per folder, not per candidate: its candidates share the rows.
+		few := fmt.Sprintf("in %s a group has fewer than %d rows within a class: the eo, eopp, eo_diff and eopp_diff intervals "+
+			"rest on those rows and cover less reliably (docs/method.md §7.1)", f.dir, bootstrap.FewCellRows)
+		if c.Note != "" {
+			few = c.Note + "; " + few
+		}
+		c.Note = few
+	}
 	corr := iv.Corrected
 	c.Corrected = &corr
 	c.DPDiff, c.DPRatio, c.EODiff, c.EOppDiff = of(iv.DPDiff), of(iv.DPRatio), of(iv.EODiff), of(iv.EOppDiff)
@@ -425,9 +434,10 @@ func of(iv bootstrap.Interval) *Interval {
 // folder.
 const CacheFile = "intervals.json"
 
-// cacheFormat changes whenever what a cached CI means does (3: the
-// intervals that cover near 0, with the unbiased estimates).
-const cacheFormat = 3
+// cacheFormat changes whenever what a cached CI means does (4: the
+// intervals that cover near 0, with the unbiased estimates and the note on
+// small cells).
+const cacheFormat = 4
 
 type cacheFile struct {
 	Format  int              `json:"format"`

@@ -107,12 +107,12 @@ func runPick(c *cli.Context) error {
 	if certifying && rules[0].Kind == choose.Knee {
 		return fmt.Errorf("pick: --confidence certifies a stated requirement and --knee states none: give --max-unfairness, --max-risk, --min-accuracy or --min-ratio")
 	}
-	// ReadAll checks what fp front checks: readable files, one configuration per folder.
-	recs, err := readCandidates(c, "pick", paths)
+	read, err := readSweeps(c, "pick", paths)
 	if err != nil {
 		return err
 	}
-	cands, err := choose.ReadCandidates(paths)
+	recs := slices.Clone(read.ok) // --split narrows these, not the overlap report's
+	cands, err := choose.Candidates(read.all)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
@@ -175,7 +175,7 @@ func runPick(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
 			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
 	}
-	ov := readOverlapReport(c, paths)
+	ov := readOverlapReport(c, read)
 	if metric == "ato" {
 		ov.warn(c.App.ErrWriter)
 	}

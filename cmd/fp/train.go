@@ -21,7 +21,6 @@ import (
 	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/progress"
 	"github.com/fpareto/fp/records"
-	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/scalarize"
 	"github.com/fpareto/fp/train"
 )
@@ -182,7 +181,7 @@ func configFromFlags(c *cli.Context) (experiments.Config, error) {
 	if c.IsSet("lockstep") {
 		cfg.Lockstep = c.Bool("lockstep")
 	} else {
-		cfg.Lockstep = cfg.LockstepPossible()
+		cfg.LockstepAuto = true
 	}
 	cfg.Args = os.Args
 	sh, err := shardFromContext(c, cfg)
@@ -256,17 +255,6 @@ func runTrain(c *cli.Context) error {
 	out := c.String("out")
 	if out == "" {
 		out = experiments.DefaultOut(cfg)
-	}
-	if old, err := runfolder.ReadConfig(out); err == nil {
-		// A folder keeps the lockstep mode and the selection share it was
-		// made with: the same command resumes it, whatever the default was
-		// then (folders made before selection rows existed have none).
-		if !c.IsSet("lockstep") {
-			cfg.Lockstep = old.Lockstep
-		}
-		if !c.IsSet("select-fraction") {
-			cfg.SelectFraction = old.SelectFraction
-		}
 	}
 	var obs experiments.Observer = progress.Warnings{W: c.App.ErrWriter}
 	if !c.Bool("quiet") {

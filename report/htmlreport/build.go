@@ -99,7 +99,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	var noConfig, noNetworks []string
 	var read [][]records.Record
 	for _, path := range paths {
-		all, warns, err := records.ReadAll([]string{path})
+		all, warns, err := runfolder.ReadAll([]string{path})
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}

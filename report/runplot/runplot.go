@@ -247,7 +247,7 @@ func Beside(path, name string) string {
 // returns the candidates that trained to the end and the number of failed
 // ones.
 func readSucceeded(paths []string, warn io.Writer) ([]records.Record, int, error) {
-	all, warnings, err := records.ReadAll(paths)
+	all, warnings, err := runfolder.ReadAll(paths)
 	if err != nil {
 		return nil, 0, err
 	}

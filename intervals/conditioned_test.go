@@ -67,7 +67,8 @@ func TestIntervalsOfConditionedRun(t *testing.T) {
 		if k.Record.Lambda != 1 {
 			continue
 		}
-		ci, _, err := intervals.ForPicked(cands, &choose.Picked{Shown: k.Show()}, 200)
+		shown := k.Show()
+		ci, _, err := intervals.ForShown(cands, &shown, 200)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,13 +8,12 @@ import (
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
-	"github.com/fpareto/fp/scalarize"
-	"github.com/fpareto/fp/train"
 )
 
 // TrainCommand returns the fp train command that reproduces (or resumes)
 // the run of configuration c in folder out: the flags of every setting that
-// differs from d, fp train's defaults (experiments.DefaultConfig).
+// differs from d, fp train's defaults as its flags state them
+// (experiments.CommandDefaults: ρ and the λ draw included).
 func TrainCommand(c, d runfolder.Config, out string) string {
 	args := []string{"fp", "train"}
 	str := func(flag, v, def string) {
@@ -48,7 +47,7 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 	str("exclude", strings.Join(c.Exclude, ","), "")
 	str("method", c.Method, d.Method)
 	if c.Method == runfolder.MethodChebAug {
-		num("rho", c.Rho, scalarize.DefaultRho)
+		num("rho", c.Rho, d.Rho)
 	}
 	if c.Method != runfolder.MethodAdversarial {
 		str("penalty", c.Penalty, d.Penalty)
@@ -118,7 +117,7 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 			args = append(args, "--film-output")
 		}
 		if c.LambdaDraw != "" {
-			str("lambda-draw", c.LambdaDraw, train.DefaultDraw)
+			str("lambda-draw", c.LambdaDraw, d.LambdaDraw)
 		}
 		str("eval-lambdas", c.EvalLambdas, "")
 		num("schedule-rows", float64(c.ScheduleRows), 0)

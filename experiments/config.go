@@ -294,7 +294,7 @@ func (c Config) Validate() error {
 // fixed grid and terms that engine trains. fp train trains in lockstep by
 // default wherever it is: its fronts are those of one network after
 // another within the per-split noise, and it is faster
-// (docs/reproduction.md).
+// (results/compas.md, "Lockstep training").
 func (c Config) LockstepPossible() bool {
 	c.Lockstep, c.LockstepAuto = true, false
 	err := c.Validate()

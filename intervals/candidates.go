@@ -44,8 +44,10 @@ func Compute(cands []candidate.Candidate, resamples int) ([]CI, []string, error)
 	}
 	var notes []string
 	for _, c := range out {
-		if c.Note != "" && !slices.Contains(notes, c.Note) {
-			notes = append(notes, c.Note)
+		for _, n := range []string{c.Note, c.Caution} {
+			if n != "" && !slices.Contains(notes, n) {
+				notes = append(notes, n)
+			}
 		}
 	}
 	return out, notes, nil

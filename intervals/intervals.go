@@ -65,6 +65,9 @@ type CI struct {
 	Rows      int `json:"ci_rows"`
 	// Note says why an interval is missing ("" when none is).
 	Note string `json:"ci_note,omitempty"`
+	// Caution says which given intervals cover less reliably, and why
+	// ("" when none does).
+	Caution string `json:"ci_caution,omitempty"`
 }
 
 // Given reports whether the intervals were computed (the fairness ones may
@@ -378,12 +381,8 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
 	if iv.SmallestCell < bootstrap.FewCellRows {
 		// Said per folder, not per candidate: its candidates share the rows.
-		few := fmt.Sprintf("in %s a group has fewer than %d rows within a class: the eo, eopp, eo_diff and eopp_diff intervals "+
+		c.Caution = fmt.Sprintf("in %s a group has fewer than %d rows within a class: the eo, eopp, eo_diff and eopp_diff intervals "+
 			"rest on those rows and cover less reliably (docs/method.md §7.1)", f.dir, bootstrap.FewCellRows)
-		if c.Note != "" {
-			few = c.Note + "; " + few
-		}
-		c.Note = few
 	}
 	corr := iv.Corrected
 	c.Corrected = &corr
@@ -434,10 +433,10 @@ func of(iv bootstrap.Interval) *Interval {
 // folder.
 const CacheFile = "intervals.json"
 
-// cacheFormat changes whenever what a cached CI means does (4: the
+// cacheFormat changes whenever what a cached CI means does (5: the
 // intervals that cover near 0, with the unbiased estimates and the note on
-// small cells).
-const cacheFormat = 4
+// small cells as a caution).
+const cacheFormat = 5
 
 type cacheFile struct {
 	Format  int              `json:"format"`

@@ -102,8 +102,8 @@ func TestIntervals(t *testing.T) {
 		c := open(t, dir, 500).For(&r)
 		// The run's 148 test rows leave a group fewer than 30 rows within a
 		// class: the intervals are given with a note saying so.
-		if !c.Given() || !strings.Contains(c.Note, "a group has fewer than 30 rows within a class") {
-			t.Fatalf("%s: no intervals, or no note on the small cells: %+v", r.Key(), c)
+		if !c.Given() || c.Note != "" || !strings.Contains(c.Caution, "a group has fewer than 30 rows within a class") {
+			t.Fatalf("%s: no intervals, or no caution on the small cells: %+v", r.Key(), c)
 		}
 		if c.Resamples != 500 || c.Rows != r.NTest {
 			t.Errorf("%s: %d resamples of %d rows, want 500 of %d", r.Key(), c.Resamples, c.Rows, r.NTest)

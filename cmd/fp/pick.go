@@ -58,7 +58,7 @@ func pickCommand() *cli.Command {
 			"rows (fp train --select-fraction) and the metrics shown are those of the test rows, which the\n" +
 			"choice did not see; decided on the test rows (--decide-on test, or runs without selection rows)\n" +
 			"the shown metrics also served to choose, and flatter the choice.\n" +
-			"Sweeps of different datasets (see data_id in the README) are refused: pick from one dataset's runs.",
+			"Sweeps of different datasets (see data_id in docs/training.md) are refused: pick from one dataset's runs.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
 		}, append(ruleFlags(nil),

@@ -391,8 +391,10 @@ func (s *source) intervals(cands []Candidate, resamples int, metrics []string) [
 	}
 	var notes []string
 	for k, ci := range f.ForAll(recs) {
-		if ci.Note != "" {
-			notes = append(notes, ci.Note)
+		for _, n := range []string{ci.Note, ci.Caution} {
+			if n != "" && !slices.Contains(notes, n) {
+				notes = append(notes, n)
+			}
 		}
 		if !ci.Given() {
 			continue

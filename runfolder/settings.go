@@ -5,8 +5,6 @@ import (
 
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
-	"github.com/fpareto/fp/scalarize"
-	"github.com/fpareto/fp/train"
 )
 
 // The categories of fp train's flags (Setting.Category).
@@ -51,7 +49,9 @@ type Setting struct {
 	DefaultText string
 	// Default is the flag's default where it is not the field's value in
 	// experiments.DefaultConfig: the value a stored zero stands for. nil
-	// elsewhere.
+	// elsewhere. A reader of run folders, runfolder imports neither the
+	// trainer nor the scalarizations: the defaults that are theirs are
+	// written here, and a test of experiments holds them to the library's.
 	Default any
 	// ZeroIsDefault stores the setting as its zero when its value is
 	// Default, so that sweeps at the default keep the digest of folders
@@ -158,7 +158,7 @@ var Settings = []Setting{
 	{Flag: "method", Key: "method", Category: CategoryMethod,
 		Usage: "`NAME`: cheb, linear, cheb-aug or adversarial",
 		Field: func(c *Config) any { return &c.Method }},
-	{Flag: "rho", Key: "rho", Category: CategoryMethod, Only: OnlyChebAug, Default: scalarize.DefaultRho,
+	{Flag: "rho", Key: "rho", Category: CategoryMethod, Only: OnlyChebAug, Default: 0.01, // scalarize.DefaultRho
 		Usage: "cheb-aug: the augmentation's weight `ρ` > 0",
 		Field: func(c *Config) any { return &c.Rho }},
 	{Flag: "penalty", Key: "penalty", Category: CategoryMethod,
@@ -239,7 +239,7 @@ var Settings = []Setting{
 	{Flag: "lambdas-per-step", Key: "lambdas_per_step", Category: CategoryConditioned, Only: OnlyConditioned, Default: 1, ZeroIsDefault: true,
 		Usage: "`K` λ drawn together for each training step",
 		Field: func(c *Config) any { return &c.LambdasPerStep }},
-	{Flag: "lambda-draw", Key: "lambda_draw", Category: CategoryConditioned, Only: OnlyConditioned, Default: train.DefaultDraw,
+	{Flag: "lambda-draw", Key: "lambda_draw", Category: CategoryConditioned, Only: OnlyConditioned, Default: "log-uniform", // train.DefaultDraw
 		Usage: "the λ `D` of a training step: log-uniform or grid",
 		Field: func(c *Config) any { return &c.LambdaDraw }},
 	{Flag: "conditioned-epochs", Key: "conditioned_epochs", Category: CategoryConditioned, Only: OnlyConditioned, DefaultText: "--epochs",
@@ -252,7 +252,7 @@ var Settings = []Setting{
 		Usage: "training rows `N` the plateau schedule is measured on",
 		Field: func(c *Config) any { return &c.ScheduleRows }},
 	{Flag: "film-penalty", Key: "film_penalty", Category: CategoryConditioned, Only: OnlyConditioned,
-		Default: train.PenaltyAfterFiLM, ZeroIsDefault: true,
+		Default: "after", ZeroIsDefault: true, // train.PenaltyAfterFiLM
 		Usage: "`W`: the penalty reads the layers after or before FiLM",
 		Field: func(c *Config) any { return &c.FiLMPenalty }},
 	{Flag: "eval-lambdas", Key: "eval_lambdas", Category: CategoryConditioned, Only: OnlyConditioned,

@@ -183,7 +183,7 @@ func runPick(c *cli.Context) error {
 	var dist *intervals.Distinguishability
 	if nres > 0 && !c.Bool("print-path") {
 		var notes, more []string
-		if ci, notes, err = intervals.ForPicked(cands, res, nres); err != nil {
+		if ci, notes, err = intervals.ForShown(cands, &res.Shown, nres); err != nil {
 			return fmt.Errorf("pick: %w", err)
 		}
 		// The claim is about the front the pick was made from, on the rows
@@ -201,11 +201,11 @@ func runPick(c *cli.Context) error {
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
-			intervals.Picked
+			pickedCI
 			overlapReport
 			*certify.Certificate
 			Distinguishable *intervals.Distinguishability `json:"distinguishable,omitempty"`
-		}{intervals.Picked{Picked: res, CI: ci}, ov, cert, dist})
+		}{pickedCI{Picked: res, CI: ci}, ov, cert, dist})
 	}
 	if c.Bool("print-path") {
 		if res.Conditioned {
@@ -298,4 +298,12 @@ func ciResamples(c *cli.Context, cmd string) (int, error) {
 		return 0, fmt.Errorf("%s: --ci-resamples %d: want 0 (no intervals) or at least 2", cmd, n)
 	}
 	return n, nil
+}
+
+// pickedCI is fp pick's outcome with the chosen candidate's intervals; its
+// JSON form carries the keys of both (CI's keys are absent when CI is nil:
+// intervals not asked for).
+type pickedCI struct {
+	*choose.Picked
+	*intervals.CI
 }

@@ -96,7 +96,7 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 	for name, c := range map[string]experiments.Config{"default": experiments.DefaultConfig(), "adversarial": adv, "csv": csv, "adult": adult,
 		"adversarial, matched": adv2, "adversarial, 3 steps": adv3, "conditioned": cond, "conditioned, before": before, "conditioned, film output": filmOutput, "groups": groups, "one after another": apart} {
 		t.Run(name, func(t *testing.T) {
-			line := htmlreport.TrainCommand(c.Config, experiments.DefaultConfig().Config, "runs/x")
+			line := htmlreport.TrainCommand(c.Config, experiments.CommandDefaults(), "runs/x")
 			var got experiments.Config
 			cmd, tf := newTrainCommand()
 			cmd.Action = func(ctx *cli.Context) error {

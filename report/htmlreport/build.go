@@ -31,7 +31,8 @@ type Options struct {
 	// configuration (nil when the run has no config.json). nil, or ""
 	// returned, shows the command as not available.
 	Predict func(network string, rec *records.Record, cfg *runfolder.Config) string
-	// Defaults are fp train's defaults (runfolder.DefaultConfig): the
+	// Defaults are fp train's defaults as its flags state them
+	// (experiments.CommandDefaults, ρ and the λ draw included): the
 	// command that reproduces a run from its config.json (TrainCommand)
 	// names the settings that differ from them. nil leaves that command
 	// out, as it could not say which settings fp train fills in.

@@ -14,7 +14,7 @@ import (
 // TrainCommand returns the fp train command that reproduces (or resumes)
 // the run of configuration c in folder out: the flags of every setting
 // (runfolder.Settings) that applies to c and differs from d, fp train's
-// defaults (experiments.DefaultConfig).
+// defaults (experiments.CommandDefaults).
 func TrainCommand(c, d runfolder.Config, out string) string {
 	args := []string{"fp", "train"}
 	// config.json stores the resolved architecture and batch size: name

@@ -101,7 +101,7 @@ var layers = [][]string{
 	// 2. The data, the vector kernels, the scalarizations as numbers.
 	{"internal/vec", "datasets", "scalarize"},
 	// 3. The network and its optimizer; the scalarizations as graph code.
-	{"model", "optim", "scalarizations"},
+	{"model", "optim", "graph/scalarizations"},
 	// 4. The metrics, the training contract, the graph layers, figures, export.
 	{"fairness", "layers", "onnxexport", "report", "train"},
 	// 5. Terms, the handwritten engine, the fitted propensity model, the
@@ -129,11 +129,11 @@ var mustNotDependOn = map[string][]string{
 	"datasets":                 {"model", "train", "experiments", "internal/shellword"},
 	"model":                    {"train", "optim", "experiments"},
 	"optim":                    {"model", "train"},
-	"train":                    {"graph", "backprop", "penalties", "scalarizations", "losses", "layers", "experiments"},
-	"backprop":                 {"graph", "penalties", "scalarizations", "losses", "layers", "experiments"},
+	"train":                    {"graph", "backprop", "penalties", "graph/scalarizations", "losses", "layers", "experiments"},
+	"backprop":                 {"graph", "penalties", "graph/scalarizations", "losses", "layers", "experiments"},
 	"graph":                    {"backprop", "experiments"},
 	"penalties":                {"graph", "backprop", "experiments"},
-	"scalarizations":           {"graph", "backprop", "experiments", "train", "penalties", "losses", "layers"},
+	"graph/scalarizations":     {"graph", "backprop", "experiments", "train", "penalties", "losses", "layers"},
 	"propensity":               {"experiments", "graph", "train", "optim", "scalarize", "propensity/propensityfit"},
 	"records":                  {"experiments", "fairness", "train"},
 	"pareto":                   {"fairness", "experiments", "records"},
@@ -157,7 +157,7 @@ var mustNotDependOn = map[string][]string{
 	"certify":                   readerBans,
 }
 
-var readerBans = []string{"experiments", "graph", "backprop", "penalties", "scalarizations", "losses", "layers",
+var readerBans = []string{"experiments", "graph", "backprop", "penalties", "graph/scalarizations", "losses", "layers",
 	"adversarial", "train", "optim", "propensity/propensityfit"}
 
 // mustNotImport are direct imports a package must not make although the

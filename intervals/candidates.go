@@ -77,19 +77,20 @@ type Row struct {
 	CI
 }
 
-// Front returns the candidates not dominated in (risk, metric) within
-// their dataset (records.SameData), decided on the metrics d names
+// FrontCandidates returns the candidates not dominated in (risk, metric)
+// within their dataset (records.SameData), decided on the metrics d names
 // (records.Decide: the test or the selection rows'), by dataset and then
 // by increasing risk; degenerate candidates are kept and marked, as fp
-// train's closing table keeps them.
-func Front(cands []candidate.Candidate, metric string, d records.Decide) ([]candidate.Candidate, error) {
-	return FrontOn(cands, records.AxisRisk, metric, d)
+// train's closing table keeps them. pareto.Front is the same culling on
+// plain points, returning their indices.
+func FrontCandidates(cands []candidate.Candidate, metric string, d records.Decide) ([]candidate.Candidate, error) {
+	return FrontCandidatesOn(cands, records.AxisRisk, metric, d)
 }
 
-// FrontOn is Front in (axis value, metric), the axis records.AxisRisk or
-// records.AxisError (1 − accuracy), by dataset and then by increasing axis
-// value.
-func FrontOn(cands []candidate.Candidate, axis, metric string, d records.Decide) ([]candidate.Candidate, error) {
+// FrontCandidatesOn is FrontCandidates in (axis value, metric), the axis
+// records.AxisRisk or records.AxisError (1 − accuracy), by dataset and
+// then by increasing axis value.
+func FrontCandidatesOn(cands []candidate.Candidate, axis, metric string, d records.Decide) ([]candidate.Candidate, error) {
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}

@@ -218,7 +218,7 @@ func Distinguish(front []candidate.Candidate, axis, metric string, d records.Dec
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := t.Front(front, axis, metric)
+	out, err := t.Distinguish(front, axis, metric)
 	return out, t.Notes(), err
 }
 
@@ -227,9 +227,9 @@ func id(k *candidate.Candidate) string {
 	return k.Dir + "\x00" + k.Record.Key() + "\x00" + k.Record.Weights
 }
 
-// Front tests one front: the non-dominated candidates of one dataset in
+// Distinguish tests one front: the non-dominated candidates of one dataset in
 // (axis, metric), in any order.
-func (t *Distinguisher) Front(front []candidate.Candidate, axis, metric string) (*Distinguishability, error) {
+func (t *Distinguisher) Distinguish(front []candidate.Candidate, axis, metric string) (*Distinguishability, error) {
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
@@ -547,8 +547,8 @@ func run(jobs []func()) {
 	wg.Wait()
 }
 
-// Fronts splits front, the non-dominated candidates of several datasets
-// as FrontOn lists them, into the fronts of each dataset, in order.
+// Fronts splits front, the non-dominated candidates of several datasets as
+// FrontCandidatesOn lists them, into the fronts of each dataset, in order.
 func Fronts(front []candidate.Candidate) [][]candidate.Candidate {
 	var out [][]candidate.Candidate
 	for _, g := range byData(front) {

@@ -130,7 +130,7 @@ func frontIntervals(c *cli.Context, s *sweeps, axis, metric string, d records.De
 	if err != nil {
 		return nil, nil, fmt.Errorf("front: %w", err)
 	}
-	front, err := intervals.FrontOn(cands, axis, metric, d)
+	front, err := intervals.FrontCandidatesOn(cands, axis, metric, d)
 	if err != nil {
 		return nil, nil, fmt.Errorf("front: %w", err)
 	}
@@ -146,7 +146,7 @@ func frontIntervals(c *cli.Context, s *sweeps, axis, metric string, d records.De
 			return nil, nil, fmt.Errorf("front: %w", err)
 		}
 		for _, f := range intervals.Fronts(front) {
-			one, err := t.Front(f, axis, metric)
+			one, err := t.Distinguish(f, axis, metric)
 			if err != nil {
 				return nil, nil, fmt.Errorf("front: %w", err)
 			}

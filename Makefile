@@ -4,7 +4,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 STATICCHECK_VERSION := v0.8.2
 PKGS    := ./...
 
-.PHONY: all build test test-short bench lint staticcheck demo report-demo clean reproduce reproduce-adv-matched reproduce-conditioned
+.PHONY: all build test test-short bench lint staticcheck demo report-demo docs clean reproduce reproduce-adv-matched reproduce-conditioned
 
 all: build
 
@@ -57,6 +57,11 @@ report-demo: build
 	"$(CHROMIUM)" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --window-size=1280,800 \
 	  --screenshot="$(CURDIR)/runs/demo/report.png" "file://$(CURDIR)/runs/demo/report.html" 2>/dev/null
 	@echo runs/demo/report.png
+
+# docs/cli.md, the command-line reference, from the command tree; the same test
+# fails when the file is out of date.
+docs:
+	$(GO) test ./cmd/fp -run '^TestCLIReferenceIsCurrent$$' -count=1 -update
 
 clean:
 	rm -rf bin

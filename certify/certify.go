@@ -418,8 +418,8 @@ func (c *Certificate) Text() string {
 		fmt.Fprintf(&b, " (%s)", c.Stopped)
 	}
 	if c.Closest != nil {
-		fmt.Fprintf(&b, "; the closest is %s split %d λ = %g in %s, bound %.4g (estimate %.4g) on %d %s rows",
-			c.Closest.Method, c.Closest.Split, c.Closest.Lambda, c.Closest.Run, *c.Bound, *c.Estimate, c.BoundRows, c.BoundOn)
+		fmt.Fprintf(&b, "; the closest is %s/%s split %d λ = %g in %s, bound %.4g (estimate %.4g) on %d %s rows",
+			c.Closest.Method, c.Closest.Penalty, c.Closest.Split, c.Closest.Lambda, c.Closest.Run, *c.Bound, *c.Estimate, c.BoundRows, c.BoundOn)
 		if c.RowsNeeded != nil {
 			fmt.Fprintf(&b, ": about %d deciding rows would certify it", *c.RowsNeeded)
 		} else {

@@ -6,5 +6,6 @@
 // It works on plain numbers (risk, unfairness, accuracy per candidate), so
 // it serves test metrics today and validation metrics wherever a run keeps
 // them: the caller decides which numbers the choice is made on. Pick does
-// the same over the records of sweeps (ReadCandidates), on test metrics.
+// the same over the records of sweeps (Candidates, from the records
+// runfolder.ReadAll reads), on the rows records.Decide names.
 package choose

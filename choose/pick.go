@@ -4,75 +4,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fpareto/fp/candidate"
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/records"
 )
 
-// Candidate is a record that a pick may consider: trained successfully,
-// with a network file. Screen decides which of them a pick chooses among.
-type Candidate struct {
-	Record  records.Record
-	Dir     string // the folder of its records file
-	Weights string // its network file, resolved against Dir
-}
+// Candidate is a record that a pick may consider (candidate.Candidate).
+type Candidate = candidate.Candidate
 
-// ReadCandidates reads the candidates of paths: records files, or sweep
-// folders standing for the records files in them and in their immediate
-// subfolders. A torn last line is skipped. Candidates of several datasets
-// (records.ByData) are refused: one front is of one dataset's candidates.
-func ReadCandidates(paths []string) ([]Candidate, error) {
-	var out []Candidate
-	var all []records.Record
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		files := []string{p}
-		if st.IsDir() {
-			top, _ := filepath.Glob(filepath.Join(p, "*"+records.Ext))
-			sub, _ := filepath.Glob(filepath.Join(p, "*", "*"+records.Ext))
-			files = append(top, sub...)
-		}
-		for _, f := range files {
-			recs, err := records.Read(f)
-			var torn *records.TornLineError
-			if err != nil && !errors.As(err, &torn) {
-				return nil, err
-			}
-			all = append(all, recs...)
-			for _, r := range recs {
-				if !r.OK() || r.Weights == "" {
-					continue
-				}
-				dir := filepath.Dir(f)
-				out = append(out, Candidate{Record: r, Dir: dir, Weights: filepath.Join(dir, r.Weights)})
-			}
-		}
-	}
-	if _, err := records.OneDataPerGroup(all, nil, ""); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
+// Shown is one candidate as a pick reports it (candidate.Shown).
+type Shown = candidate.Shown
 
-// String names the candidate: method/penalty, split, λ and folder.
-func (k *Candidate) String() string {
-	pen := k.Record.Penalty
-	if pen == "" {
-		pen = "-"
-	}
-	return fmt.Sprintf("%s/%s split %d λ = %g in %s", k.Record.Method, pen, k.Record.Split, k.Record.Lambda, k.Dir)
-}
+// Candidates returns the candidates among recs (candidate.Of).
+func Candidates(recs []records.Record) ([]Candidate, error) { return candidate.Of(recs) }
 
 // metricsLine states the numbers the candidate was judged on.
-func (k *Candidate) metricsLine(metric string, d records.Decide) string {
+func metricsLine(k *Candidate, metric string, d records.Decide) string {
 	r, _, _ := d.Value(&k.Record, "risk")
 	a, _, _ := d.Value(&k.Record, "accuracy")
 	v, _, _ := d.Value(&k.Record, metric)
@@ -174,62 +125,6 @@ func screen(cands []Candidate, allowDegenerate bool, d records.Decide) ([]int, L
 	return kept, out
 }
 
-// Shown is one candidate as a pick reports it: where it is, what was
-// trained, its test metrics and what marks it as degenerate. ConstRisk is
-// nil (JSON null) for records that do not carry it. Further facts about a
-// candidate belong here, so that every output that shows one carries them.
-type Shown struct {
-	Run      string  `json:"run"` // the folder of the candidate's records file
-	Split    int     `json:"split"`
-	Lambda   float64 `json:"lambda"`
-	Method   string  `json:"method"`
-	Penalty  string  `json:"penalty"`
-	Risk     float64 `json:"risk"`
-	Accuracy float64 `json:"accuracy"`
-	ATO      float64 `json:"ato"`
-	DP       float64 `json:"dp"`
-	EO       float64 `json:"eo"`
-	EOpp     float64 `json:"eopp"`
-	// Decision holds the decision metrics (absent for records written
-	// before they were recorded).
-	*records.Decision
-	// Threshold is the decision threshold of accuracy and the decision
-	// metrics.
-	Threshold float64 `json:"threshold"`
-	Weights   string  `json:"weights"`
-	// Conditioned marks a candidate of a λ-conditioned network: Weights is
-	// then shared by every λ of its split, and the candidate is that
-	// network at Lambda (fp predict and fp export need --lambda).
-	Conditioned bool `json:"conditioned,omitempty"`
-	// ATOReliable and ATOUnreliableReason are the chosen candidate's
-	// record's judgement of its split's ATO (nil for records without it).
-	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
-	ATOUnreliableReason string `json:"ato_unreliable_reason,omitempty"`
-
-	SingleClass  bool `json:"single_class"`
-	Collapsed    bool `json:"collapsed"`
-	NearConstant bool `json:"near_constant"`
-	// MajorityShare is the share of test rows given the more frequent
-	// decision (nil for records without it); NearSingleClass applies
-	// records.MinorityDecisionLimit to it.
-	MajorityShare        *float64 `json:"majority_share"`
-	NearSingleClass      bool     `json:"near_single_class"`
-	ConstRisk            *float64 `json:"const_risk"`
-	NoBetterThanConstant bool     `json:"no_better_than_constant"`
-}
-
-// Show is the candidate as a pick reports it.
-func (k *Candidate) Show() Shown {
-	r := &k.Record
-	return Shown{Run: k.Dir, Split: r.Split, Lambda: r.Lambda, Method: r.Method, Penalty: r.Penalty,
-		Risk: r.Risk, Accuracy: r.Accuracy, ATO: r.ATO, DP: r.DP, EO: r.EO, EOpp: r.EOpp, Weights: k.Weights,
-		Decision: r.Decision, Threshold: fairness.ThresholdOr(r.Threshold),
-		Conditioned: r.Conditioned, ATOReliable: r.ATOReliable, ATOUnreliableReason: r.ATOUnreliableReason,
-		SingleClass: r.SingleClass, Collapsed: r.Collapsed, NearConstant: r.NearConstant, ConstRisk: r.ConstRisk,
-		MajorityShare: r.MajorityShare, NearSingleClass: r.NearSingleClass(),
-		NoBetterThanConstant: r.NoBetterThanConstant()}
-}
-
 // Picked is the outcome of Pick; its JSON form is fp pick's output: the
 // chosen candidate's keys, and what was left out before the front was
 // formed.
@@ -273,7 +168,7 @@ func (e *PickError) Error() string {
 	if e.Closest == nil {
 		return why
 	}
-	return fmt.Sprintf("%s; the closest is %s (%s)", why, e.Closest, e.Closest.metricsLine(e.Metric, e.Decide))
+	return fmt.Sprintf("%s; the closest is %s (%s)", why, e.Closest, metricsLine(e.Closest, e.Metric, e.Decide))
 }
 
 func (e *PickError) Unwrap() error { return e.None }
@@ -477,32 +372,6 @@ func (p *Picked) shownValue(metric string) (float64, bool) {
 		return p.EOppDiff, true
 	}
 	return 0, false
-}
-
-// Degenerate says what marks the candidate as degenerate ("" when
-// nothing does).
-func (s *Shown) Degenerate() string {
-	var why []string
-	if s.Collapsed {
-		why = append(why, "a constant predictor")
-	}
-	if s.SingleClass {
-		why = append(why, "it predicts one class for every test row")
-	}
-	if s.NearConstant && !s.Collapsed {
-		why = append(why, "its scores barely vary (near-constant)")
-	}
-	if s.NearSingleClass && !s.SingleClass && s.MajorityShare != nil {
-		why = append(why, fmt.Sprintf("it gives %.2f%% of the test rows the same decision (almost single-class)", 100**s.MajorityShare))
-	}
-	if s.NoBetterThanConstant {
-		c := "its risk is no better than the constant predictor's"
-		if s.ConstRisk != nil {
-			c += fmt.Sprintf(" (%.4f)", *s.ConstRisk)
-		}
-		why = append(why, c)
-	}
-	return strings.Join(why, "; ")
 }
 
 // Note is the line fp pick prints about the candidates Screen left out of

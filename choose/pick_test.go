@@ -68,39 +68,27 @@ func TestPick(t *testing.T) {
 	}
 }
 
-func TestReadCandidates(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "shard-0"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	w, err := records.Open(filepath.Join(dir, "shard-0", "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+// Candidates keeps the successful candidates with a network, each
+// resolved against the folder of the file it was read from, and refuses
+// candidates of two datasets.
+func TestCandidates(t *testing.T) {
+	file := filepath.Join("sweep", "shard-0", "records.jsonl")
+	var recs []records.Record
 	for i, r := range []records.Record{
 		{Status: records.StatusOK, Risk: 0.5, Weights: "networks/a.json"},
 		{Status: records.StatusOK, Risk: 0.4, Weights: "networks/b.json", Collapsed: true},
 		{Status: records.StatusFailed, FailReason: "NaN"},
 		{Status: records.StatusOK, Risk: 0.6},
 	} {
-		r.Lambda = float64(i)
-		if err := w.Append(&r); err != nil {
-			t.Fatal(err)
-		}
+		r.Lambda, r.File, r.Source = float64(i), file, "sweep"
+		recs = append(recs, r)
 	}
-	w.Close()
-	f, err := os.OpenFile(filepath.Join(dir, "shard-0", "records.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	cands, err := Candidates(recs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(`{"split": 0, "lam`) // a torn last line
-	f.Close()
-	cands, err := ReadCandidates([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cands) != 2 || cands[0].Weights != filepath.Join(dir, "shard-0", "networks", "a.json") || cands[0].Dir != filepath.Join(dir, "shard-0") {
-		t.Fatalf("ReadCandidates = %+v, want the two successful candidates with a network", cands)
+	if len(cands) != 2 || cands[0].Weights != filepath.Join("sweep", "shard-0", "networks", "a.json") || cands[0].Dir != filepath.Join("sweep", "shard-0") {
+		t.Fatalf("Candidates = %+v, want the two successful candidates with a network", cands)
 	}
 	// The constant predictor is left out even when degenerate candidates are allowed.
 	for _, allow := range []bool{false, true} {
@@ -108,8 +96,10 @@ func TestReadCandidates(t *testing.T) {
 			t.Errorf("Screen(allow %v) = %v, %+v; want the first candidate, one collapsed left out", allow, kept, left)
 		}
 	}
-	if _, err := ReadCandidates([]string{filepath.Join(dir, "missing")}); err == nil {
-		t.Error("a missing path: no error")
+	other := recs[0]
+	other.Dataset, other.DataID = "adult-sex", "other rows"
+	if _, err := Candidates(append(recs, other)); err == nil {
+		t.Error("candidates of two datasets: no error")
 	}
 }
 

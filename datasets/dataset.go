@@ -50,8 +50,8 @@ type Dataset struct {
 
 	// ColumnWarnings name feature columns that identify rows rather than
 	// describe them (unique per row, a one-hot encoding wider than half the
-	// rows, a row counter), one line each, saying how to leave them out.
-	ColumnWarnings []string
+	// rows, a row counter), one each.
+	ColumnWarnings []ColumnWarning
 }
 
 // finish encodes the kept rows' features; d.Y and d.A are already set.

@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"fmt"
-	"github.com/fpareto/fp/internal/shellword"
 	"math"
 )
 
@@ -11,23 +10,31 @@ import (
 // chance.
 const suspectMinRows = 10
 
+// ColumnWarning is a feature column that identifies rows rather than
+// describes them. It says what is wrong with the column, not what to do
+// about it: a front end phrases the advice (leaving the column out) in its
+// own terms.
+type ColumnWarning struct {
+	Column  string // the column's name in the source
+	Problem string // one line: what marks the column
+}
+
 // suspectColumns looks for feature columns that identify rows rather than
 // describe them, which a network learns by heart and which fill the overlap
 // diagnostics with noise: a categorical column whose value is unique per
 // row or whose one-hot encoding is wider than half the rows, and a numeric
 // column that counts the rows (an identifier: distinct integers within a
 // range no wider than the source's rows, such as 0…n−1 or 1…n). It
-// returns one warning per such column, saying how to leave it out.
-func suspectColumns(t *table, rows []int, feats []feature) []string {
+// returns one warning per such column.
+func suspectColumns(t *table, rows []int, feats []feature) []ColumnWarning {
 	n := len(rows)
 	if n < suspectMinRows {
 		return nil
 	}
-	var out []string
+	var out []ColumnWarning
 	for _, ft := range feats {
 		c := ft.col
 		used := usedCodes(c, rows)
-		exclude := "leave it out with --exclude " + shellword.Quote(c.name)
 		if ft.enc != numeric {
 			levels := map[string]bool{}
 			for _, k := range used {
@@ -43,11 +50,11 @@ func suspectColumns(t *table, rows []int, feats []feature) []string {
 			}
 			switch {
 			case len(levels) == n:
-				out = append(out, fmt.Sprintf("column %q has a different value in each of the %d rows: one-hot encoded, its %d features identify rows rather than describe them; %s",
-					c.name, n, width, exclude))
+				out = append(out, ColumnWarning{c.name, fmt.Sprintf("column %q has a different value in each of the %d rows: one-hot encoded, its %d features identify rows rather than describe them",
+					c.name, n, width)})
 			case 2*width > n:
-				out = append(out, fmt.Sprintf("column %q has %d distinct values in %d rows: its one-hot encoding (%d features) is wider than half the rows; %s",
-					c.name, len(levels), n, width, exclude))
+				out = append(out, ColumnWarning{c.name, fmt.Sprintf("column %q has %d distinct values in %d rows: its one-hot encoding (%d features) is wider than half the rows",
+					c.name, len(levels), n, width)})
 			}
 			continue
 		}
@@ -66,8 +73,8 @@ func suspectColumns(t *table, rows []int, feats []feature) []string {
 			lo, hi = min(lo, v), max(hi, v)
 		}
 		if integers && hi-lo < float64(t.rows()) {
-			out = append(out, fmt.Sprintf("column %q holds distinct integers from %s to %s, one per row: a row counter or identifier, not a property of the row; %s",
-				c.name, formatInt(lo), formatInt(hi), exclude))
+			out = append(out, ColumnWarning{c.name, fmt.Sprintf("column %q holds distinct integers from %s to %s, one per row: a row counter or identifier, not a property of the row",
+				c.name, formatInt(lo), formatInt(hi))})
 		}
 	}
 	return out

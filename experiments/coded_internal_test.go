@@ -11,8 +11,8 @@ import (
 	"github.com/fpareto/fp/runfolder"
 )
 
-// fp datasets export --coded (runfolder.LoadRunPart, Dataset.
-// WriteCodedCSVRows) writes each part of a split as the trainer feeds it to
+// fp datasets export --coded (runfolder.LoadRunPart, RunPart.WriteCSV)
+// writes each part of a split as the trainer feeds it to
 // the networks: the matrix, labels and groups prepare gives for training,
 // test and selection rows, in the same order, each under its row index.
 func TestCodedExportIsWhatTheNetworksSee(t *testing.T) {
@@ -73,7 +73,7 @@ func TestCodedExportIsWhatTheNetworksSee(t *testing.T) {
 					t.Fatal(err)
 				}
 				var b bytes.Buffer
-				if _, err := r.data.WriteCodedCSVRows(&b, rp.Rows, rp.Run.Columns, rp.Coded()); err != nil {
+				if _, err := rp.WriteCSV(&b, r.data, true); err != nil {
 					t.Fatal(err)
 				}
 				recs, err := csv.NewReader(&b).ReadAll()

@@ -11,7 +11,6 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/model"
-	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
 
@@ -185,7 +184,7 @@ func TestCommittedDigestsUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, _, err := records.ReadAll([]string{dir})
+		recs, _, err := runfolder.ReadAll([]string{dir})
 		if err != nil || len(recs) == 0 {
 			continue
 		}

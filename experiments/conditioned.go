@@ -31,27 +31,20 @@ import (
 // one refuses with its own error.
 func (c Config) checkConditioned(eng train.Engine) error {
 	if !c.Conditioned {
-		switch {
-		case c.FiLMWidth != 0:
-			return fieldErr("film_width", "%d: the conditioning network's width applies to --conditioned only", c.FiLMWidth)
-		case c.LambdaDraw != "":
-			return fieldErr("lambda_draw", "%q: the λ draw applies to --conditioned only", c.LambdaDraw)
-		case c.EvalLambdas != "":
-			return fieldErr("eval_lambdas", "%q: only a λ-conditioned network (--conditioned) can be evaluated at λ it was not trained for", c.EvalLambdas)
-		case c.ScheduleRows != 0:
-			return fieldErr("schedule_rows", "%d: the schedule's rows apply to --conditioned only", c.ScheduleRows)
-		case c.FiLMPenalty != "":
-			return fieldErr("film_penalty", "%q: where the penalty reads the modulation applies to --conditioned only", c.FiLMPenalty)
-		case c.ConditionedEpochs != 0:
-			return fieldErr("conditioned_epochs", "%d: the conditioned network's epochs apply to --conditioned only", c.ConditionedEpochs)
-		case c.ConditionedLR != "":
-			return fieldErr("conditioned_lr", "%q: the conditioned network's learning-rate schedule applies to --conditioned only", c.ConditionedLR)
-		case c.FiLMOutput:
-			return fieldErr("film_output", "modulating the output layer applies to --conditioned only")
-		case c.ConditionedArch != "":
-			return fieldErr("conditioned_arch", "%q: the conditioned network's architecture applies to --conditioned only", c.ConditionedArch)
-		case c.LambdasPerStep != 0:
-			return fieldErr("lambdas_per_step", "%d: the λ per training step apply to --conditioned only", c.LambdasPerStep)
+		// Every setting of the λ-conditioned network, from the table of
+		// settings: none may be given without Conditioned.
+		for _, st := range runfolder.Settings {
+			if st.Only != runfolder.OnlyConditioned || st.IsZero(&c.Config) {
+				continue
+			}
+			v := st.Value(&c.Config)
+			if b, ok := v.(bool); ok && b {
+				return fieldErr(st.Key, "the setting applies to --conditioned only")
+			}
+			if str, ok := v.(string); ok {
+				return fieldErr(st.Key, "%q: the setting applies to --conditioned only", str)
+			}
+			return fieldErr(st.Key, "%v: the setting applies to --conditioned only", v)
 		}
 		return nil
 	}

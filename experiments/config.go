@@ -54,6 +54,13 @@ type Config struct {
 	// scalarizations.Scalarization (scalarizations.New), and the
 	// handwritten engine refuses it.
 	CustomScalarization scalarize.Scalarization `json:"-"`
+	// LockstepAuto leaves the lockstep mode to the sweep, in place of
+	// Lockstep (which must then be false): a folder that already holds a
+	// sweep keeps the mode it was made with, so that the same call resumes
+	// it whatever the default was then, and a new one trains in lockstep
+	// wherever the configuration allows it (LockstepPossible). fp train
+	// without --lockstep sets it.
+	LockstepAuto bool `json:"-"`
 	// Args are the command-line arguments that started the run, as typed;
 	// each run appends them with its start and end times to the folder's
 	// runs.log (see runfolder.Invocation). They change no result.
@@ -272,6 +279,9 @@ func (c Config) Validate() error {
 		return &FieldError{Field: "engine", Err: err}
 	}
 	if c.Lockstep {
+		if c.LockstepAuto {
+			return fieldErr("lockstep", "lockstep is both asked for and left to the sweep: set Lockstep or LockstepAuto, not both")
+		}
 		if err := c.checkLockstep(eng); err != nil {
 			return err
 		}
@@ -284,9 +294,9 @@ func (c Config) Validate() error {
 // fixed grid and terms that engine trains. fp train trains in lockstep by
 // default wherever it is: its fronts are those of one network after
 // another within the per-split noise, and it is faster
-// (docs/reproduction.md).
+// (results/compas.md, "Lockstep training").
 func (c Config) LockstepPossible() bool {
-	c.Lockstep = true
+	c.Lockstep, c.LockstepAuto = true, false
 	err := c.Validate()
 	// Free memory is the machine's state, not the configuration's: the
 	// choice must not change with it (a resumed run keeps its mode), so a
@@ -373,11 +383,12 @@ func (c Config) penalty() (train.Term, error) {
 // records the names and versions of custom terms, so that they enter the
 // digest. nTrain is the number of rows in a training split; the CSV batch
 // default is ≈5% of the rows the networks train on (without the validation
-// part).
+// part). LockstepAuto becomes the mode it gives a new folder.
 func (c Config) Resolved(nTrain int) (Config, error) {
 	if err := c.Validate(); err != nil {
 		return c, err
 	}
+	c = c.lockstepChosen()
 	c.ValFraction = c.resolvedValFraction()
 	c.SelectFraction = c.resolvedSelectFraction()
 	if c.ValFraction > 0 {

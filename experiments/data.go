@@ -11,6 +11,7 @@ import (
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/propensity"
+	"github.com/fpareto/fp/propensity/propensityfit"
 	"github.com/fpareto/fp/runfolder"
 	"github.com/fpareto/fp/train"
 )
@@ -157,8 +158,8 @@ func (d encoded) rows(rows []int, pos map[int]int) train.Data {
 
 // propensityConfig is how split m's propensity model trains: the sweep's
 // epochs, each reported to the observer when it wants them.
-func (r *Runner) propensityConfig(m int) propensity.Config {
-	cfg := propensity.DefaultConfig()
+func (r *Runner) propensityConfig(m int) propensityfit.Config {
+	cfg := propensityfit.DefaultConfig()
 	cfg.Epochs = r.cfg.PropensityEpochs
 	if po, ok := r.obs.(PropensityObserver); ok {
 		cfg.OnEpoch = func(epoch, epochs int) {
@@ -178,7 +179,7 @@ func (r *Runner) propensityModel(ctx context.Context, m int, d encoded, std *dat
 		return pm, err
 	}
 	cfg := r.propensityConfig(m)
-	pm, _, err := propensity.Fit(ctx, r.engine, d.X, d.N, d.Dim, d.A, cfg,
+	pm, _, err := propensityfit.Fit(ctx, r.engine, d.X, d.N, d.Dim, d.A, cfg,
 		newRand(r.cfg.Seed, "propensity", m, "", 0))
 	if err != nil {
 		return nil, err
@@ -368,7 +369,7 @@ func (r *Runner) propensityGroups(ctx context.Context, m int, d encoded, z []int
 		return pm, nil
 	}
 	cfg := r.propensityConfig(m)
-	pm, _, err = propensity.FitMultinomial(ctx, d.X, d.N, d.Dim, z, r.cfg.groups, cfg,
+	pm, _, err = propensityfit.FitMultinomial(ctx, d.X, d.N, d.Dim, z, r.cfg.groups, cfg,
 		newRand(r.cfg.Seed, "propensity", m, "", 0))
 	if err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
 
@@ -49,7 +48,7 @@ func TestDigestsOfCommittedRunsAreReproduced(t *testing.T) {
 		if rc, err := runfolder.ReadConfig(dir); err != nil || rc.Digest() != got {
 			t.Errorf("%s: runfolder.ReadConfig gives digest %s (%v), experiments.ReadConfig %s", dir, rc.Digest(), err, got)
 		}
-		recs, _, err := records.ReadAll([]string{dir})
+		recs, _, err := runfolder.ReadAll([]string{dir})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/graph/scalarizations"
 	"github.com/fpareto/fp/penalties"
 	"github.com/fpareto/fp/records"
-	"github.com/fpareto/fp/scalarizations"
 	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 )

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/internal/shellword"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -73,9 +74,12 @@ type Runner struct {
 // impossible sweep is refused before anything is read or written), loads the
 // data, resolves the config and checks it against what out already holds (a
 // folder belongs to one configuration; a different one is refused), reads
-// the records already there and opens this shard's records file. obs may be
-// nil.
+// the records already there and opens this shard's records file. The
+// settings c leaves to the sweep (LockstepAuto, SelectFractionAuto) keep the
+// values of a folder that already holds one, so that the same call resumes
+// it. obs may be nil.
 func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
+	c = c.resuming(out).lockstepChosen()
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -102,7 +106,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	warnings = append(slices.Concat(data.GroupNotes, data.ColumnWarnings), warnings...)
+	warnings = append(slices.Concat(data.GroupNotes, columnWarnings(data.ColumnWarnings)), warnings...)
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, adaptive, _ := c.lambdaGrid() // checked by Validate
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -452,4 +456,14 @@ func writeAtomic(path string, b []byte) error {
 		return err
 	}
 	return model.WriteFileAtomic(path, b)
+}
+
+// columnWarnings phrases the data's warnings about feature columns, each
+// with the flag that leaves its column out, quoted for a shell.
+func columnWarnings(ws []datasets.ColumnWarning) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(w.Column)
+	}
+	return out
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/graph/scalarizations"
 	"github.com/fpareto/fp/records"
-	"github.com/fpareto/fp/scalarizations"
 	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 )

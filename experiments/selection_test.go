@@ -312,7 +312,7 @@ func TestSelectionOverlapIsStored(t *testing.T) {
 	if o.Test == nil || o.Selection == nil || o.ATOReliable == nil {
 		t.Fatalf("summary without test or selection rows: %+v", o)
 	}
-	recs, _, err := records.ReadAll([]string{dir})
+	recs, _, err := runfolder.ReadAll([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -194,7 +194,7 @@ func envInt(name, v string, lo int) (int, error) {
 // ShardCounts maps each number of shards whose records files are in dir to
 // one such file's name.
 func ShardCounts(dir string) map[int]string {
-	files, _ := filepath.Glob(filepath.Join(dir, "records-shard-*-of-*.jsonl"))
+	files, _ := runfolder.OwnRecordsFiles(dir)
 	counts := map[int]string{}
 	for _, f := range files {
 		sh, ok := runfolder.ShardOfFile(filepath.Base(f))

@@ -144,7 +144,7 @@ func Status(dir string, shards int) (*StatusReport, error) {
 		return nil, err
 	}
 
-	files, err := runfolder.RecordsFiles(dir)
+	files, err := runfolder.OwnRecordsFiles(dir)
 	if err != nil {
 		return nil, err
 	}

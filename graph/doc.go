@@ -1,5 +1,5 @@
 // Package graph is fp's Gorgonia engine: it assembles a network (layers), a
-// risk (losses), a penalty (penalties) and a scalarization (scalarizations,
+// risk (losses), a penalty (penalties) and a scalarization (graph/scalarizations,
 // after the standardization, as ObjectiveNode) into one graph, differentiates
 // it, and trains it through the train.Trainer contract that train.Fit drives.
 // Custom risks, penalties and scalarizations written as graph code

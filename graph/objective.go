@@ -3,7 +3,7 @@ package graph
 import (
 	"fmt"
 
-	"github.com/fpareto/fp/scalarizations"
+	"github.com/fpareto/fp/graph/scalarizations"
 	"github.com/fpareto/fp/scalarize"
 	G "gorgonia.org/gorgonia"
 )

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/fpareto/fp/graph/scalarizations"
 	"github.com/fpareto/fp/layers"
 	"github.com/fpareto/fp/losses"
 	"github.com/fpareto/fp/penalties"
-	"github.com/fpareto/fp/scalarizations"
 	"github.com/fpareto/fp/train"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"

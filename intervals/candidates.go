@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/candidate"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )
@@ -16,7 +16,7 @@ import (
 // resamples each), loading each run folder's data once and storing what it
 // computed in the folders' caches, and the distinct notes of what could not
 // be given, one line each.
-func Compute(cands []choose.Candidate, resamples int) ([]CI, []string, error) {
+func Compute(cands []candidate.Candidate, resamples int) ([]CI, []string, error) {
 	out := make([]CI, len(cands))
 	var dirs []string
 	byDir := map[string][]int{}
@@ -44,25 +44,20 @@ func Compute(cands []choose.Candidate, resamples int) ([]CI, []string, error) {
 	}
 	var notes []string
 	for _, c := range out {
-		if c.Note != "" && !slices.Contains(notes, c.Note) {
-			notes = append(notes, c.Note)
+		for _, n := range []string{c.Note, c.Caution} {
+			if n != "" && !slices.Contains(notes, n) {
+				notes = append(notes, n)
+			}
 		}
 	}
 	return out, notes, nil
 }
 
-// Picked is fp pick's outcome with the chosen candidate's intervals; its
-// JSON form carries the keys of both (CI's keys are absent when CI is nil:
-// intervals not asked for).
-type Picked struct {
-	*choose.Picked
-	*CI
-}
-
-// ForPicked computes the intervals of the candidate p names, one of cands.
+// ForShown computes the intervals of the candidate s shows (a pick's
+// choice, say), one of cands.
 // The network file alone does not name it: every λ of a split shares the
 // file of a λ-conditioned network.
-func ForPicked(cands []choose.Candidate, p *choose.Picked, resamples int) (*CI, []string, error) {
+func ForShown(cands []candidate.Candidate, p *candidate.Shown, resamples int) (*CI, []string, error) {
 	key := records.CandidateKey(p.Method, p.Penalty, p.Split, p.Lambda)
 	for i := range cands {
 		if cands[i].Weights == p.Weights && cands[i].Dir == p.Run && cands[i].Record.Key() == key {
@@ -73,32 +68,33 @@ func ForPicked(cands []choose.Candidate, p *choose.Picked, resamples int) (*CI, 
 			return &cis[0], notes, nil
 		}
 	}
-	return nil, nil, fmt.Errorf("intervals: the picked candidate %s is not among the candidates", p.Weights)
+	return nil, nil, fmt.Errorf("intervals: the candidate %s is not among the candidates", p.Weights)
 }
 
 // Row is a candidate as fp front --ci shows it: its facts and intervals.
 type Row struct {
-	choose.Shown
+	candidate.Shown
 	CI
 }
 
-// Front returns the candidates not dominated in (risk, metric) within
-// their dataset (records.SameData), decided on the metrics d names
+// FrontCandidates returns the candidates not dominated in (risk, metric)
+// within their dataset (records.SameData), decided on the metrics d names
 // (records.Decide: the test or the selection rows'), by dataset and then
 // by increasing risk; degenerate candidates are kept and marked, as fp
-// train's closing table keeps them.
-func Front(cands []choose.Candidate, metric string, d records.Decide) ([]choose.Candidate, error) {
-	return FrontOn(cands, records.AxisRisk, metric, d)
+// train's closing table keeps them. pareto.Front is the same culling on
+// plain points, returning their indices.
+func FrontCandidates(cands []candidate.Candidate, metric string, d records.Decide) ([]candidate.Candidate, error) {
+	return FrontCandidatesOn(cands, records.AxisRisk, metric, d)
 }
 
-// FrontOn is Front in (axis value, metric), the axis records.AxisRisk or
-// records.AxisError (1 − accuracy), by dataset and then by increasing axis
-// value.
-func FrontOn(cands []choose.Candidate, axis, metric string, d records.Decide) ([]choose.Candidate, error) {
+// FrontCandidatesOn is FrontCandidates in (axis value, metric), the axis
+// records.AxisRisk or records.AxisError (1 − accuracy), by dataset and
+// then by increasing axis value.
+func FrontCandidatesOn(cands []candidate.Candidate, axis, metric string, d records.Decide) ([]candidate.Candidate, error) {
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
-	var out []choose.Candidate
+	var out []candidate.Candidate
 	for _, g := range byData(cands) {
 		pts := make([]pareto.Point, len(g))
 		for k, i := range g {
@@ -121,7 +117,7 @@ func FrontOn(cands []choose.Candidate, axis, metric string, d records.Decide) ([
 
 // Rows pairs the candidates with their intervals, each shown with the
 // estimates its intervals are built around (CI.Apply).
-func Rows(cands []choose.Candidate, cis []CI) []Row {
+func Rows(cands []candidate.Candidate, cis []CI) []Row {
 	out := make([]Row, len(cands))
 	for i := range cands {
 		out[i] = Row{Shown: cands[i].Show(), CI: cis[i]}
@@ -134,7 +130,7 @@ func Rows(cands []choose.Candidate, cis []CI) []Row {
 // and eopp become their unbiased estimates, and c keeps the records'
 // plug-in values as DPRaw, EORaw and EOppRaw. Without intervals it does
 // nothing; applied twice, it changes nothing more.
-func (c *CI) Apply(s *choose.Shown) {
+func (c *CI) Apply(s *candidate.Shown) {
 	if c == nil || c.Corrected == nil || c.DPRaw != nil {
 		return
 	}
@@ -159,7 +155,7 @@ var columns = []string{"risk", "accuracy", "ato", "dp", "eo", "eopp", "dp_diff",
 
 // value is the point estimate of column name of s, written for a table;
 // "–" for a decision metric of a record without them.
-func value(s *choose.Shown, name string) string {
+func value(s *candidate.Shown, name string) string {
 	v := map[string]float64{"risk": s.Risk, "accuracy": s.Accuracy, "ato": s.ATO, "dp": s.DP, "eo": s.EO, "eopp": s.EOpp}
 	if s.Decision != nil {
 		v["dp_diff"], v["dp_ratio"], v["eo_diff"], v["eopp_diff"] = s.DPDiff, s.DPRatio, s.EODiff, s.EOppDiff
@@ -225,7 +221,7 @@ func WriteFront(w io.Writer, rows []Row, metric string) error {
 
 // WriteText prints one candidate's intervals under the table fp pick
 // prints (choose.WriteText).
-func WriteText(w io.Writer, c *CI, s *choose.Shown) error {
+func WriteText(w io.Writer, c *CI, s *candidate.Shown) error {
 	if !c.Given() {
 		return nil
 	}

@@ -7,9 +7,10 @@ import (
 
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/internal/conditionedrun"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
+	"github.com/fpareto/fp/runfolder/conditionedtest"
 )
 
 // The records of a λ-conditioned run share one network file per split: each
@@ -32,7 +33,7 @@ func TestIntervalsOfConditionedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := conditionedrun.Convert(dir, 0.25); err != nil {
+	if _, err := conditionedtest.Convert(dir, 0.25); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := records.Read(filepath.Join(dir, "records.jsonl"))
@@ -54,7 +55,11 @@ func TestIntervalsOfConditionedRun(t *testing.T) {
 		t.Fatal("the candidates at λ = 0 and λ = 1 have the same intervals")
 	}
 
-	cands, err := choose.ReadCandidates([]string{dir})
+	all, _, err := runfolder.ReadAll([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := choose.Candidates(all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +67,8 @@ func TestIntervalsOfConditionedRun(t *testing.T) {
 		if k.Record.Lambda != 1 {
 			continue
 		}
-		ci, _, err := intervals.ForPicked(cands, &choose.Picked{Shown: k.Show()}, 200)
+		shown := k.Show()
+		ci, _, err := intervals.ForShown(cands, &shown, 200)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/candidate"
 	"github.com/fpareto/fp/fairness/bootstrap"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -213,23 +213,23 @@ func (t *Distinguisher) note(n string) {
 // Distinguish tests one front: the non-dominated candidates of one
 // dataset in (axis, metric), axis records.AxisRisk or records.AxisError,
 // decided on the rows d names; see Distinguisher.
-func Distinguish(front []choose.Candidate, axis, metric string, d records.Decide, resamples int) (*Distinguishability, []string, error) {
+func Distinguish(front []candidate.Candidate, axis, metric string, d records.Decide, resamples int) (*Distinguishability, []string, error) {
 	t, err := NewDistinguisher(d, resamples)
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := t.Front(front, axis, metric)
+	out, err := t.Distinguish(front, axis, metric)
 	return out, t.Notes(), err
 }
 
 // id identifies a candidate among those of every folder.
-func id(k *choose.Candidate) string {
+func id(k *candidate.Candidate) string {
 	return k.Dir + "\x00" + k.Record.Key() + "\x00" + k.Record.Weights
 }
 
-// Front tests one front: the non-dominated candidates of one dataset in
+// Distinguish tests one front: the non-dominated candidates of one dataset in
 // (axis, metric), in any order.
-func (t *Distinguisher) Front(front []choose.Candidate, axis, metric string) (*Distinguishability, error) {
+func (t *Distinguisher) Distinguish(front []candidate.Candidate, axis, metric string) (*Distinguishability, error) {
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, fmt.Errorf("metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
@@ -242,7 +242,7 @@ func (t *Distinguisher) Front(front []choose.Candidate, axis, metric string) (*D
 	// By the x axis on the deciding rows, as the front is drawn; ties
 	// (exact duplicates) by the metric.
 	type point struct {
-		k    *choose.Candidate
+		k    *candidate.Candidate
 		x, y float64
 	}
 	pts := make([]point, len(front))
@@ -269,12 +269,12 @@ func (t *Distinguisher) Front(front []choose.Candidate, axis, metric string) (*D
 		r := &p.k.Record
 		out.Front = append(out.Front, Ref{Run: p.k.Dir, Method: r.Method, Penalty: r.Penalty, Split: r.Split, Lambda: r.Lambda})
 	}
-	var paired [][2]*choose.Candidate
-	var single []*choose.Candidate
+	var paired [][2]*candidate.Candidate
+	var single []*candidate.Candidate
 	for i := 1; i < len(pts); i++ {
 		a, b := pts[i-1].k, pts[i].k
 		if samerows(a, b) {
-			paired = append(paired, [2]*choose.Candidate{a, b})
+			paired = append(paired, [2]*candidate.Candidate{a, b})
 		} else {
 			single = append(single, a, b)
 		}
@@ -302,13 +302,13 @@ func (t *Distinguisher) Front(front []choose.Candidate, axis, metric string) (*D
 
 // samerows reports whether two candidates were measured on the same rows:
 // those of one split of one run folder.
-func samerows(a, b *choose.Candidate) bool {
+func samerows(a, b *candidate.Candidate) bool {
 	return a.Dir == b.Dir && a.Record.Split == b.Record.Split
 }
 
 // pair tests neighbours a and b in the x axis and the metric from what
 // compute left.
-func (t *Distinguisher) pair(a, b *choose.Candidate, axis, metric string) Pair {
+func (t *Distinguisher) pair(a, b *candidate.Candidate, axis, metric string) Pair {
 	p := Pair{Paired: samerows(a, b)}
 	var why []string
 	for _, name := range []string{axis, metric} {
@@ -408,12 +408,12 @@ func (t *Distinguisher) folder(dir string) *Folder {
 }
 
 // who names a candidate in messages, as the intervals do.
-func who(k *choose.Candidate) string {
+func who(k *candidate.Candidate) string {
 	return fmt.Sprintf("%s split %d λ = %g in %s", k.Record.Method, k.Record.Split, k.Record.Lambda, k.Dir)
 }
 
 // rows returns k's sample on the deciding rows, re-scored once.
-func (t *Distinguisher) rows(k *choose.Candidate) *rowSample {
+func (t *Distinguisher) rows(k *candidate.Candidate) *rowSample {
 	key := id(k)
 	if s, ok := t.samples[key]; ok {
 		return s
@@ -433,14 +433,14 @@ func (t *Distinguisher) rows(k *choose.Candidate) *rowSample {
 // compute gives every pair of paired its paired differences and every
 // candidate of single its intervals on the deciding rows, bootstrapping
 // on as many cores as Go may use.
-func (t *Distinguisher) compute(paired [][2]*choose.Candidate, single []*choose.Candidate) {
+func (t *Distinguisher) compute(paired [][2]*candidate.Candidate, single []*candidate.Candidate) {
 	sel := t.decide.Selects()
 	// Each job writes only what it was made for.
 	var jobs []func()
 	// The test rows' intervals are those shown beside the points, cached
 	// in the folder; the selection rows' are computed here.
 	if !sel {
-		byDir := map[string][]*choose.Candidate{}
+		byDir := map[string][]*candidate.Candidate{}
 		var dirs []string
 		for _, k := range single {
 			if _, ok := t.cis[id(k)]; ok || slices.Contains(byDir[k.Dir], k) {
@@ -510,7 +510,7 @@ func (t *Distinguisher) compute(paired [][2]*choose.Candidate, single []*choose.
 }
 
 // differ bootstraps the paired differences of p into d.
-func (t *Distinguisher) differ(d *difference, sa, sb *rowSample, rng *rand.Rand, p [2]*choose.Candidate) {
+func (t *Distinguisher) differ(d *difference, sa, sb *rowSample, rng *rand.Rand, p [2]*candidate.Candidate) {
 	iv, err := bootstrap.Differences(sa.s, sb.s, t.resamples, Level, rng)
 	if err == nil && iv.HasATO {
 		d.note = ""
@@ -547,12 +547,12 @@ func run(jobs []func()) {
 	wg.Wait()
 }
 
-// Fronts splits front, the non-dominated candidates of several datasets
-// as FrontOn lists them, into the fronts of each dataset, in order.
-func Fronts(front []choose.Candidate) [][]choose.Candidate {
-	var out [][]choose.Candidate
+// Fronts splits front, the non-dominated candidates of several datasets as
+// FrontCandidatesOn lists them, into the fronts of each dataset, in order.
+func Fronts(front []candidate.Candidate) [][]candidate.Candidate {
+	var out [][]candidate.Candidate
 	for _, g := range byData(front) {
-		f := make([]choose.Candidate, len(g))
+		f := make([]candidate.Candidate, len(g))
 		for k, i := range g {
 			f[k] = front[i]
 		}
@@ -563,7 +563,7 @@ func Fronts(front []choose.Candidate) [][]choose.Candidate {
 
 // byData groups the indices of cands by dataset (records.SameData), in
 // order of appearance.
-func byData(cands []choose.Candidate) [][]int {
+func byData(cands []candidate.Candidate) [][]int {
 	var groups [][]int
 	for i := range cands {
 		g := slices.IndexFunc(groups, func(g []int) bool { return records.SameData(&cands[g[0]].Record, &cands[i].Record) })

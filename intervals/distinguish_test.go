@@ -12,6 +12,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // twoSplitRun trains λ ∈ {0, 1} on two splits of a CSV whose label
@@ -35,7 +36,11 @@ func twoSplitRun(t *testing.T) []choose.Candidate {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands, err := choose.ReadCandidates([]string{dir})
+	all, _, err := runfolder.ReadAll([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := choose.Candidates(all)
 	if err != nil {
 		t.Fatal(err)
 	}

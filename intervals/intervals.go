@@ -65,6 +65,9 @@ type CI struct {
 	Rows      int `json:"ci_rows"`
 	// Note says why an interval is missing ("" when none is).
 	Note string `json:"ci_note,omitempty"`
+	// Caution says which given intervals cover less reliably, and why
+	// ("" when none does).
+	Caution string `json:"ci_caution,omitempty"`
 }
 
 // Given reports whether the intervals were computed (the fairness ones may
@@ -376,6 +379,11 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 		return c
 	}
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
+	if iv.SmallestCell < bootstrap.FewCellRows {
+		// Said per folder, not per candidate: its candidates share the rows.
+		c.Caution = fmt.Sprintf("in %s a group has fewer than %d rows within a class: the eo, eopp, eo_diff and eopp_diff intervals "+
+			"rest on those rows and cover less reliably (docs/method.md §7.1)", f.dir, bootstrap.FewCellRows)
+	}
 	corr := iv.Corrected
 	c.Corrected = &corr
 	c.DPDiff, c.DPRatio, c.EODiff, c.EOppDiff = of(iv.DPDiff), of(iv.DPRatio), of(iv.EODiff), of(iv.EOppDiff)
@@ -425,9 +433,10 @@ func of(iv bootstrap.Interval) *Interval {
 // folder.
 const CacheFile = "intervals.json"
 
-// cacheFormat changes whenever what a cached CI means does (3: the
-// intervals that cover near 0, with the unbiased estimates).
-const cacheFormat = 3
+// cacheFormat changes whenever what a cached CI means does (5: the
+// intervals that cover near 0, with the unbiased estimates and the note on
+// small cells as a caution).
+const cacheFormat = 5
 
 type cacheFile struct {
 	Format  int              `json:"format"`

@@ -1,7 +1,11 @@
-// Package propensity fits the propensity score ê(x) = P(a = 1 | x) that the
-// overlap weights of docs/method.md §3 are built from: a small network trained on most
-// of the training rows (docs/method.md §4), then a single temperature T on its logit
-// fitted on the rows held out (temperature scaling, Guo et al. 2017).
+// Package propensity is the fitted propensity score ê(x) = P(a = 1 | x)
+// that the overlap weights of docs/method.md §3 are built from: a small
+// network trained on most of the training rows (docs/method.md §4), then a
+// single temperature T on its logit fitted on the rows held out
+// (temperature scaling, Guo et al. 2017), with its overlap diagnostics.
+// Training the network is package propensityfit's, so that the code that
+// reads a fitted model (a run folder's reader, a report) builds without the
+// training loop and the optimizer.
 //
 // Overlap weights are w = 1 − ê for a = 1 and ê for a = 0, so every group
 // contrast fp penalises or reports is weighted by terms of the shape ê(1 − ê);
@@ -22,15 +26,14 @@
 // on.
 //
 // A sensitive attribute of R ≥ 3 groups has its own model (docs/method.md
-// §4.4): FitMultinomial trains a softmax network of R outputs by the same
-// recipe, with a loop of its own (the engines train one logit), and
-// FitSoftmaxTemperature fits one temperature on its logits; Multinomial's
+// §4.4): a softmax network of R outputs (propensityfit.FitMultinomial
+// trains it by the same recipe, with a loop of its own, the engines training
+// one logit), and FitSoftmaxTemperature fits one temperature on its logits; Multinomial's
 // Predict gives R calibrated propensities per row. OverlapWeights gives the
 // generalised overlap weights h(x)/e_a(x), h = 1/Σ_r 1/e_r (Li and Li
 // 2019), DiagnoseGroups and UnreliableGroups the overlap diagnostics and
 // the reliability rule per group. Two groups never go through this model.
 //
-// The package knows nothing about λ, objectives or fronts: it trains with any
-// train.Engine and returns a Model whose Predict gives clipped, calibrated
-// scores.
+// The package knows nothing about λ, objectives, engines or fronts: a Model's
+// Predict gives clipped, calibrated scores.
 package propensity

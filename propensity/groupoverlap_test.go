@@ -9,6 +9,7 @@ import (
 
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/propensity"
+	"github.com/fpareto/fp/propensity/propensityfit"
 )
 
 // binaryColumns turns binary scores ê into the two-group propensities
@@ -232,7 +233,7 @@ func nearlySeparable(rng *rand.Rand, n int, separable bool) ([]float64, []int) {
 // same rule finds nothing.
 func TestDiagnoseGroupsNearlySeparableGroup(t *testing.T) {
 	levels := []string{"A", "B", "C"}
-	cfg := propensity.DefaultConfig()
+	cfg := propensityfit.DefaultConfig()
 	cfg.Epochs = 40
 	for _, tc := range []struct {
 		name      string
@@ -242,7 +243,7 @@ func TestDiagnoseGroupsNearlySeparableGroup(t *testing.T) {
 			rng := rand.New(rand.NewPCG(17, 3))
 			const n, dim = 3000, 5
 			x, a := nearlySeparable(rng, n, tc.separable)
-			m, _, err := propensity.FitMultinomial(context.Background(), x, n, dim, a, 3, cfg, rand.New(rand.NewPCG(17, 4)))
+			m, _, err := propensityfit.FitMultinomial(context.Background(), x, n, dim, a, 3, cfg, rand.New(rand.NewPCG(17, 4)))
 			if err != nil {
 				t.Fatal(err)
 			}

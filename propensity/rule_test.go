@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/propensity"
+	"github.com/fpareto/fp/propensity/propensityfit"
 )
 
 // rareGroup is n rows of three groups, the last holding 1% of them; every
@@ -191,9 +192,9 @@ func TestFittedRareGroupWithoutProxyIsNotExtreme(t *testing.T) {
 			a[i] = 1
 		}
 	}
-	cfg := propensity.DefaultConfig()
+	cfg := propensityfit.DefaultConfig()
 	cfg.Epochs = 40
-	m, _, err := propensity.FitMultinomial(context.Background(), x, n, dim, a, 3, cfg, rand.New(rand.NewPCG(23, 6)))
+	m, _, err := propensityfit.FitMultinomial(context.Background(), x, n, dim, a, 3, cfg, rand.New(rand.NewPCG(23, 6)))
 	if err != nil {
 		t.Fatal(err)
 	}

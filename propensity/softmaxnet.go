@@ -36,10 +36,10 @@ func newSoftmaxNet(a model.Arch, dim, groups int) *SoftmaxNet {
 	return p
 }
 
-// initSoftmaxNet draws the weights as model.Init does (PyTorch's Linear
+// InitSoftmaxNet returns a network of groups outputs, its weights drawn as model.Init draws them (PyTorch's Linear
 // default, docs/method.md §2): layer by layer, weights then biases, each
 // from U(−1/√fan_in, 1/√fan_in).
-func initSoftmaxNet(a model.Arch, dim, groups int, rng *rand.Rand) *SoftmaxNet {
+func InitSoftmaxNet(a model.Arch, dim, groups int, rng *rand.Rand) *SoftmaxNet {
 	p := newSoftmaxNet(a, dim, groups)
 	model.InitLayers(p.Shapes(), p.W, p.B, rng)
 	return p

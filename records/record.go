@@ -155,9 +155,14 @@ type Record struct {
 	Shard string `json:"shard,omitempty"`
 
 	// Source is the file or folder the record was read from (set by
-	// ReadAll, never stored): groups of records that would otherwise print
-	// alike are named after it.
+	// runfolder.ReadAll, never stored): groups of records that would
+	// otherwise print alike are named after it.
 	Source string `json:"-"`
+	// File is the records file the record was read from (set by the
+	// readers of package runfolder, never stored): its network (Weights)
+	// is relative to that file's folder, which is not Source's when Source
+	// is a sweep folder whose shards wrote one subfolder each.
+	File string `json:"-"`
 
 	// TrainR and TrainU are the risk and penalty of the candidate's network
 	// (the one stored) on the rows it was trained on, in evaluation mode

@@ -48,13 +48,14 @@ func TestWeightsStayInRunFolder(t *testing.T) {
 	}
 }
 
-func TestReadAllRefusesEscapingWeights(t *testing.T) {
+func TestReadRefusesEscapingWeights(t *testing.T) {
 	dir := t.TempDir()
 	rec := `{"dataset":"compas","method":"cheb","split":0,"lambda":1,"risk":0.6,"weights":"/etc/passwd"}` + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "records.jsonl"), []byte(rec), 0o644); err != nil {
+	path := filepath.Join(dir, "records.jsonl")
+	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ReadAll([]string{dir}); err == nil || !strings.Contains(err.Error(), "inside the run folder") {
-		t.Errorf("ReadAll: err = %v, want the weights refused", err)
+	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), "inside the run folder") {
+		t.Errorf("Read: err = %v, want the weights refused", err)
 	}
 }

@@ -43,8 +43,8 @@ const (
 var noteColor = color.NRGBA{R: 170, G: 0, B: 0, A: 255}
 
 // Figure is a grid of panels under an optional title and a legend shared
-// by all panels. Build one with Front or Distributions; write it with Save
-// or Render.
+// by all panels. Build one with FrontFigure or Distributions; write it
+// with Save or Render.
 type Figure struct {
 	title  string
 	note   string // a line under the title, in the warning colour
@@ -158,7 +158,7 @@ var Formats = []string{"png", "svg", "pdf"}
 // and writes it to w.
 func (f *Figure) Render(w io.Writer, format string) error {
 	if len(f.panels) == 0 || f.width <= 0 || f.height <= 0 {
-		return errors.New("render figure: the figure is empty (build it with Front or Distributions)")
+		return errors.New("render figure: the figure is empty (build it with FrontFigure or Distributions)")
 	}
 	var cw vg.CanvasWriterTo
 	switch strings.ToLower(format) {

@@ -108,15 +108,15 @@ func candidateColor(n int) color.NRGBA {
 	return color.NRGBA{R: 90, G: 90, B: 90, A: uint8(math.Round(153 - f*(153-51)))}
 }
 
-// Front builds the front figure: for each series one panel with every
-// candidate as a small translucent point, the non-dominated candidates
+// FrontFigure builds the front figure: for each series one panel with
+// every candidate as a small translucent point, the non-dominated candidates
 // highlighted and joined by a dashed magenta staircase (the boundary of the
 // region they dominate). Each panel's title gives the series name, its
 // number of candidates n and of distinct non-dominated points.
 //
 // It returns an error for no series, a series without points, or a point
 // that is not finite.
-func Front(panels []Series, opt FrontOptions) (*Figure, error) {
+func FrontFigure(panels []Series, opt FrontOptions) (*Figure, error) {
 	if len(panels) == 0 {
 		return nil, errors.New("front figure: no series to draw")
 	}
@@ -223,7 +223,7 @@ func Front(panels []Series, opt FrontOptions) (*Figure, error) {
 // SaveFront draws the front figure and writes it to path (.png, .svg or
 // .pdf), replacing the file atomically.
 func SaveFront(path string, panels []Series, opt FrontOptions) error {
-	fig, err := Front(panels, opt)
+	fig, err := FrontFigure(panels, opt)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -231,7 +231,7 @@ func SaveFront(path string, panels []Series, opt FrontOptions) error {
 }
 
 // NonDominated returns, for each series, the number of distinct points of
-// its front as Front's panel titles count them: points closer than tol
+// its front as FrontFigure's panel titles count them: points closer than tol
 // (pareto.DefaultTolerance if 0) in both axes, normalised over every
 // series' points, are one.
 func NonDominated(panels []Series, tol float64) []int {

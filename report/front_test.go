@@ -150,7 +150,7 @@ func svgPoints(t *testing.T, d string) [][2]float64 {
 }
 
 func TestFrontFormats(t *testing.T) {
-	fig, err := Front(threeSeries()[:1], FrontOptions{})
+	fig, err := FrontFigure(threeSeries()[:1], FrontOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestDistinctSorted(t *testing.T) {
 // The panel title counts distinct non-dominated points (docs/method.md §8).
 func TestFrontTitleCounts(t *testing.T) {
 	pts := []pareto.Point{{X: 1, Y: 3}, {X: 2, Y: 1}, {X: 2, Y: 1}, {X: 3, Y: 3}, {X: 3, Y: 0}}
-	fig, err := Front([]Series{{Name: "cheb", Points: pts}}, FrontOptions{})
+	fig, err := FrontFigure([]Series{{Name: "cheb", Points: pts}}, FrontOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestFrontSharedAxes(t *testing.T) {
 		{Name: "a", Points: []pareto.Point{{X: 0.3, Y: 0.1}, {X: 0.5, Y: 0}}},
 		{Name: "b", Points: []pareto.Point{{X: 0.4, Y: 0.3}}},
 	}
-	fig, err := Front(s, FrontOptions{})
+	fig, err := FrontFigure(s, FrontOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestFrontSharedAxes(t *testing.T) {
 	if a.X.Min != 0.3-0.2*margin || a.X.Max != 0.5+0.2*margin || a.Y.Min != 0 || a.Y.Max != 0.3+0.3*margin {
 		t.Errorf("shared axes x [%v, %v], y [%v, %v]; want [%v, %v] × [0, %v]", a.X.Min, a.X.Max, a.Y.Min, a.Y.Max, 0.3-0.2*margin, 0.5+0.2*margin, 0.3+0.3*margin)
 	}
-	fig, err = Front(s, FrontOptions{FreeAxes: true})
+	fig, err = FrontFigure(s, FrontOptions{FreeAxes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestFrontSharedAxes(t *testing.T) {
 func TestFrontAxesFitData(t *testing.T) {
 	pts := []pareto.Point{{X: 0.617, Y: 0.0022}, {X: 0.63, Y: 0.0087}, {X: 0.7197, Y: 0.0011}, {X: 0.7368, Y: 0.0014}}
 	for _, logY := range []bool{false, true} {
-		fig, err := Front([]Series{{Name: "cheb", Points: pts}}, FrontOptions{LogY: logY})
+		fig, err := FrontFigure([]Series{{Name: "cheb", Points: pts}}, FrontOptions{LogY: logY})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -420,7 +420,7 @@ func TestFrontFlagsAndLog(t *testing.T) {
 		Points: []pareto.Point{{X: 0.6, Y: 0.03}, {X: 0.62, Y: 0.001}, {X: 0.69, Y: 0}, {X: 0.7, Y: 1e-9}, {X: 0.71, Y: 1e-9}},
 		Flags:  []Flag{0, 0, Collapsed | SingleClass | NoBetter, SingleClass, NoBetter},
 	}}
-	fig, err := Front(s, FrontOptions{LogY: true})
+	fig, err := FrontFigure(s, FrontOptions{LogY: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,10 +445,10 @@ func TestFrontFlagsAndLog(t *testing.T) {
 	if err := fig.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Front([]Series{{Name: "zero", Points: []pareto.Point{{X: 1, Y: 0}}}}, FrontOptions{LogY: true}); err == nil {
+	if _, err := FrontFigure([]Series{{Name: "zero", Points: []pareto.Point{{X: 1, Y: 0}}}}, FrontOptions{LogY: true}); err == nil {
 		t.Error("a log axis over zeros only was accepted")
 	}
-	if _, err := Front([]Series{{Name: "x", Points: s[0].Points, Flags: []Flag{0}}}, FrontOptions{}); err == nil {
+	if _, err := FrontFigure([]Series{{Name: "x", Points: s[0].Points, Flags: []Flag{0}}}, FrontOptions{}); err == nil {
 		t.Error("flags of the wrong length accepted")
 	}
 }
@@ -468,7 +468,7 @@ func TestNonDominatedTolerance(t *testing.T) {
 // it can) and every line of it lies inside the figure.
 func TestTitleFitsFigure(t *testing.T) {
 	title := "compas (race): ATO against test risk (constant predictors left out)"
-	fig, err := Front([]Series{{Name: "cheb/ato-penultimate", Points: []pareto.Point{{X: 0.6, Y: 0.01}, {X: 0.7, Y: 0.001}}}}, FrontOptions{Title: title})
+	fig, err := FrontFigure([]Series{{Name: "cheb/ato-penultimate", Points: []pareto.Point{{X: 0.6, Y: 0.01}, {X: 0.7, Y: 0.001}}}}, FrontOptions{Title: title})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func TestFrontNote(t *testing.T) {
 	var svgs [2]string
 	var heights [2]float64
 	for i, n := range []string{"", note} {
-		fig, err := Front(threeSeries()[:1], FrontOptions{Title: "ATO against test risk", Note: n})
+		fig, err := FrontFigure(threeSeries()[:1], FrontOptions{Title: "ATO against test risk", Note: n})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,9 @@
 //	config.json                       the stored configuration (Config, ReadConfig, Claim)
 //	records.jsonl                     the records (RecordsFile, OpenRecords, ReadRecords;
 //	records-shard-I-of-N.jsonl        the store and its lock are package records')
+//	*.jsonl, */*.jsonl                what a command reading the folder reads as records
+//	                                  (RecordsFiles, ReadAll: the one rule, names listed,
+//	                                  never matched as a pattern)
 //	runs.log                          one line per run into the folder (Invocation)
 //	networks/split-NNN/*.json         the candidates' networks (NetworkPath)
 //	splits/split-NNN/propensity.json  a split's propensity model (ReadPropensity, or ReadPropensityGroups for R ≥ 3 groups; ReadPropensityFile to score raw rows)
@@ -17,10 +20,14 @@
 //	                                  until their records are written
 //	cache/                            optional caches of derived results (WriteCache)
 //
+// The names a folder keeps (KeptAt, IsRecordsName) are those no command
+// may write an output over.
+//
 // It also recomputes what a folder implies but does not store: the data
 // its configuration names (LoadDataset), its splits with their selection
-// rows (PartsOf, SplitOf) and the test and selection predictions of its
-// stored networks (LoadPredictions, PredictionSource, LoadTestSplit).
+// rows (PartsOf, SplitOf; one part's rows as CSV, LoadRunPart and
+// RunPart.WriteCSV) and the test and selection predictions of its stored
+// networks (LoadPredictions, PredictionSource, LoadTestSplit).
 // Training is package experiments' job; runfolder imports neither it nor
 // an engine, so that the commands that only read run folders (the reports,
 // the figures, the progress display) build without them.

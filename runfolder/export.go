@@ -2,6 +2,7 @@ package runfolder
 
 import (
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/fpareto/fp/datasets"
@@ -80,6 +81,18 @@ func LoadRunPart(dir string, m int, part string, d *datasets.Dataset) (*RunPart,
 		return nil, fmt.Errorf("--part %s: the run in %s keeps no selection rows (fp train --select-fraction)", part, dir)
 	}
 	return &RunPart{Run: rd, Parts: p, Rows: rows}, nil
+}
+
+// WriteCSV writes the part's rows of d (the dataset asked for, whose rows
+// are the run's) as CSV and returns how many it wrote: d's source columns
+// under their own names, as the whole dataset is exported
+// (datasets.Dataset.WriteCSVRows), or with coded the features as the
+// split's networks see them (Coded) with the target and the group coded.
+func (r *RunPart) WriteCSV(w io.Writer, d *datasets.Dataset, coded bool) (int, error) {
+	if coded {
+		return d.WriteCodedCSVRows(w, r.Rows, r.Run.Columns, r.Coded())
+	}
+	return d.WriteCSVRows(w, r.Rows)
 }
 
 // Coded is the part's feature matrix as the split's networks see it,

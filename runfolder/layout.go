@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 
 	"github.com/fpareto/fp/model"
@@ -74,37 +73,6 @@ func ShardOfFile(name string) (Shard, bool) {
 // process writes it).
 func OpenRecords(dir string, s Shard) (*records.Writer, error) {
 	return records.Open(filepath.Join(dir, RecordsFile(s)))
-}
-
-// RecordsFiles lists the records files of dir (every *.jsonl file: one per
-// shard), sorted.
-func RecordsFiles(dir string) ([]string, error) {
-	files, err := filepath.Glob(filepath.Join(globQuote(dir), "*"+records.Ext))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(files)
-	return files, nil
-}
-
-// ReadRecords reads every records file of dir, as a resumed run does. A
-// torn last line (a crash during an append) is dropped: that candidate is
-// simply trained again.
-func ReadRecords(dir string) ([]records.Record, error) {
-	files, err := RecordsFiles(dir)
-	if err != nil {
-		return nil, err
-	}
-	var all []records.Record
-	for _, f := range files {
-		recs, err := records.Read(f)
-		var torn *records.TornLineError
-		if err != nil && !errors.As(err, &torn) {
-			return nil, err
-		}
-		all = append(all, recs...)
-	}
-	return all, nil
 }
 
 // SplitDir is the folder of what a run keeps of split m besides its
@@ -193,17 +161,4 @@ func writeAtomic(path string, b []byte) error {
 		return err
 	}
 	return model.WriteFileAtomic(path, b)
-}
-
-// globQuote quotes the pattern characters of a literal path.
-func globQuote(p string) string {
-	var b []rune
-	for _, r := range p {
-		switch r {
-		case '*', '?', '[', '\\':
-			b = append(b, '\\')
-		}
-		b = append(b, r)
-	}
-	return string(b)
 }

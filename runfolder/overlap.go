@@ -407,12 +407,21 @@ func WriteOverlap(dir string, o SplitOverlap) error {
 // ReadOverlaps reads the overlap summaries stored in a run folder, by split;
 // none (and no error) for a folder written before they were stored.
 func ReadOverlaps(dir string) ([]SplitOverlap, error) {
-	files, err := filepath.Glob(filepath.Join(globQuote(dir), "splits", "split-*", OverlapFile))
+	// The splits' folders are listed, not globbed: the folder's name may
+	// hold pattern characters.
+	entries, err := os.ReadDir(filepath.Join(dir, "splits"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	var out []SplitOverlap
-	for _, f := range files {
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "split-") {
+			continue
+		}
+		f := filepath.Join(dir, "splits", e.Name(), OverlapFile)
 		b, err := os.ReadFile(f)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

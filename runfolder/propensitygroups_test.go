@@ -13,6 +13,7 @@ import (
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/propensity"
+	"github.com/fpareto/fp/propensity/propensityfit"
 )
 
 // A binary model's file is byte for byte what it was before models of
@@ -65,9 +66,9 @@ func groupsModel(t *testing.T, dim, groups int) *propensity.Multinomial {
 			x[i*dim+j] = rng.NormFloat64() + float64(a[i]*j)
 		}
 	}
-	cfg := propensity.DefaultConfig()
+	cfg := propensityfit.DefaultConfig()
 	cfg.Arch, cfg.Epochs = model.Arch{Layers: 2, Hidden: 3}, 2
-	pm, _, err := propensity.FitMultinomial(t.Context(), x, n, dim, a, groups, cfg, rng)
+	pm, _, err := propensityfit.FitMultinomial(t.Context(), x, n, dim, a, groups, cfg, rng)
 	if err != nil {
 		t.Fatal(err)
 	}

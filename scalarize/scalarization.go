@@ -14,7 +14,7 @@ const DefaultRho = 0.01
 // Scalarization turns the standardized risk R̃ and unfairness Ũ at the
 // trade-off weight λ into the one number a network minimises
 // (docs/method.md §3.5). This is its numeric form, Gorgonia-free: the graph
-// engine builds its graph form (package scalarizations), the handwritten
+// engine builds its graph form (package graph/scalarizations), the handwritten
 // engine and the plateau and held-out rules read Value.
 type Scalarization interface {
 	// Name identifies the scalarization in records (the sweep's method).

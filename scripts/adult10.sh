@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Adult part of docs/reproduction.md at ten splits, shard by shard: four configurations per
+# The Adult part of the reproduction (results/adult.md) at ten splits, shard by shard: four configurations per
 # dataset (Chebyshev and linear with the one-layer ATO, Chebyshev with the COMPAS winner and the
 # strong adversary), 10 splits × log:15 × 500 epochs, in shards of two splits. Each shard's records
 # (with the run's config.json and its splits' propensity, overlap and standardization files) are

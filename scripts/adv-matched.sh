@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The adversarial baseline at a matched budget (docs/method.md §6, --adv-budget matched) for
-# docs/reproduction.md: COMPAS at 20 splits at β × 1 and β × 200, Adult-sex at 10 splits at β × 200,
+# results/compas.md: COMPAS at 20 splits at β × 1 and β × 200, Adult-sex at 10 splits at β × 200,
 # shard by shard (COMPAS and Adult both in five shards). Each shard's records (with the run's
 # config.json and its splits' propensity and overlap files) are copied to
 # results/DATASET/[shards/]NAME/ when the shard ends; rerunning resumes. Once a dataset's shards are

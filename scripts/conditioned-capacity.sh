@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The λ-conditioned network's variants of docs/reproduction.md "One network for the whole front",
+# The λ-conditioned network's variants of results/conditioned.md "One network for the whole front",
 # "Capacity": several λ per training step, and the conditioned network's size, on COMPAS at
 # 100 splits (backprop engine, log:15, 500 epochs, the settings of scripts/conditioned.sh), and on
 # Adult-sex at 20 splits in two shards (the grid's records are

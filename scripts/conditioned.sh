@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The λ-conditioned network against one network per λ (docs/reproduction.md, "One network for the
+# The λ-conditioned network against one network per λ (results/conditioned.md, "One network for the
 # whole front"): on the backprop engine, the grid in lockstep, the grid one network after another
 # and the conditioned network (with the dense evaluation grid log:64), at log:15 and 500 epochs:
 # COMPAS at 100 splits with ato-output and ato-penultimate, Adult-sex at 20 splits with ato-output

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fp's demographic-parity and equalized-odds penalties against Fairlearn on the same splits
-# (docs/reproduction.md, "Decision metrics: fp and Fairlearn on the same rows").
+# (results/fairlearn.md, "Decision metrics: fp and Fairlearn on the same rows").
 #
 #   scripts/decision.sh DATASET [JOB...]       DATASET: compas or adult-sex
 #
@@ -47,7 +47,7 @@ adult-sex)
 	# would take days on two cores, so Adult trains the configuration chosen for each notion on
 	# COMPAS's selection rows (the mean-gap penalties; the dense grid was fitted to COMPAS's λ
 	# range, so Adult keeps log:15), in the paper's protocol and, for DP, with held-out stopping on
-	# a fifth of each training split (the configuration a user should run: docs/reproduction.md).
+	# a fifth of each training split (the configuration a user should run: results/fairlearn.md).
 	all=(cheb-dp-mean fairlearn cheb-eo-mean cheb-dp-mean-val select compare compare-val)
 	;;
 *)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # The test-row comparison of fp's chosen configurations with Fairlearn's methods
-# (docs/reproduction.md, "Decision metrics: fp and Fairlearn on the same rows").
+# (results/fairlearn.md, "Decision metrics: fp and Fairlearn on the same rows").
 #
 #   scripts/decision_compare.py FP DATASET_DIR [CHOSEN OUT]
 #

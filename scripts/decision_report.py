@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Prints the tables of docs/reproduction.md's "Decision metrics: fp and Fairlearn on the same rows"
+# Prints the tables of results/fairlearn.md's "Decision metrics: fp and Fairlearn on the same rows"
 # from results/<dataset>/decision/chosen.json (scripts/decision_select.py) and comparison.json
 # (scripts/decision_compare.py), and chosen-val.json and comparison-val.json where the held-out-
 # stopping runs were compared, as Markdown, so that the page quotes the files as they are.

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # Chooses fp's configuration for a fairness notion on the SELECTION rows of the runs of
 # scripts/decision.sh, before any comparison looks at their test rows
-# (docs/reproduction.md, "Decision metrics: fp and Fairlearn on the same rows").
+# (results/fairlearn.md, "Decision metrics: fp and Fairlearn on the same rows").
 #
 #   scripts/decision_select.py FP OUT.json NOTION=METRIC:RUN[,RUN...] [NOTION=METRIC:RUN,...]
 #

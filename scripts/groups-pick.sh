@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The network a binary run picks at an unfairness bound against the network a run on race in four
-# groups picks at the same bound, both judged on the four-group scale (docs/reproduction.md, "Race
+# groups picks at the same bound, both judged on the four-group scale (results/groups.md, "Race
 # in four groups"). COMPAS, 10 splits × log:15, 500 epochs, Chebyshev with ato-penultimate on the
 # backprop engine, half of each split's test rows kept as selection rows, on which fp pick decides
 # (docs/method.md §8.6):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sensitive attributes of more than two groups (docs/method.md §1.9, §3.3) for
-# docs/reproduction.md: COMPAS's race in four groups (compas-race4: African-American, Caucasian,
+# results/groups.md: COMPAS's race in four groups (compas-race4: African-American, Caucasian,
 # Hispanic, other) and Adult's five races on the full preset (adult-race5), 10 splits each, the
 # Chebyshev scalarization against the linear one with the R-group ato-penultimate penalty on the
 # backprop engine (lockstep). Each run's records (with its config.json and its splits' propensity

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The optimism of a pick (docs/reproduction.md, "The optimism of a pick"):
+# The optimism of a pick (results/compas.md, "The optimism of a pick"):
 # COMPAS, 20 splits, half of each split's test rows kept as selection rows.
 # For every split M, metric and bound U, fp pick --split M --max-unfairness U
 # decides once on the test rows and once on the selection rows; the summary

@@ -49,7 +49,7 @@ ADULT_CONFIGS=(
   "adversarial-beta200|--method adversarial --beta-scale 200 --lambdas log:15 --engine graph"
 )
 
-# The COMPAS questions of docs/reproduction.md, each compared on its own
+# The COMPAS questions of results/compas.md, each compared on its own
 # (each split's hypervolume is normalised over the candidates of the files
 # compared): name | record files (without .jsonl).
 COMPAS_QUESTIONS=(

@@ -1,6 +1,6 @@
 """Copy a run folder's records without its degenerate interior candidates.
 
-A sensitivity check for `fp compare` (docs/reproduction.md, "One network for
+A sensitivity check for `fp compare` (results/conditioned.md, "One network for
 the whole front"): the records of SRC (a run folder) are written to DST with
 config.json, leaving out every record at an interior lambda (0 < lambda < 1)
 that is a constant predictor ("collapsed") or predicts one class for every

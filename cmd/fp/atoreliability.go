@@ -18,21 +18,18 @@ type overlapReport struct {
 	ATOWarning string                 `json:"ato_warning,omitempty"`
 }
 
-// readOverlapReport reads the overlap summaries of the runs at paths and
-// judges the ATO of their records. An unreadable summary is reported on
-// stderr, not an error: the records' own decision still stands.
-func readOverlapReport(c *cli.Context, paths []string) overlapReport {
+// readOverlapReport reads the overlap summaries of the runs s was read
+// from and judges the ATO of their records. An unreadable summary is
+// reported on stderr, not an error: the records' own decision still stands.
+func readOverlapReport(c *cli.Context, s *sweeps) overlapReport {
 	rep := overlapReport{Overlap: []runfolder.RunOverlap{}}
-	ovs, err := runfolder.ReadRunOverlaps(paths)
+	ovs, err := runfolder.ReadRunOverlaps(s.paths)
 	if err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", err)
 	} else if ovs != nil {
 		rep.Overlap = ovs
 	}
-	recs, _, err := readSucceeded(paths, io.Discard)
-	if err == nil {
-		rep.ATOWarning = runfolder.ATOWarning(recs, rep.Overlap)
-	}
+	rep.ATOWarning = runfolder.ATOWarning(s.ok, rep.Overlap)
 	return rep
 }
 
@@ -41,14 +38,4 @@ func (o overlapReport) warn(w io.Writer) {
 	if o.ATOWarning != "" {
 		fmt.Fprintln(w, "fp: warning: "+o.ATOWarning)
 	}
-}
-
-// overlapLine is the one-line overlap summary of the records at paths ("" when
-// they carry none).
-func overlapLine(paths []string) string {
-	recs, _, err := readSucceeded(paths, io.Discard)
-	if err != nil {
-		return ""
-	}
-	return runfolder.OverlapLine(recs)
 }

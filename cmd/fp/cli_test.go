@@ -40,9 +40,9 @@ func TestHelpShowsEachDefaultOnceAndTruly(t *testing.T) {
 	}
 	for flag, want := range map[string]string{
 		"--train-fraction": "(default: 0.5)",
-		"--batch":          "(default: automatic",
-		"--workers":        "(default: automatic: the number of CPUs)",
-		"--shards":         "(default: automatic",
+		"--batch":          "(default: the dataset's)",
+		"--workers":        "(default: one per CPU)",
+		"--shards":         "(default: from a Slurm array)",
 		"--epochs":         "(default: 500)",
 	} {
 		var line string

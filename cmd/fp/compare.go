@@ -9,6 +9,7 @@ import (
 	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(compareCommand()) }
@@ -71,41 +72,42 @@ func frontRule(c *cli.Context, cmd string) (pareto.Rule, error) {
 }
 
 // comparison reads the records of paths and compares them on metrics (nil:
-// every metric the records carry).
-func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, error) {
+// every metric the records carry); it returns what it read, for the rest of
+// the command.
+func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, *sweeps, error) {
 	by, err := records.ParseGrouping(c.String("by"))
 	if err != nil {
-		return nil, fmt.Errorf("%s: --by: %w", cmd, err)
+		return nil, nil, fmt.Errorf("%s: --by: %w", cmd, err)
 	}
 	tol := c.Float64("tolerance")
 	if !(tol > 0) || tol >= 1 {
-		return nil, fmt.Errorf("%s: --tolerance %v: want a number between 0 and 1", cmd, tol)
+		return nil, nil, fmt.Errorf("%s: --tolerance %v: want a number between 0 and 1", cmd, tol)
 	}
 	axis, err := records.ParseAxis(c.String("axis"))
 	if err != nil {
-		return nil, fmt.Errorf("%s: --axis: %w", cmd, err)
+		return nil, nil, fmt.Errorf("%s: --axis: %w", cmd, err)
 	}
 	rule, err := frontRule(c, cmd)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	recs, err := readCandidates(c, cmd, paths)
+	read, err := readSweeps(c, cmd, paths)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	decide, err := decideOn(c, cmd, recs)
+	decide, err := decideOn(c, cmd, read.ok)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	res, err := compare.Run(recs, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide, Rule: rule, Axis: axis})
+	res, err := compare.Run(read.ok, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide, Rule: rule, Axis: axis})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cmd, err)
+		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	for _, r := range res.MixedSweeps(by) {
 		fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s pools candidates of %d sweep configurations "+
 			"(keep them apart with --by run)\n", r.Group, r.Configs)
 	}
-	return res, nil
+	return res, read, nil
 }
 
 func runCompare(c *cli.Context) error {
@@ -116,11 +118,11 @@ func runCompare(c *cli.Context) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("compare: name the records files or sweep folders to compare")
 	}
-	res, err := comparison(c, "compare", paths, nil) // every metric the records carry
+	res, read, err := comparison(c, "compare", paths, nil) // every metric the records carry
 	if err != nil {
 		return err
 	}
-	ov := readOverlapReport(c, paths)
+	ov := readOverlapReport(c, read)
 	ov.warn(c.App.ErrWriter)
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
@@ -131,7 +133,7 @@ func runCompare(c *cli.Context) error {
 	if err := compare.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
-	if line := overlapLine(paths); line != "" {
+	if line := runfolder.OverlapLine(read.ok); line != "" {
 		fmt.Fprintln(c.App.Writer, "\n"+line)
 	}
 	return nil

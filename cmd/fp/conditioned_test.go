@@ -13,11 +13,11 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/datasets"
-	"github.com/fpareto/fp/internal/conditionedrun"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/onnxexport"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/runplot"
+	"github.com/fpareto/fp/runfolder/conditionedtest"
 )
 
 // toyConditioned saves a λ-conditioned network for the toy CSV and returns
@@ -34,7 +34,7 @@ func toyConditioned(t *testing.T) (netPath, dataPath string, c *model.Conditione
 		rows[i] = i
 	}
 	std := datasets.FitStandardizer(d, rows)
-	c = conditionedrun.Network(model.Init(model.Arch{Layers: 3, Hidden: 4}, d.Dim, rand.New(rand.NewPCG(1, 1))), 2)
+	c = conditionedtest.Network(model.Init(model.Arch{Layers: 3, Hidden: 4}, d.Dim, rand.New(rand.NewPCG(1, 1))), 2)
 	f = model.NewConditionedFile(c, d.Columns, std.Mean, std.SD)
 	s := d.Schema
 	f.Schema = &s
@@ -66,7 +66,7 @@ func TestPredictAndExportAtLambda(t *testing.T) {
 			t.Fatal(err)
 		}
 		l, _ := strconv.ParseFloat(lambda, 64)
-		want := conditionedrun.Logits(c, f, l, d, rows)
+		want := conditionedtest.Logits(c, f, l, d, rows)
 		if len(recs) != d.N+1 || recs[0][2] != "logit" {
 			t.Fatalf("λ = %s: %d lines, header %v", lambda, len(recs), recs[0])
 		}
@@ -143,10 +143,10 @@ func TestConditionedRunCommands(t *testing.T) {
 		"--engine", "backprop", "--out", run, "--quiet", "--no-plot"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := conditionedrun.Convert(run, 0.25); err != nil {
+	if _, err := conditionedtest.Convert(run, 0.25); err != nil {
 		t.Fatal(err)
 	}
-	net := filepath.Join(run, conditionedrun.Path(0))
+	net := filepath.Join(run, conditionedtest.Path(0))
 
 	stdout, stderr, err := runFP(t, "pick", run, "--min-accuracy", "0", "--allow-degenerate", "--json")
 	if err != nil {

@@ -1,11 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,15 +16,15 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // A --config file of fp train holds one setting per key. A key is a flag's
 // name without the dashes (epochs, propensity-epochs) or a key of the
-// config.json a run writes (propensity_epochs, and the renames of
-// configFlags: csv is --data, adv_epochs --adv-rounds, adv_beta_scale
-// --beta-scale); the keys of config.json are read off experiments.Config's
-// JSON tags, so that a new setting needs no edit here. Flags given on the
-// command line win over the file.
+// config.json a run writes (propensity_epochs; csv is --data, adv_epochs
+// --adv-rounds, adv_beta_scale --beta-scale); both come from
+// runfolder.Settings, so that a new setting needs no edit here. Flags given
+// on the command line win over the file.
 //
 // Keys config.json writes that are not settings (derivedKeys) are checked
 // rather than set: coding must be what the data codes, and a custom term's
@@ -61,83 +62,73 @@ type configEntry struct {
 	table map[string]configEntry
 }
 
-// listFlags take a list in a config file (config.json writes them as
-// lists): its values are joined with commas, as on the command line.
-var listFlags = map[string]bool{"features": true, "exclude": true, "sensitive-levels": true, "group-map": true}
-
-// configField is a JSON key of experiments.Config.
-type configField struct {
-	key       string
-	omitempty bool
-	zero      string // the field's zero value as a flag value
-}
-
-// configFields lists the JSON keys of experiments.Config, those of its
-// embedded stored part (runfolder.Config) included.
-func configFields() []configField {
-	return jsonFields(reflect.TypeFor[experiments.Config]())
-}
-
-func jsonFields(t reflect.Type) []configField {
-	var out []configField
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		tag := sf.Tag.Get("json")
-		if sf.Anonymous && tag == "" && sf.Type.Kind() == reflect.Struct {
-			out = append(out, jsonFields(sf.Type)...)
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" || name == "-" {
-			continue
-		}
-		f := configField{key: name, omitempty: slices.Contains(strings.Split(opts, ","), "omitempty")}
-		switch sf.Type.Kind() {
-		case reflect.Bool:
-			f.zero = "false"
-		case reflect.Int, reflect.Int64, reflect.Uint64, reflect.Float64:
-			f.zero = "0"
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// flagOfKey is the flag a config.json key sets: configFlags' rename, else
-// the key with dashes for underscores.
-func flagOfKey(key string) string {
-	if f, ok := configFlags[key]; ok {
-		return f
-	}
-	return strings.ReplaceAll(key, "_", "-")
-}
-
 // configKeys maps every key a config file of a command with flags may hold
-// to the flag it sets.
+// to the flag it sets: the flags' names and, for fp train, the config.json
+// keys of runfolder.Settings.
 func configKeys(flags []cli.Flag) map[string]string {
 	keys := map[string]string{}
-	isFlag := map[string]bool{}
 	for _, f := range flags {
 		for _, n := range f.Names() {
 			if n != "config" && n != "help" && n != "h" {
-				keys[n], isFlag[n] = f.Names()[0], true
+				keys[n] = f.Names()[0]
 			}
 		}
 	}
-	for _, f := range configFields() {
-		if _, derived := derivedKeys[f.key]; !derived && isFlag[flagOfKey(f.key)] {
-			keys[f.key] = flagOfKey(f.key)
+	for _, s := range runfolder.Settings {
+		if _, ok := keys[s.Flag]; ok {
+			keys[s.Key] = s.Flag
 		}
 	}
 	return keys
 }
 
+// isListFlag reports whether the flag takes a list in a config file
+// (config.json writes them as lists): its values are joined with commas, as
+// on the command line.
+func isListFlag(flag string) bool {
+	for _, s := range runfolder.Settings {
+		if s.Flag == flag {
+			return s.List
+		}
+	}
+	return false
+}
+
+// alwaysWritten are the keys config.json writes whatever their value.
+func alwaysWritten() []string {
+	b, err := json.Marshal(runfolder.Config{})
+	if err != nil {
+		panic(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		panic(err)
+	}
+	return slices.Sorted(maps.Keys(m))
+}
+
+// maxConfigBytes bounds a config file's size, and maxConfigAliases the YAML
+// aliases it may hold: a file of settings needs neither many bytes nor
+// many aliases.
+const (
+	maxConfigBytes   = 1 << 20
+	maxConfigAliases = 100
+)
+
 // readConfigFile parses a YAML (.yaml, .yml; .json, which YAML reads too) or
 // TOML (.toml) file into its top-level entries, in order.
 func readConfigFile(path string) ([]configEntry, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxConfigBytes {
+		return nil, fmt.Errorf("larger than %d bytes: not a file of settings", maxConfigBytes)
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml", ".json":
@@ -155,6 +146,9 @@ func yamlEntries(b []byte) ([]configEntry, error) {
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil // an empty file sets nothing
+	}
+	if n := countAliases(&doc); n > maxConfigAliases {
+		return nil, fmt.Errorf("%d aliases, more than %d: not a file of settings", n, maxConfigAliases)
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
@@ -203,6 +197,18 @@ func yamlMapping(n *yaml.Node) ([]configEntry, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// countAliases counts the alias nodes under n, without following them.
+func countAliases(n *yaml.Node) int {
+	c := 0
+	if n.Kind == yaml.AliasNode {
+		c++
+	}
+	for _, sub := range n.Content {
+		c += countAliases(sub)
+	}
+	return c
 }
 
 func yamlKind(n *yaml.Node) string {
@@ -322,7 +328,7 @@ func applyConfigFile(c *cli.Context, path string) (*experiments.Coding, error) {
 			return nil, fmt.Errorf("%s: keys %q and %q both set --%s", where(e), other, e.key, flag)
 		}
 		byFlag[flag] = e.key
-		if e.kind == "list" && listFlags[flag] && e.items != nil {
+		if e.kind == "list" && isListFlag(flag) && e.items != nil {
 			e.kind, e.value = "", strings.Join(e.items, ",")
 		}
 		switch e.kind {
@@ -339,13 +345,13 @@ func applyConfigFile(c *cli.Context, path string) (*experiments.Coding, error) {
 	}
 	if isRunConfig(present) {
 		// What config.json leaves out has its zero value there.
-		for _, f := range configFields() {
-			_, derived := derivedKeys[f.key]
-			flag, ok := keys[f.key]
-			if !f.omitempty || present[f.key] || derived || !ok || f.key == "dataset" {
+		always := alwaysWritten()
+		for _, s := range runfolder.Settings {
+			flag, ok := keys[s.Key]
+			if slices.Contains(always, s.Key) || present[s.Key] || !ok || s.Key == "dataset" {
 				continue // dataset is left out when csv names the data
 			}
-			sets = append(sets, setting{f.key, flag, f.zero, "--config " + path})
+			sets = append(sets, setting{s.Key, flag, zeroText(s), "--config " + path})
 		}
 	}
 	for _, s := range sets {
@@ -362,12 +368,23 @@ func applyConfigFile(c *cli.Context, path string) (*experiments.Coding, error) {
 // isRunConfig reports whether the keys present are those of a run's
 // config.json: every key it always writes.
 func isRunConfig(present map[string]bool) bool {
-	for _, f := range configFields() {
-		if !f.omitempty && !present[f.key] {
+	for _, k := range alwaysWritten() {
+		if !present[k] {
 			return false
 		}
 	}
 	return true
+}
+
+// zeroText is the setting's zero as a flag's value.
+func zeroText(s runfolder.Setting) string {
+	switch s.Value(&runfolder.Config{}).(type) {
+	case bool:
+		return "false"
+	case int, uint64, float64:
+		return "0"
+	}
+	return ""
 }
 
 // codingTable reads a config file's coding table.

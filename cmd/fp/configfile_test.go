@@ -13,19 +13,18 @@ import (
 	"github.com/fpareto/fp/runfolder"
 )
 
-// Every key of config.json is a setting fp train reads from a config file
-// (through a flag of the same name or a rename in configFlags) or a derived
-// key with a stated rule: a new Config field without a flag fails here.
+// Every setting's flag and config.json key are keys of a config file that
+// set that flag, and a derived key sets none.
 func TestEveryConfigKeyIsReadOrRuled(t *testing.T) {
 	keys := configKeys(trainCommand().Flags)
-	for _, f := range configFields() {
-		_, derived := derivedKeys[f.key]
-		flag, ok := keys[f.key]
-		if derived == ok {
-			t.Errorf("config.json key %q: derived %v, sets a flag %v; want exactly one", f.key, derived, ok)
+	for _, s := range runfolder.Settings {
+		if keys[s.Key] != s.Flag || keys[s.Flag] != s.Flag {
+			t.Errorf("setting --%s: keys %q and %q set --%s and --%s", s.Flag, s.Key, s.Flag, keys[s.Key], keys[s.Flag])
 		}
-		if ok && flag != flagOfKey(f.key) {
-			t.Errorf("config.json key %q sets --%s, want --%s", f.key, flag, flagOfKey(f.key))
+	}
+	for key := range derivedKeys {
+		if _, ok := keys[key]; ok {
+			t.Errorf("derived key %q sets --%s", key, keys[key])
 		}
 	}
 	for key, flag := range map[string]string{"propensity_epochs": "propensity-epochs", "adv_epochs": "adv-rounds",
@@ -60,6 +59,9 @@ func TestTrainConfigFileRefusals(t *testing.T) {
 		{"coding incomplete", "coding:\n  target: y\n", []string{"coding: target_positive is missing"}},
 		{"not a mapping", "- epochs\n", []string{"want one key: value per line"}},
 		{"config in config", "config: other.yaml\n", []string{`unknown key "config"`}},
+		{"too many aliases", "a: &a [x]\nb: [" + strings.Repeat("*a, ", 100) + "*a]\n", []string{"101 aliases, more than 100"}},
+		{"too large", "# " + strings.Repeat("x", maxConfigBytes) + "\n", []string{"larger than 1048576 bytes"}},
+		{"key twice, two spellings", "propensity_epochs: 3\npropensity-epochs: 4\n", []string{`"propensity_epochs" and "propensity-epochs" both set --propensity-epochs`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

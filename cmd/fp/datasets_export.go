@@ -95,13 +95,12 @@ func runDatasetsExport(c *cli.Context) error {
 	}
 	var b bytes.Buffer
 	var n int
-	switch {
-	case c.Bool("coded"):
+	if c.Bool("coded") {
 		what += ", coded"
-		n, err = d.WriteCodedCSVRows(&b, part.Rows, part.Run.Columns, part.Coded())
-	case part != nil:
-		n, err = d.WriteCSVRows(&b, part.Rows)
-	default:
+	}
+	if part != nil {
+		n, err = part.WriteCSV(&b, d, c.Bool("coded"))
+	} else {
 		n, err = d.WriteCSVRows(&b, nil)
 	}
 	if err != nil {

@@ -31,11 +31,11 @@ func deployFile(t *testing.T, rel string) string {
 // trainConfig parses fp train's arguments as fp does, without training.
 func trainConfig(t *testing.T, args []string) (experiments.Config, error) {
 	t.Helper()
-	cmd := trainCommand()
+	cmd, tf := newTrainCommand()
 	var cfg experiments.Config
 	cmd.Action = func(c *cli.Context) error {
 		var err error
-		cfg, err = configFromFlags(c)
+		cfg, err = tf.config(c)
 		return err
 	}
 	app := &cli.App{Name: "fp", Commands: []*cli.Command{cmd}, Writer: os.Stderr, ErrWriter: os.Stderr}

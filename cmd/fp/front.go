@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(frontCommand()) }
@@ -67,18 +67,18 @@ func runFront(c *cli.Context) error {
 	if c.IsSet("ci-resamples") && !c.Bool("ci") {
 		return fmt.Errorf("front: --ci-resamples sets the intervals of --ci: give --ci too")
 	}
-	res, err := comparison(c, "front", paths, []string{metric})
+	res, read, err := comparison(c, "front", paths, []string{metric})
 	if err != nil {
 		return err
 	}
-	ov := readOverlapReport(c, paths)
+	ov := readOverlapReport(c, read)
 	if metric == "ato" {
 		ov.warn(c.App.ErrWriter)
 	}
 	var rows []intervals.Row
 	var dist []*intervals.Distinguishability
 	if c.Bool("ci") {
-		if rows, dist, err = frontIntervals(c, paths, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
+		if rows, dist, err = frontIntervals(c, read, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
 			return err
 		}
 	}
@@ -115,22 +115,22 @@ func runFront(c *cli.Context) error {
 	}
 	// The overlap of the splits behind the fronts, in one line (records
 	// written before the overlap was recorded give none).
-	if line := overlapLine(paths); line != "" {
+	if line := runfolder.OverlapLine(read.ok); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
 	}
 	return nil
 }
 
-// frontIntervals returns the non-dominated candidates of paths in (axis
+// frontIntervals returns the non-dominated candidates of s in (axis
 // value, metric) with their intervals and, for each dataset's front, how
 // many of its points can be told apart from their neighbours, and notes on
 // stderr what could not be given.
-func frontIntervals(c *cli.Context, paths []string, axis, metric string, d records.Decide, resamples int) ([]intervals.Row, []*intervals.Distinguishability, error) {
-	cands, err := choose.ReadCandidates(paths)
+func frontIntervals(c *cli.Context, s *sweeps, axis, metric string, d records.Decide, resamples int) ([]intervals.Row, []*intervals.Distinguishability, error) {
+	cands, err := choose.Candidates(s.all)
 	if err != nil {
 		return nil, nil, fmt.Errorf("front: %w", err)
 	}
-	front, err := intervals.FrontOn(cands, axis, metric, d)
+	front, err := intervals.FrontCandidatesOn(cands, axis, metric, d)
 	if err != nil {
 		return nil, nil, fmt.Errorf("front: %w", err)
 	}
@@ -146,7 +146,7 @@ func frontIntervals(c *cli.Context, paths []string, axis, metric string, d recor
 			return nil, nil, fmt.Errorf("front: %w", err)
 		}
 		for _, f := range intervals.Fronts(front) {
-			one, err := t.Front(f, axis, metric)
+			one, err := t.Distinguish(f, axis, metric)
 			if err != nil {
 				return nil, nil, fmt.Errorf("front: %w", err)
 			}
@@ -162,36 +162,34 @@ func frontIntervals(c *cli.Context, paths []string, axis, metric string, d recor
 	return intervals.Rows(front, cis), dist, nil
 }
 
-// readCandidates reads the records of paths (files or sweep folders),
-// reports torn lines and left-out failed candidates on stderr, and returns
-// the candidates that trained successfully; none at all is an error.
-func readCandidates(c *cli.Context, cmd string, paths []string) ([]records.Record, error) {
-	recs, failed, err := readSucceeded(paths, c.App.ErrWriter)
+// sweeps are the records of the files and sweep folders a command was
+// given, read once (runfolder.ReadAll) for every part of the command: its
+// table, its candidates and its overlap lines see the same files.
+type sweeps struct {
+	paths []string
+	all   []records.Record // every record read, failed candidates too
+	ok    []records.Record // the candidates that trained successfully
+}
+
+// readSweeps reads the records of paths (files or sweep folders), reports
+// torn lines and left-out failed candidates on stderr; no successful
+// candidate at all is an error.
+func readSweeps(c *cli.Context, cmd string, paths []string) (*sweeps, error) {
+	all, warnings, err := runfolder.ReadAll(paths)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
+	}
+	ok, failed := records.Succeeded(all)
 	if failed > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
 	}
-	if len(recs) == 0 {
+	if len(ok) == 0 {
 		return nil, fmt.Errorf("%s: no successful candidate in %s", cmd, strings.Join(paths, ", "))
 	}
-	return recs, nil
-}
-
-// readSucceeded reads the records of paths, reports torn lines to warn, and
-// returns the candidates that trained to the end and the number of failed
-// ones.
-func readSucceeded(paths []string, warn io.Writer) ([]records.Record, int, error) {
-	all, warnings, err := records.ReadAll(paths)
-	if err != nil {
-		return nil, 0, err
-	}
-	for _, w := range warnings {
-		fmt.Fprintf(warn, "fp: warning: %v\n", w)
-	}
-	ok, failed := records.Succeeded(all)
-	return ok, failed, nil
+	return &sweeps{paths: paths, all: all, ok: ok}, nil
 }
 
 // argsAndFlags returns the positional arguments of c after applying the

@@ -16,6 +16,20 @@ func ciRun(t *testing.T) (dir, csv string) {
 	t.Helper()
 	root := t.TempDir()
 	csv = filepath.Join(root, "data.csv")
+	writeCIData(t, csv)
+	dir = filepath.Join(root, "run")
+	if _, stderr, err := runFP(t, "train", "--data", csv, "--target", "label", "--sensitive", "group", "--splits", "1",
+		"--lambdas", "0,0.5,1", "--epochs", "10", "--engine", "backprop", "--out", dir, "-q", "--no-plot"); err != nil {
+		t.Fatalf("train: %v\n%s", err, stderr)
+	}
+	return dir, csv
+}
+
+// writeCIData writes 400 rows of a CSV to csv: two features, a colour,
+// the sensitive column group (f, m) and the target label (no, yes), which
+// depends on the group.
+func writeCIData(t *testing.T, csv string) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(3, 4))
 	var b strings.Builder
 	b.WriteString("x1,x2,colour,group,label\n")
@@ -31,12 +45,6 @@ func ciRun(t *testing.T) (dir, csv string) {
 	if err := os.WriteFile(csv, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dir = filepath.Join(root, "run")
-	if _, stderr, err := runFP(t, "train", "--data", csv, "--target", "label", "--sensitive", "group", "--splits", "1",
-		"--lambdas", "0,0.5,1", "--epochs", "10", "--engine", "backprop", "--out", dir, "-q", "--no-plot"); err != nil {
-		t.Fatalf("train: %v\n%s", err, stderr)
-	}
-	return dir, csv
 }
 
 var ciKeys = []string{"risk_ci", "accuracy_ci", "ato_ci", "dp_ci", "eo_ci", "eopp_ci"}

@@ -58,7 +58,7 @@ func pickCommand() *cli.Command {
 			"rows (fp train --select-fraction) and the metrics shown are those of the test rows, which the\n" +
 			"choice did not see; decided on the test rows (--decide-on test, or runs without selection rows)\n" +
 			"the shown metrics also served to choose, and flatter the choice.\n" +
-			"Sweeps of different datasets (see data_id in the README) are refused: pick from one dataset's runs.",
+			"Sweeps of different datasets (see data_id in docs/training.md) are refused: pick from one dataset's runs.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
 		}, append(ruleFlags(nil),
@@ -107,12 +107,12 @@ func runPick(c *cli.Context) error {
 	if certifying && rules[0].Kind == choose.Knee {
 		return fmt.Errorf("pick: --confidence certifies a stated requirement and --knee states none: give --max-unfairness, --max-risk, --min-accuracy or --min-ratio")
 	}
-	// ReadAll checks what fp front checks: readable files, one configuration per folder.
-	recs, err := readCandidates(c, "pick", paths)
+	read, err := readSweeps(c, "pick", paths)
 	if err != nil {
 		return err
 	}
-	cands, err := choose.ReadCandidates(paths)
+	recs := slices.Clone(read.ok) // --split narrows these, not the overlap report's
+	cands, err := choose.Candidates(read.all)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
@@ -175,7 +175,7 @@ func runPick(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
 			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
 	}
-	ov := readOverlapReport(c, paths)
+	ov := readOverlapReport(c, read)
 	if metric == "ato" {
 		ov.warn(c.App.ErrWriter)
 	}
@@ -183,7 +183,7 @@ func runPick(c *cli.Context) error {
 	var dist *intervals.Distinguishability
 	if nres > 0 && !c.Bool("print-path") {
 		var notes, more []string
-		if ci, notes, err = intervals.ForPicked(cands, res, nres); err != nil {
+		if ci, notes, err = intervals.ForShown(cands, &res.Shown, nres); err != nil {
 			return fmt.Errorf("pick: %w", err)
 		}
 		// The claim is about the front the pick was made from, on the rows
@@ -201,11 +201,11 @@ func runPick(c *cli.Context) error {
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
-			intervals.Picked
+			pickedCI
 			overlapReport
 			*certify.Certificate
 			Distinguishable *intervals.Distinguishability `json:"distinguishable,omitempty"`
-		}{intervals.Picked{Picked: res, CI: ci}, ov, cert, dist})
+		}{pickedCI{Picked: res, CI: ci}, ov, cert, dist})
 	}
 	if c.Bool("print-path") {
 		if res.Conditioned {
@@ -298,4 +298,12 @@ func ciResamples(c *cli.Context, cmd string) (int, error) {
 		return 0, fmt.Errorf("%s: --ci-resamples %d: want 0 (no intervals) or at least 2", cmd, n)
 	}
 	return n, nil
+}
+
+// pickedCI is fp pick's outcome with the chosen candidate's intervals; its
+// JSON form carries the keys of both (CI's keys are absent when CI is nil:
+// intervals not asked for).
+type pickedCI struct {
+	*choose.Picked
+	*intervals.CI
 }

@@ -78,7 +78,7 @@ func plotCommand() *cli.Command {
 						return fmt.Errorf("plot: --%s applies only to --dist", f)
 					}
 				}
-				res, err = runplot.DrawFront(paths, runplot.Front{
+				res, err = runplot.DrawFront(paths, runplot.FrontPlot{
 					Metric: c.String("metric"), By: c.String("by"), Out: c.String("out"),
 					FreeAxes: c.Bool("free-axes"), Cols: c.Int("cols"), LogY: c.Bool("log"), Zoom: c.Bool("zoom"),
 					Decide: c.String("decide-on"),

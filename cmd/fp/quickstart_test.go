@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 )
 
 // quickStartBlock returns the command lines of the README's quick start
@@ -88,5 +90,79 @@ func TestReadmeQuickStartRuns(t *testing.T) {
 		if !strings.Contains(last, w) {
 			t.Errorf("fp audit printed no %s:\n%s", w, last)
 		}
+	}
+}
+
+// Every fp command line in the shell blocks of the README and of the
+// pages under docs/ names a command that exists and flags that command has.
+func TestReadmeAndDocsCommandsExist(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append([]string{filepath.Join("..", "..", "README.md")}, files...)
+	flags := map[string]map[string]bool{}
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			if c.Name == "help" {
+				continue // urfave/cli's, added once a command has run
+			}
+			names := map[string]bool{"help": true, "h": true}
+			for _, f := range c.Flags {
+				for _, n := range f.Names() {
+					names[n] = true
+				}
+			}
+			flags[prefix+c.Name] = names
+			walk(prefix+c.Name+" ", c.Subcommands)
+		}
+	}
+	walk("", newApp().Commands)
+	n := 0
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, block := range strings.Split(string(b), "```sh\n")[1:] {
+			block, _, _ = strings.Cut(block, "```")
+			for _, line := range strings.Split(block, "\n") {
+				line, _, _ = strings.Cut(line, "  #")
+				for _, part := range strings.Split(line, "|") {
+					args := strings.Fields(strings.NewReplacer("$(", " ", ")", " ").Replace(part))
+					for len(args) > 0 && args[0] != "fp" && args[0] != "./bin/fp" {
+						args = args[1:]
+					}
+					if len(args) < 2 {
+						continue
+					}
+					n++
+					cmd := args[1]
+					rest := args[2:]
+					if len(rest) > 0 && flags[cmd+" "+rest[0]] != nil {
+						cmd, rest = cmd+" "+rest[0], rest[1:]
+					}
+					known := flags[cmd]
+					if known == nil {
+						t.Errorf("%s: %q: fp has no command %q", filepath.Base(file), strings.TrimSpace(part), cmd)
+						continue
+					}
+					for _, a := range rest {
+						name, ok := strings.CutPrefix(a, "--")
+						if !ok {
+							continue
+						}
+						name, _, _ = strings.Cut(name, "=")
+						if !known[name] {
+							t.Errorf("%s: %q: fp %s has no flag --%s", filepath.Base(file), strings.TrimSpace(part), cmd, name)
+						}
+					}
+				}
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d fp command lines found: the parsing is broken", n)
 	}
 }

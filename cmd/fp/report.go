@@ -84,7 +84,7 @@ func runReport(c *cli.Context) error {
 	if len(rules) > 1 {
 		return fmt.Errorf("report: give at most one of %s (got %d)", ruleNames, len(rules))
 	}
-	defaults := experiments.DefaultConfig().Config
+	defaults := experiments.CommandDefaults()
 	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults, Decide: c.String("decide-on"), CIResamples: nres}
 	if len(rules) == 1 {
 		opt.Rule, opt.RuleFlags = rules[0], flags[0]

@@ -96,12 +96,12 @@ func TestTrainCommandRoundTrips(t *testing.T) {
 	for name, c := range map[string]experiments.Config{"default": experiments.DefaultConfig(), "adversarial": adv, "csv": csv, "adult": adult,
 		"adversarial, matched": adv2, "adversarial, 3 steps": adv3, "conditioned": cond, "conditioned, before": before, "conditioned, film output": filmOutput, "groups": groups, "one after another": apart} {
 		t.Run(name, func(t *testing.T) {
-			line := htmlreport.TrainCommand(c.Config, experiments.DefaultConfig().Config, "runs/x")
+			line := htmlreport.TrainCommand(c.Config, experiments.CommandDefaults(), "runs/x")
 			var got experiments.Config
-			cmd := trainCommand()
+			cmd, tf := newTrainCommand()
 			cmd.Action = func(ctx *cli.Context) error {
 				var err error
-				got, err = configFromFlags(ctx)
+				got, err = tf.config(ctx)
 				return err
 			}
 			app := &cli.App{Name: "fp", Commands: []*cli.Command{cmd}}

@@ -19,10 +19,11 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	if !slices.Contains(records.Metrics, metric) {
 		return fmt.Errorf("--metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
-	recs, err := readCandidates(c, "train", []string{out})
+	read, err := readSweeps(c, "train", []string{out})
 	if err != nil {
 		return err
 	}
+	recs := read.ok
 	decide, err := decideOn(c, "train", recs)
 	if err != nil {
 		return err
@@ -33,7 +34,7 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	}
 	// A resumed or finished run repeats the warning its splits gave
 	// when their propensity models were fitted.
-	ov := readOverlapReport(c, []string{out})
+	ov := readOverlapReport(c, read)
 	res.Overlap, res.ATOWarning = ov.Overlap, ov.ATOWarning
 	if !c.Bool("no-plot") {
 		if res.Figure, err = runplot.RunFront(out, recs, metric, decide); err != nil {

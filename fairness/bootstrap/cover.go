@@ -273,13 +273,19 @@ type Corrected struct{ DP, EO, EOpp float64 }
 
 // Corrected computes them.
 func (s *Sample) Corrected() Corrected {
-	ones := make([]float64, s.Len())
-	for i := range ones {
-		ones[i] = 1
-	}
-	W := s.totals(ones)
-	u := s.mvUnbiased(ones, W)
+	one := ones(s.Len())
+	W := s.totals(one)
+	u := s.mvUnbiased(one, W)
 	return Corrected{DP: max(0, u[0]), EO: max(0, u[1], u[2]), EOpp: max(0, u[2])}
+}
+
+// ones is n multiplicities of 1: the sample itself.
+func ones(n int) []float64 {
+	m := make([]float64, n)
+	for i := range m {
+		m[i] = 1
+	}
+	return m
 }
 
 // totals are the group weights of each subset (every row, y = 0, y = 1).

@@ -9,14 +9,6 @@ import (
 	"github.com/fpareto/fp/model"
 )
 
-func ones(n int) []float64 {
-	m := make([]float64, n)
-	for i := range m {
-		m[i] = 1
-	}
-	return m
-}
-
 // A row counted m times is m rows tied with one another: the unbiased
 // index of a resample is that of the data with the rows repeated.
 func TestUnbiasedMultiplicitiesAreRepeatedRows(t *testing.T) {

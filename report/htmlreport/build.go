@@ -31,7 +31,8 @@ type Options struct {
 	// configuration (nil when the run has no config.json). nil, or ""
 	// returned, shows the command as not available.
 	Predict func(network string, rec *records.Record, cfg *runfolder.Config) string
-	// Defaults are fp train's defaults (runfolder.DefaultConfig): the
+	// Defaults are fp train's defaults as its flags state them
+	// (experiments.CommandDefaults, ρ and the λ draw included): the
 	// command that reproduces a run from its config.json (TrainCommand)
 	// names the settings that differ from them. nil leaves that command
 	// out, as it could not say which settings fp train fills in.
@@ -99,7 +100,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 	var noConfig, noNetworks []string
 	var read [][]records.Record
 	for _, path := range paths {
-		all, warns, err := records.ReadAll([]string{path})
+		all, warns, err := runfolder.ReadAll([]string{path})
 		if err != nil {
 			return nil, fmt.Errorf("report: %w", err)
 		}
@@ -390,8 +391,10 @@ func (s *source) intervals(cands []Candidate, resamples int, metrics []string) [
 	}
 	var notes []string
 	for k, ci := range f.ForAll(recs) {
-		if ci.Note != "" {
-			notes = append(notes, ci.Note)
+		for _, n := range []string{ci.Note, ci.Caution} {
+			if n != "" && !slices.Contains(notes, n) {
+				notes = append(notes, n)
+			}
 		}
 		if !ci.Given() {
 			continue

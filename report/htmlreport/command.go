@@ -1,61 +1,22 @@
 package htmlreport
 
 import (
-	"github.com/fpareto/fp/internal/shellword"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/internal/shellword"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
-	"github.com/fpareto/fp/scalarize"
-	"github.com/fpareto/fp/train"
 )
 
 // TrainCommand returns the fp train command that reproduces (or resumes)
-// the run of configuration c in folder out: the flags of every setting that
-// differs from d, fp train's defaults (experiments.DefaultConfig).
+// the run of configuration c in folder out: the flags of every setting
+// (runfolder.Settings) that applies to c and differs from d, fp train's
+// defaults (experiments.CommandDefaults).
 func TrainCommand(c, d runfolder.Config, out string) string {
 	args := []string{"fp", "train"}
-	str := func(flag, v, def string) {
-		if v != def {
-			args = append(args, "--"+flag, shellword.Quote(v))
-		}
-	}
-	num := func(flag string, v, def float64) {
-		if v != def {
-			args = append(args, "--"+flag, strconv.FormatFloat(v, 'g', -1, 64))
-		}
-	}
-	if c.CSV != "" {
-		str("data", c.CSV, "")
-		str("target", c.Target, "")
-		str("sensitive", c.Sensitive, "")
-		str("positive", c.Positive, "")
-		str("sensitive-positive", c.SensitivePositive, "")
-		if c.DropMissing {
-			args = append(args, "--drop-missing")
-		}
-	} else {
-		str("dataset", c.Dataset, d.Dataset)
-		str("preset", c.Preset, "")
-	}
-	str("sensitive-levels", strings.Join(c.SensitiveLevels, ","), "")
-	str("group-map", strings.Join(c.GroupMap, ","), "")
-	num("min-group-rows", float64(c.MinGroupRows), 0)
-	str("data-dir", c.DataDir, "")
-	str("features", strings.Join(c.Features, ","), "")
-	str("exclude", strings.Join(c.Exclude, ","), "")
-	str("method", c.Method, d.Method)
-	if c.Method == runfolder.MethodChebAug {
-		num("rho", c.Rho, scalarize.DefaultRho)
-	}
-	if c.Method != runfolder.MethodAdversarial {
-		str("penalty", c.Penalty, d.Penalty)
-	}
-	num("splits", float64(c.Splits), float64(d.Splits))
-	str("lambdas", c.Lambdas, d.Lambdas)
-	num("epochs", float64(c.Epochs), float64(d.Epochs))
 	// config.json stores the resolved architecture and batch size: name
 	// them unless they are the dataset's defaults.
 	arch, batch := "", 0
@@ -65,81 +26,119 @@ func TrainCommand(c, d runfolder.Config, out string) string {
 	case "adult-sex", "adult-race":
 		arch, batch = "10x32", 1000
 	}
-	if c.Batch != 0 {
-		num("batch", float64(c.Batch), float64(batch))
-	}
-	if c.Arch != "" {
-		str("arch", c.Arch, arch)
-	}
-	num("dropout", c.Dropout, d.Dropout)
-	num("lr", c.LR, d.LR)
-	num("train-fraction", c.TrainFraction, 0)
-	num("train-size", float64(c.TrainSize), 0)
-	num("test-size", float64(c.TestSize), 0)
 	// fp train keeps half of a CSV's test rows as selection rows and none
-	// of a built-in dataset's (experiments.DefaultSelectFraction).
-	selectDefault := 0.0
+	// of a built-in dataset's (experiments.DefaultSelectFraction), and 0.2
+	// of its training rows for validation; a negative share is fp train's
+	// default.
+	selectDefault, valDefault := 0.0, 0.0
 	if c.CSV != "" {
-		selectDefault = 0.5
+		selectDefault, valDefault = 0.5, 0.2
 	}
-	if c.SelectFraction >= 0 { // a negative share is fp train's default
-		num("select-fraction", c.SelectFraction, selectDefault)
-	}
-	// Likewise the validation share: 0.2 of a CSV's training rows, none of
-	// a built-in dataset's.
-	valDefault := 0.0
-	if c.CSV != "" {
-		valDefault = 0.2
-	}
-	if c.ValFraction >= 0 {
-		num("val-fraction", c.ValFraction, valDefault)
-	}
-	num("propensity-epochs", float64(c.PropensityEpochs), float64(d.PropensityEpochs))
-	num("threshold", c.Threshold, 0)
-	if c.Method == runfolder.MethodAdversarial {
-		num("beta-scale", c.AdvBetaScale, d.AdvBetaScale)
-		num("adv-rounds", float64(c.AdvEpochs), float64(d.AdvEpochs))
-		num("adv-pretrain-clf", float64(c.AdvPretrainClf), float64(d.AdvPretrainClf))
-		num("adv-pretrain-adv", float64(c.AdvPretrainAdv), float64(d.AdvPretrainAdv))
-		// A matched budget stores the steps it gives; the budget alone
-		// gives them again.
-		if c.AdvBudget == "matched" {
-			args = append(args, "--adv-budget", "matched")
-		} else if c.AdvClfSteps != 0 {
-			num("adv-clf-steps", float64(c.AdvClfSteps), float64(d.AdvClfSteps))
+	for _, s := range runfolder.Settings {
+		if !s.Applies(&c) {
+			continue
 		}
-	}
-	if c.Conditioned {
-		args = append(args, "--conditioned")
-		if c.FiLMWidth != 0 {
-			num("film-width", float64(c.FiLMWidth), float64(model.DefaultFiLMWidth))
+		def := s.Value(&d)
+		switch s.Key {
+		case "dataset":
+			if c.CSV != "" {
+				continue
+			}
+		case "penalty":
+			if c.Method == runfolder.MethodAdversarial {
+				continue
+			}
+		case "batch":
+			if c.Batch == 0 {
+				continue
+			}
+			def = batch
+		case "arch":
+			if c.Arch == "" {
+				continue
+			}
+			def = arch
+		case "select_fraction":
+			if c.SelectFraction < 0 {
+				continue
+			}
+			def = selectDefault
+		case "val_fraction":
+			if c.ValFraction < 0 {
+				continue
+			}
+			def = valDefault
+		case "adv_clf_steps":
+			// A matched budget stores the steps it gives; the budget alone
+			// gives them again. 0 stands for the paper's 1.
+			if c.AdvBudget == "matched" || c.AdvClfSteps == 0 {
+				continue
+			}
+		case "lockstep":
+			// fp train trains in lockstep wherever the configuration allows
+			// it, so a backprop run of one network after another says so
+			// (redundant, and harmless, where lockstep was not possible
+			// anyway).
+			if !c.Lockstep && c.Engine == "backprop" && !c.Conditioned && c.Method != runfolder.MethodAdversarial {
+				args = append(args, "--lockstep=false")
+			}
+			continue
 		}
-		if c.FiLMOutput {
-			args = append(args, "--film-output")
+		if s.Default != nil {
+			// A stored zero stands for the default.
+			if s.IsZero(&c) || s.IsDefault(&c) {
+				continue
+			}
+			def = s.Default
 		}
-		if c.LambdaDraw != "" {
-			str("lambda-draw", c.LambdaDraw, train.DefaultDraw)
-		}
-		str("eval-lambdas", c.EvalLambdas, "")
-		num("schedule-rows", float64(c.ScheduleRows), 0)
-		str("film-penalty", c.FiLMPenalty, "")
-		num("conditioned-epochs", float64(c.ConditionedEpochs), 0)
-		str("conditioned-lr", c.ConditionedLR, "")
-		num("lambdas-per-step", float64(c.LambdasPerStep), 0)
-		str("conditioned-arch", c.ConditionedArch, "")
+		args = append(args, flagArgs(s.Flag, s.Value(&c), def)...)
 	}
-	// fp train trains in lockstep wherever the configuration allows it, so
-	// a backprop run of one network after another says so (redundant, and
-	// harmless, where lockstep was not possible anyway).
-	if !c.Lockstep && c.Engine == "backprop" && !c.Conditioned && c.Method != runfolder.MethodAdversarial {
-		args = append(args, "--lockstep=false")
-	}
-	if c.Seed != d.Seed {
-		args = append(args, "--seed", strconv.FormatUint(c.Seed, 10))
-	}
-	str("engine", c.Engine, d.Engine)
 	args = append(args, "--out", shellword.Quote(out))
 	return strings.Join(args, " ")
+}
+
+// flagArgs are the arguments that set the flag to v, none where v is def.
+func flagArgs(flag string, v, def any) []string {
+	var text string
+	switch v := v.(type) {
+	case string:
+		if v == def {
+			return nil
+		}
+		text = shellword.Quote(v)
+	case []string:
+		d, _ := def.([]string)
+		if slices.Equal(v, d) {
+			return nil
+		}
+		text = shellword.Quote(strings.Join(v, ","))
+	case bool:
+		switch {
+		case v == def:
+			return nil
+		case v:
+			return []string{"--" + flag}
+		}
+		return []string{"--" + flag + "=false"}
+	case int:
+		if v == def {
+			return nil
+		}
+		text = strconv.Itoa(v)
+	case uint64:
+		if v == def {
+			return nil
+		}
+		text = strconv.FormatUint(v, 10)
+	case float64:
+		if v == def {
+			return nil
+		}
+		text = strconv.FormatFloat(v, 'g', -1, 64)
+	default:
+		panic(fmt.Sprintf("--%s: a setting of type %T", flag, v))
+	}
+	return []string{"--" + flag, text}
 }
 
 // PredictCommand is the fp predict command that applies the network at

@@ -11,7 +11,7 @@ import (
 // The command that remakes a cheb-aug run names its ρ unless it is the
 // default, and never names one for the other methods.
 func TestTrainCommandRho(t *testing.T) {
-	d := runfolder.Config{Dataset: "compas", Method: "cheb", Penalty: "ato-penultimate", Splits: 2, Lambdas: "log:15", Epochs: 500}
+	d := runfolder.Config{Dataset: "compas", Method: "cheb", Penalty: "ato-penultimate", Splits: 2, Lambdas: "log:15", Epochs: 500, Rho: 0.01}
 	for _, c := range []struct {
 		method string
 		rho    float64

@@ -31,7 +31,7 @@ func Example() {
 	os.WriteFile(filepath.Join(dir, runfolder.ConfigFile), b, 0o644)
 
 	// fp train's defaults let the page name the settings that differ.
-	defaults := experiments.DefaultConfig().Config
+	defaults := experiments.CommandDefaults()
 	p, err := htmlreport.Build([]string{dir}, htmlreport.Options{Title: "COMPAS", Defaults: &defaults})
 	if err != nil {
 		fmt.Println(err)

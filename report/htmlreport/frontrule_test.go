@@ -12,6 +12,7 @@ import (
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // The page's comparison is fp compare's under the front rule it is given
@@ -20,7 +21,7 @@ import (
 func TestComparisonFrontRule(t *testing.T) {
 	root := t.TempDir()
 	runs := []string{syntheticRun(t, root, "cheb", "ato-penultimate", 3, 6, 1), syntheticRun(t, root, "linear", "ato-penultimate", 3, 6, 2)}
-	all, _, err := records.ReadAll(runs)
+	all, _, err := runfolder.ReadAll(runs)
 	if err != nil {
 		t.Fatal(err)
 	}

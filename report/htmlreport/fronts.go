@@ -122,7 +122,7 @@ func frontSummaries(p *Page, sources []*source, decide records.Decide, opt Optio
 			case t == nil:
 				f.NotTested = "untested: no intervals (--ci-resamples 0)"
 			default:
-				dist, err := t.Front(front, records.AxisRisk, metric)
+				dist, err := t.Distinguish(front, records.AxisRisk, metric)
 				if err != nil {
 					f.NotTested = "not tested: " + err.Error()
 					break

@@ -14,6 +14,7 @@ import (
 	"github.com/fpareto/fp/internal/shellword"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // Every front drawn says how many of its points can be told apart, and
@@ -21,7 +22,11 @@ import (
 // default, or the requirement given.
 func TestPageFrontsAndPicks(t *testing.T) {
 	dir, _ := smallCompasRun(t)
-	cands, err := choose.ReadCandidates([]string{dir})
+	all, _, err := runfolder.ReadAll([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := choose.Candidates(all)
 	if err != nil {
 		t.Fatal(err)
 	}

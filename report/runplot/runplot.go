@@ -28,8 +28,8 @@ type Result struct {
 	DecidedOn string `json:"decided_on,omitempty"`
 }
 
-// Front says what DrawFront draws.
-type Front struct {
+// FrontPlot says what DrawFront draws.
+type FrontPlot struct {
 	Metric   string // ato, dp, eo or eopp
 	By       string // grouping, e.g. "method,penalty"
 	Out      string // "" for front-METRIC.png beside the first records path
@@ -48,7 +48,7 @@ type Front struct {
 // o.By includes the dataset (records.OneDataPerGroup), so that no panel
 // pools them. Warnings (torn lines, failed candidates left
 // out) go to warn.
-func DrawFront(paths []string, o Front, warn io.Writer) (*Result, error) {
+func DrawFront(paths []string, o FrontPlot, warn io.Writer) (*Result, error) {
 	if !slices.Contains(records.Metrics, o.Metric) {
 		return nil, fmt.Errorf("plot: --metric %q: want one of %s", o.Metric, strings.Join(records.Metrics, ", "))
 	}
@@ -247,7 +247,7 @@ func Beside(path, name string) string {
 // returns the candidates that trained to the end and the number of failed
 // ones.
 func readSucceeded(paths []string, warn io.Writer) ([]records.Record, int, error) {
-	all, warnings, err := records.ReadAll(paths)
+	all, warnings, err := runfolder.ReadAll(paths)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -38,7 +38,7 @@ func TestDrawFront(t *testing.T) {
 	var warn strings.Builder
 	// The panels follow the order of the paths.
 	res, err := runplot.DrawFront([]string{filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "a.jsonl")},
-		runplot.Front{Metric: "eo", By: "method"}, &warn)
+		runplot.FrontPlot{Metric: "eo", By: "method"}, &warn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +53,11 @@ func TestDrawFront(t *testing.T) {
 		t.Error(err)
 	}
 	for _, tc := range []struct {
-		o    runplot.Front
+		o    runplot.FrontPlot
 		want string
 	}{
-		{runplot.Front{Metric: "auc", By: "method"}, `"auc"`},
-		{runplot.Front{Metric: "eo", By: "colour"}, "colour"},
+		{runplot.FrontPlot{Metric: "auc", By: "method"}, `"auc"`},
+		{runplot.FrontPlot{Metric: "eo", By: "colour"}, "colour"},
 	} {
 		if _, err := runplot.DrawFront([]string{dir}, tc.o, &warn); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err = %v, want one naming %s", tc.o, err, tc.want)
@@ -138,7 +138,7 @@ func TestDrawFrontKeepsDatasetsApart(t *testing.T) {
 		{[]string{a, c}, "method", ""},
 		{[]string{a, c}, "dataset,method", ""},
 	} {
-		_, err := runplot.DrawFront(tc.paths, runplot.Front{Metric: "ato", By: tc.by, Out: out}, &warn)
+		_, err := runplot.DrawFront(tc.paths, runplot.FrontPlot{Metric: "ato", By: tc.by, Out: out}, &warn)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%v --by %s: %v, want %q", tc.paths, tc.by, err, tc.want)
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fpareto/fp/scalarizations"
+	"github.com/fpareto/fp/graph/scalarizations"
 	"github.com/fpareto/fp/scalarize"
 	G "gorgonia.org/gorgonia"
 )

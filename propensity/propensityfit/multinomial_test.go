@@ -1,8 +1,9 @@
-package propensity
+package propensityfit
 
 import (
 	"context"
 	"errors"
+	"github.com/fpareto/fp/propensity"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -14,8 +15,8 @@ import (
 
 // randomSoftmaxNet is a network of arch with weights of a scale that puts
 // the hidden units on both sides of the ReLU.
-func randomSoftmaxNet(rng *rand.Rand, arch model.Arch, dim, groups int) *SoftmaxNet {
-	p := newSoftmaxNet(arch, dim, groups)
+func randomSoftmaxNet(rng *rand.Rand, arch model.Arch, dim, groups int) *propensity.SoftmaxNet {
+	p := propensity.InitSoftmaxNet(arch, dim, groups, rand.New(rand.NewPCG(0, 0))) // every weight is drawn again below
 	for _, t := range p.Tensors() {
 		for i := range t {
 			t[i] = rng.NormFloat64() * 0.7
@@ -108,8 +109,8 @@ func TestSoftmaxLossMatchesForward(t *testing.T) {
 	loss := newSoftmaxGrad(net, n).lossGrad(x, a, ones)
 	z := make([]float64, n*groups)
 	net.Forward(x, n, z)
-	if want := SoftmaxNLL(z, groups, a, 1); math.Abs(loss-want) > 1e-12 {
-		t.Errorf("training loss %.15g, NLL of Forward's logits %.15g", loss, want)
+	if want := propensity.SoftmaxNLL(z, groups, a, 1); math.Abs(loss-want) > 1e-12 {
+		t.Errorf("training loss %.15g, propensity.NLL of Forward's logits %.15g", loss, want)
 	}
 }
 
@@ -185,7 +186,7 @@ func TestFitMultinomialRecoversGroupProbabilities(t *testing.T) {
 			t.Fatalf("row %d: propensities add up to %v", i, sum)
 		}
 	}
-	t.Logf("T = %.3f, held-out NLL %.4f → %.4f, mean |e_r − p_r| per group %.4f", rep.T, rep.NLLBefore, rep.NLLAfter, mae)
+	t.Logf("T = %.3f, held-out propensity.NLL %.4f → %.4f, mean |e_r − p_r| per group %.4f", rep.T, rep.NLLBefore, rep.NLLAfter, mae)
 	for r, v := range mae {
 		if v > 0.05 {
 			t.Errorf("group %d: mean |e − p| = %.4f, want ≤ 0.05", r, v)
@@ -205,7 +206,7 @@ func TestFitMultinomialDeterministic(t *testing.T) {
 			out[r] = float64(r) * x[0]
 		}
 	})
-	fit := func(seed uint64, onEpoch func(int, int)) *Multinomial {
+	fit := func(seed uint64, onEpoch func(int, int)) *propensity.Multinomial {
 		c := cfg
 		c.OnEpoch = onEpoch
 		m, _, err := FitMultinomial(context.Background(), x, n, dim, a, groups, c, rand.New(rand.NewPCG(seed, 9)))
@@ -295,7 +296,7 @@ func TestFitMultinomialErrors(t *testing.T) {
 func TestMultinomialPredictAndValidate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	arch := model.Arch{Layers: 3, Hidden: 4}
-	m := &Multinomial{Net: randomSoftmaxNet(rng, arch, 2, 3), T: 2}
+	m := &propensity.Multinomial{Net: randomSoftmaxNet(rng, arch, 2, 3), T: 2}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +315,7 @@ func TestMultinomialPredictAndValidate(t *testing.T) {
 		var s float64
 		for _, v := range row {
 			s += v
-			if !(v >= Clip/(1+3*Clip)) {
+			if !(v >= propensity.Clip/(1+3*propensity.Clip)) {
 				t.Errorf("row %d: propensity %v below the floor", i, v)
 			}
 		}
@@ -325,22 +326,22 @@ func TestMultinomialPredictAndValidate(t *testing.T) {
 	z := make([]float64, 9)
 	m.Net.Forward(x, 3, z)
 	want := make([]float64, 3)
-	CalibratedProbabilities(want, z[3:6], m.T)
+	propensity.CalibratedProbabilities(want, z[3:6], m.T)
 	if !slices.Equal(want, e[3:6]) {
 		t.Errorf("row 1: %v, want %v", e[3:6], want)
 	}
 
 	for _, tc := range []struct {
 		name string
-		m    *Multinomial
+		m    *propensity.Multinomial
 		want string
 	}{
 		{"nil", nil, "no network"},
-		{"zero T", &Multinomial{Net: m.Net, T: 0}, "temperature 0"},
-		{"infinite T", &Multinomial{Net: m.Net, T: math.Inf(1)}, "temperature +Inf"},
-		{"two groups", &Multinomial{Net: randomSoftmaxNet(rng, arch, 2, 2), T: 1}, "2 groups, want ≥ 3"},
-		{"short layer", &Multinomial{Net: &SoftmaxNet{Arch: arch, Dim: 2, Groups: 3, W: m.Net.W[:2], B: m.Net.B[:2]}, T: 1}, "want 3 layers"},
-		{"nan", &Multinomial{Net: func() *SoftmaxNet {
+		{"zero T", &propensity.Multinomial{Net: m.Net, T: 0}, "temperature 0"},
+		{"infinite T", &propensity.Multinomial{Net: m.Net, T: math.Inf(1)}, "temperature +Inf"},
+		{"two groups", &propensity.Multinomial{Net: randomSoftmaxNet(rng, arch, 2, 2), T: 1}, "2 groups, want ≥ 3"},
+		{"short layer", &propensity.Multinomial{Net: &propensity.SoftmaxNet{Arch: arch, Dim: 2, Groups: 3, W: m.Net.W[:2], B: m.Net.B[:2]}, T: 1}, "want 3 layers"},
+		{"nan", &propensity.Multinomial{Net: func() *propensity.SoftmaxNet {
 			p := randomSoftmaxNet(rng, arch, 2, 3)
 			p.W[1][2] = math.NaN()
 			return p
@@ -352,7 +353,7 @@ func TestMultinomialPredictAndValidate(t *testing.T) {
 			}
 		})
 	}
-	if got := ColumnName("Hispanic"); got != "propensity_Hispanic" {
+	if got := propensity.ColumnName("Hispanic"); got != "propensity_Hispanic" {
 		t.Errorf("column %q", got)
 	}
 }
@@ -385,14 +386,14 @@ func TestFitMultinomialCalibratesOverconfidentNetwork(t *testing.T) {
 	}
 	xt, _, pt := synthGroups(rng, 4000, dim, groups, threeGroupLogits)
 	cal := meanAbsError(m.Predict(xt, 4000), pt)
-	raw := meanAbsError((&Multinomial{Net: m.Net, T: 1}).Predict(xt, 4000), pt)
-	t.Logf("T = %.3f, held-out NLL %.4f → %.4f, fresh rows: mean |e−p| raw %.4f, calibrated %.4f",
+	raw := meanAbsError((&propensity.Multinomial{Net: m.Net, T: 1}).Predict(xt, 4000), pt)
+	t.Logf("T = %.3f, held-out propensity.NLL %.4f → %.4f, fresh rows: mean |e−p| raw %.4f, calibrated %.4f",
 		rep.T, rep.NLLBefore, rep.NLLAfter, raw, cal)
 	if rep.T <= 1.5 {
 		t.Errorf("T = %g, want > 1.5 for an over-confident network", rep.T)
 	}
 	if rep.NLLAfter > rep.NLLBefore-0.05 {
-		t.Errorf("held-out NLL %g → %g, want a fall of at least 0.05", rep.NLLBefore, rep.NLLAfter)
+		t.Errorf("held-out propensity.NLL %g → %g, want a fall of at least 0.05", rep.NLLBefore, rep.NLLAfter)
 	}
 	if cal >= raw {
 		t.Errorf("mean |e−p| calibrated %g, raw %g: calibration did not help", cal, raw)

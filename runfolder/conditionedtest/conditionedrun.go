@@ -1,4 +1,4 @@
-package conditionedrun
+package conditionedtest
 
 import (
 	"fmt"

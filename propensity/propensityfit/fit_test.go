@@ -1,8 +1,9 @@
-package propensity
+package propensityfit
 
 import (
 	"context"
 	"errors"
+	"github.com/fpareto/fp/propensity"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -84,7 +85,7 @@ func checkFit(t *testing.T, eng train.Engine, cfg Config, nTrain int, logit func
 		t.Errorf("temperature %g (report %g), want one finite value > 0", m.T, rep.T)
 	}
 	if !(rep.NLLAfter <= rep.NLLBefore+1e-12) {
-		t.Errorf("held-out NLL %g after scaling, %g before: scaling made it worse", rep.NLLAfter, rep.NLLBefore)
+		t.Errorf("held-out propensity.NLL %g after scaling, %g before: scaling made it worse", rep.NLLAfter, rep.NLLBefore)
 	}
 	if err := m.Validate(); err != nil {
 		t.Error(err)
@@ -92,14 +93,14 @@ func checkFit(t *testing.T, eng train.Engine, cfg Config, nTrain int, logit func
 	xt, _, et := synth(rng, 4000, dim, logit)
 	est := m.Predict(xt, 4000)
 	mae, corr := accuracy(est, et)
-	t.Logf("n = %d, T = %.3f, held-out NLL %.4f → %.4f, fresh rows: mean |ê−e| = %.4f, corr = %.4f",
+	t.Logf("n = %d, T = %.3f, held-out propensity.NLL %.4f → %.4f, fresh rows: mean |ê−e| = %.4f, corr = %.4f",
 		nTrain, rep.T, rep.NLLBefore, rep.NLLAfter, mae, corr)
 	if mae > maxMAE || corr < minCorr {
 		t.Errorf("mean |ê−e| = %.4f (want ≤ %g), corr(ê, e) = %.4f (want ≥ %g)", mae, maxMAE, corr, minCorr)
 	}
 	for i, v := range est {
-		if !(v >= Clip && v <= 1-Clip) {
-			t.Fatalf("ê[%d] = %v outside [%g, 1−%g]", i, v, Clip, Clip)
+		if !(v >= propensity.Clip && v <= 1-propensity.Clip) {
+			t.Fatalf("ê[%d] = %v outside [%g, 1−%g]", i, v, propensity.Clip, propensity.Clip)
 		}
 	}
 }
@@ -131,7 +132,7 @@ func TestFitDeterministic(t *testing.T) {
 	cfg.Epochs = 3
 	const n, dim = 300, 4
 	x, a, _ := synth(rand.New(rand.NewPCG(5, 5)), n, dim, linearLogit)
-	fit := func(seed uint64) (*Model, Report) {
+	fit := func(seed uint64) (*propensity.Model, Report) {
 		m, rep, err := Fit(context.Background(), testEngine, x, n, dim, a, cfg, rand.New(rand.NewPCG(seed, 0)))
 		if err != nil {
 			t.Fatal(err)
@@ -266,7 +267,7 @@ func TestFitErrors(t *testing.T) {
 func TestPredict(t *testing.T) {
 	net := &model.Params{Arch: model.Arch{Layers: 2, Hidden: 1}, Dim: 1,
 		W: [][]float64{{1}, {2}}, B: [][]float64{{0}, {-1}}}
-	m := &Model{Net: net, T: 2}
+	m := &propensity.Model{Net: net, T: 2}
 	x := []float64{-3, 0, 0.5, 1.5, 100}
 	got := m.Predict(x, len(x))
 	for i, xi := range x {
@@ -276,12 +277,12 @@ func TestPredict(t *testing.T) {
 			t.Errorf("ê(%g) = %.17g, want %.17g", xi, got[i], want)
 		}
 	}
-	if got[4] != 1-Clip {
-		t.Errorf("ê(100) = %v, want the clip 1−%g", got[4], Clip)
+	if got[4] != 1-propensity.Clip {
+		t.Errorf("ê(100) = %v, want the clip 1−%g", got[4], propensity.Clip)
 	}
 	m.Net.B[1][0] = -1000
-	if e := m.Predict([]float64{0}, 1)[0]; e != Clip {
-		t.Errorf("ê at logit −1000 = %v, want the clip %g", e, Clip)
+	if e := m.Predict([]float64{0}, 1)[0]; e != propensity.Clip {
+		t.Errorf("ê at logit −1000 = %v, want the clip %g", e, propensity.Clip)
 	}
 	func() {
 		defer func() {
@@ -299,16 +300,16 @@ func TestModelValidate(t *testing.T) {
 	bad.W[0][0] = math.Inf(1)
 	for _, tc := range []struct {
 		name string
-		m    *Model
+		m    *propensity.Model
 		want string // "" for valid
 	}{
-		{"valid", &Model{Net: good, T: 0.7}, ""},
+		{"valid", &propensity.Model{Net: good, T: 0.7}, ""},
 		{"nil", nil, "no network"},
-		{"no net", &Model{T: 1}, "no network"},
-		{"zero T", &Model{Net: good}, "temperature 0"},
-		{"nan T", &Model{Net: good, T: math.NaN()}, "temperature NaN"},
-		{"inf T", &Model{Net: good, T: math.Inf(1)}, "temperature +Inf"},
-		{"bad weight", &Model{Net: bad, T: 1}, "weight is +Inf"},
+		{"no net", &propensity.Model{T: 1}, "no network"},
+		{"zero T", &propensity.Model{Net: good}, "temperature 0"},
+		{"nan T", &propensity.Model{Net: good, T: math.NaN()}, "temperature NaN"},
+		{"inf T", &propensity.Model{Net: good, T: math.Inf(1)}, "temperature +Inf"},
+		{"bad weight", &propensity.Model{Net: bad, T: 1}, "weight is +Inf"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.m.Validate()
@@ -343,14 +344,14 @@ func TestFitCalibratesOverconfidentNetwork(t *testing.T) {
 	}
 	xt, _, et := synth(rng, 4000, dim, linearLogit)
 	cal, _ := accuracy(m.Predict(xt, 4000), et)
-	raw, _ := accuracy((&Model{Net: m.Net, T: 1}).Predict(xt, 4000), et)
-	t.Logf("T = %.3f, held-out NLL %.4f → %.4f, fresh rows: mean |ê−e| raw %.4f, calibrated %.4f",
+	raw, _ := accuracy((&propensity.Model{Net: m.Net, T: 1}).Predict(xt, 4000), et)
+	t.Logf("T = %.3f, held-out propensity.NLL %.4f → %.4f, fresh rows: mean |ê−e| raw %.4f, calibrated %.4f",
 		rep.T, rep.NLLBefore, rep.NLLAfter, raw, cal)
 	if rep.T <= 1.5 {
 		t.Errorf("T = %g, want > 1.5 for an over-confident network", rep.T)
 	}
 	if rep.NLLAfter > rep.NLLBefore-0.05 {
-		t.Errorf("held-out NLL %g → %g, want a fall of at least 0.05", rep.NLLBefore, rep.NLLAfter)
+		t.Errorf("held-out propensity.NLL %g → %g, want a fall of at least 0.05", rep.NLLBefore, rep.NLLAfter)
 	}
 	if cal >= raw {
 		t.Errorf("mean |ê−e| calibrated %g, raw %g: calibration did not help", cal, raw)

@@ -381,7 +381,7 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
 	if iv.SmallestCell < bootstrap.FewCellRows {
 		// Said per folder, not per candidate: its candidates share the rows.
-		c.Caution = fmt.Sprintf("in %s a group has fewer than %d rows within a class: the eo, eopp, eo_diff and eopp_diff intervals "+
+		c.Caution = fmt.Sprintf("in %s a group has fewer than %d rows within a class: the eo and eopp intervals "+
 			"rest on those rows and cover less reliably (docs/method.md §7.1)", f.dir, bootstrap.FewCellRows)
 	}
 	corr := iv.Corrected
@@ -433,10 +433,10 @@ func of(iv bootstrap.Interval) *Interval {
 // folder.
 const CacheFile = "intervals.json"
 
-// cacheFormat changes whenever what a cached CI means does (5: the
+// cacheFormat changes whenever what a cached CI means does (6: the
 // intervals that cover near 0, with the unbiased estimates and the note on
-// small cells as a caution).
-const cacheFormat = 5
+// small cells as a caution; the rate gaps by Newcombe's intervals).
+const cacheFormat = 6
 
 type cacheFile struct {
 	Format  int              `json:"format"`

@@ -421,11 +421,11 @@ type Intervals struct {
 }
 
 // FewCellRows is the number of rows of a group within a class below which
-// the intervals of eo, eopp, eo_diff and eopp_diff are said to rest on few
-// rows: with about 20 such rows they covered a population value near 0 in
-// 73–86% of trained networks (docs/reproduction.md, "Certified picks and
-// intervals that cover"), the bootstrap of so few rows understating their
-// variation.
+// the intervals of eo and eopp are said to rest on few rows: with about 25
+// such rows eopp's covered a population value near 0 in 83% of trained
+// networks (docs/reproduction.md, "Certified picks and intervals that
+// cover"), the bootstrap of so few rows understating their variation. (The
+// rate gaps' score intervals keep their level with fewer.)
 const FewCellRows = 30
 
 // MinValidShare is the least share of resamples that must hold both groups
@@ -451,7 +451,7 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 	risk := make([]float64, 0, resamples)
 	acc := make([]float64, 0, resamples)
 	var dp, eo0, eo1 []float64
-	ato, sel, tpr, fpr, ratio := newPairs(s.r), newPairs(s.r), newPairs(s.r), newPairs(s.r), newPairs(s.r)
+	ato, ratio := newPairs(s.r), newPairs(s.r)
 	for range resamples {
 		s.Draw(rng, m)
 		rk, ac := s.riskAccuracy(m)
@@ -469,9 +469,6 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		if s.w != nil {
 			ato.add(g.ato, false)
 		}
-		sel.add(g.sel, false)
-		tpr.add(g.tpr, false)
-		fpr.add(g.fpr, false)
 		ratio.add(g.sel, true)
 	}
 	out := Intervals{Resamples: resamples, Valid: len(dp), Level: level, HasATO: s.HasATO(), Corrected: s.Corrected(),
@@ -484,8 +481,13 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		return out, fmt.Errorf("bootstrap: only %d of %d resamples hold both groups: a group is too small for fairness intervals", len(dp), resamples)
 	}
 	out.DP, out.EOpp, out.EO = clipped(dp, level), clipped(eo1, level), eoImage(level, eo0, eo1)
-	out.DPDiff, out.EOppDiff = absMaxImage(level, sel), absMaxImage(level, tpr)
-	out.EODiff, out.DPRatio = absMaxImage(level, tpr, fpr), ratioImage(level, ratio)
+	// The rate gaps: Newcombe's intervals from the counts (newcombe.go);
+	// the ratio from the resamples.
+	rc := s.rateCounts()
+	out.DPDiff = gapImage(level, [2][]float64{rc.sel, rc.n})
+	out.EOppDiff = gapImage(level, [2][]float64{rc.tp, rc.pos})
+	out.EODiff = gapImage(level, [2][]float64{rc.tp, rc.pos}, [2][]float64{rc.fp, rc.neg})
+	out.DPRatio = ratioImage(level, ratio)
 	if s.HasATO() {
 		out.ATO = absMaxImage(level, ato)
 	}

@@ -224,3 +224,21 @@ func TestAbsImage(t *testing.T) {
 		t.Errorf("image %v, want [0, ≈0.05]", iv)
 	}
 }
+
+// Newcombe's worked example (Statistics in Medicine 17, 1998, table II,
+// method 10): 56/70 against 48/80, a difference of 0.2 in [0.0524, 0.3339].
+func TestNewcombe(t *testing.T) {
+	iv := newcombe(56, 70, 48, 80, 1.959964)
+	if math.Abs(iv.Lo-0.0524) > 5e-5 || math.Abs(iv.Hi-0.3339) > 5e-5 {
+		t.Errorf("Newcombe interval %v, want [0.0524, 0.3339]", iv)
+	}
+	// A gap of two groups is the image of the one pair's interval.
+	g := gapImage(0.95, [2][]float64{{56, 48}, {70, 80}})
+	if math.Abs(g.Lo-0.0524) > 5e-5 || math.Abs(g.Hi-0.3339) > 5e-5 {
+		t.Errorf("gap image %v", g)
+	}
+	// Equal counts: the interval holds 0.
+	if g := gapImage(0.95, [2][]float64{{3, 3}, {5, 5}}); g.Lo != 0 || !(g.Hi > 0.3) {
+		t.Errorf("equal rates of five rows: %v", g)
+	}
+}

@@ -1,0 +1,97 @@
+package bootstrap
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// This file holds the intervals of the decision metrics' rate gaps: a
+// selection rate, a TPR or an FPR is a share of a group's rows, and the
+// difference of two such shares has Newcombe's hybrid score interval
+// (Newcombe 1998, method 10), built from each share's Wilson score
+// interval. It keeps its coverage with a handful of rows per group — a
+// minority of 4% leaves about five rows of each class among 250 test
+// rows, where percentile intervals of resampled rates covered two thirds
+// of the time (docs/reproduction.md, "Certified picks and intervals that
+// cover") — and it needs no resampling.
+
+// wilson is the Wilson score interval of x successes in n at normal
+// quantile z.
+func wilson(x, n, z float64) (lo, hi float64) {
+	p := x / n
+	z2 := z * z
+	den := 1 + z2/n
+	mid := (p + z2/(2*n)) / den
+	half := z / den * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
+	return max(0, mid-half), min(1, mid+half)
+}
+
+// newcombe is the hybrid score interval of p_a − p_b for x_a of n_a and
+// x_b of n_b, at normal quantile z.
+func newcombe(xa, na, xb, nb, z float64) Interval {
+	pa, pb := xa/na, xb/nb
+	la, ua := wilson(xa, na, z)
+	lb, ub := wilson(xb, nb, z)
+	d := pa - pb
+	return Interval{d - math.Sqrt((pa-la)*(pa-la)+(ub-pb)*(ub-pb)), d + math.Sqrt((ua-pa)*(ua-pa)+(pb-lb)*(pb-lb))}
+}
+
+// rateGaps are the counts behind the rate gaps of the sample's own rows:
+// per group, its rows, its selected rows, its positives and selected
+// positives, its negatives and selected negatives.
+type rateCounts struct{ n, sel, pos, tp, neg, fp []float64 }
+
+func (s *Sample) rateCounts() rateCounts {
+	r := s.r
+	c := rateCounts{make([]float64, r), make([]float64, r), make([]float64, r), make([]float64, r), make([]float64, r), make([]float64, r)}
+	for k := range s.p {
+		g, d := s.g[k], s.dec[k]
+		c.n[g]++
+		c.sel[g] += d
+		if s.y[k] == 1 {
+			c.pos[g]++
+			c.tp[g] += d
+		} else {
+			c.neg[g]++
+			c.fp[g] += d
+		}
+	}
+	return c
+}
+
+// gapImage is the interval of the largest gap max_{a,b} |p_a − p_b| over
+// the pairs of groups of each of sets (x, n per group; a group without
+// rows in a set is left out, as the metric leaves it out): the image of
+// the pairs' Newcombe intervals, each at the Bonferroni level over every
+// pair of every set, so that they hold together.
+func gapImage(level float64, sets ...[2][]float64) Interval {
+	k := 0
+	for _, set := range sets {
+		m := 0
+		for _, n := range set[1] {
+			if n > 0 {
+				m++
+			}
+		}
+		k += m * (m - 1) / 2
+	}
+	if k == 0 {
+		return Interval{0, 0}
+	}
+	z := distuv.UnitNormal.Quantile(1 - (1-level)/float64(k)/2)
+	out := Interval{0, 0}
+	for _, set := range sets {
+		x, n := set[0], set[1]
+		for a := range n {
+			for b := a + 1; b < len(n); b++ {
+				if n[a] == 0 || n[b] == 0 {
+					continue
+				}
+				iv := newcombe(x[a], n[a], x[b], n[b], z)
+				out.Lo, out.Hi = max(out.Lo, absLo(iv)), max(out.Hi, absHi(iv))
+			}
+		}
+	}
+	return Interval{out.Lo, min(1, out.Hi)}
+}

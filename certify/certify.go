@@ -195,12 +195,13 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 		return nil, errors.New("no candidate to pick from")
 	}
 	b := newBounder(cands, name, upper, opt)
-	certified, bounds := Sequence(Order(cands, r), r, b.bound)
+	order := Order(cands, r)
+	certified, bounds := Sequence(order, r, b.bound)
 	res := &Result{Certificate: Certificate{Confidence: opt.Confidence, Requirement: choose.Requirement(r, metric),
 		Tested: len(bounds), CertifiedCount: len(certified)}}
 	if len(certified) < len(cands) {
-		last := cands[Order(cands, r)[len(certified)]]
-		lb := bounds[Order(cands, r)[len(certified)]]
+		last := cands[order[len(certified)]]
+		lb := bounds[order[len(certified)]]
 		res.Stopped = fmt.Sprintf("the sequence stopped at %s: %s", &last, describe(lb, name, upper))
 	}
 	if len(certified) > 0 {

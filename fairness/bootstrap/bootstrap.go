@@ -186,25 +186,8 @@ type Rates struct{ DPDiff, DPRatio, EODiff, EOppDiff float64 }
 // resample are left out; a group without positives (negatives) is left out
 // of the TPR (FPR) gap, as fairness leaves it out.
 func (s *Sample) Decision(m []float64) Rates {
-	r := s.r
-	buf := make([]float64, 6*r)
-	n, pos, neg := buf[:r], buf[r:2*r], buf[2*r:3*r]
-	sel, tp, fp := buf[3*r:4*r], buf[4*r:5*r], buf[5*r:]
-	for k, mk := range m {
-		if mk == 0 {
-			continue
-		}
-		g, d := s.g[k], mk*s.dec[k]
-		n[g] += mk
-		sel[g] += d
-		if s.y[k] == 1 {
-			pos[g] += mk
-			tp[g] += d
-		} else {
-			neg[g] += mk
-			fp[g] += d
-		}
-	}
+	r, gc := s.r, s.counts(m)
+	n, pos, neg, sel, tp, fp := gc.n, gc.pos, gc.neg, gc.sel, gc.tp, gc.fp
 	rate := func(num, den []float64) (lo, hi float64, count int) {
 		lo, hi = math.Inf(1), math.Inf(-1)
 		for g := range r {
@@ -483,7 +466,7 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 	out.DP, out.EOpp, out.EO = clipped(dp, level), clipped(eo1, level), eoImage(level, eo0, eo1)
 	// The rate gaps: Newcombe's intervals from the counts (newcombe.go);
 	// the ratio from the resamples.
-	rc := s.rateCounts()
+	rc := s.counts(ones(s.Len()))
 	out.DPDiff = gapImage(level, [2][]float64{rc.sel, rc.n})
 	out.EOppDiff = gapImage(level, [2][]float64{rc.tp, rc.pos})
 	out.EODiff = gapImage(level, [2][]float64{rc.tp, rc.pos}, [2][]float64{rc.fp, rc.neg})

@@ -108,29 +108,7 @@ func (s *Sample) mvUnbiased(m []float64, W [3][]float64) [3]float64 {
 type groupRates struct{ ato, sel, tpr, fpr []float64 }
 
 func (s *Sample) rates(m []float64) groupRates {
-	r := s.r
-	buf := make([]float64, 8*r)
-	n, pos, neg, sel, tp, fp, sw, tw := buf[:r], buf[r:2*r], buf[2*r:3*r], buf[3*r:4*r], buf[4*r:5*r], buf[5*r:6*r], buf[6*r:7*r], buf[7*r:]
-	for k, mk := range m {
-		if mk == 0 {
-			continue
-		}
-		g, d := s.g[k], mk*s.dec[k]
-		n[g] += mk
-		sel[g] += d
-		if s.y[k] == 1 {
-			pos[g] += mk
-			tp[g] += d
-		} else {
-			neg[g] += mk
-			fp[g] += d
-		}
-		if s.w != nil {
-			mw := mk * s.w[k]
-			sw[g] += mw
-			tw[g] += mw * s.p[k]
-		}
-	}
+	r, c := s.r, s.counts(m)
 	out := groupRates{ato: make([]float64, r), sel: make([]float64, r), tpr: make([]float64, r), fpr: make([]float64, r)}
 	div := func(a, b float64) float64 {
 		if b == 0 {
@@ -139,8 +117,8 @@ func (s *Sample) rates(m []float64) groupRates {
 		return a / b
 	}
 	for g := range r {
-		out.ato[g], out.sel[g] = div(tw[g], sw[g]), div(sel[g], n[g])
-		out.tpr[g], out.fpr[g] = div(tp[g], pos[g]), div(fp[g], neg[g])
+		out.ato[g], out.sel[g] = div(c.tw[g], c.sw[g]), div(c.sel[g], c.n[g])
+		out.tpr[g], out.fpr[g] = div(c.tp[g], c.pos[g]), div(c.fp[g], c.neg[g])
 	}
 	return out
 }

@@ -37,24 +37,36 @@ func newcombe(xa, na, xb, nb, z float64) Interval {
 	return Interval{d - math.Sqrt((pa-la)*(pa-la)+(ub-pb)*(ub-pb)), d + math.Sqrt((ua-pa)*(ua-pa)+(pb-lb)*(pb-lb))}
 }
 
-// rateGaps are the counts behind the rate gaps of the sample's own rows:
-// per group, its rows, its selected rows, its positives and selected
-// positives, its negatives and selected negatives.
-type rateCounts struct{ n, sel, pos, tp, neg, fp []float64 }
+// groupCounts are, per group, a resample's weighted counts: its rows, its
+// selected rows, its positives and selected positives, its negatives and
+// selected negatives, and (with a propensity) the sums of its overlap
+// weights and of the weighted scores — what every per-group rate and the
+// ATO's means are made of.
+type groupCounts struct{ n, sel, pos, tp, neg, fp, sw, tw []float64 }
 
-func (s *Sample) rateCounts() rateCounts {
+// counts computes them with row k (in score order) counted m[k] times.
+func (s *Sample) counts(m []float64) groupCounts {
 	r := s.r
-	c := rateCounts{make([]float64, r), make([]float64, r), make([]float64, r), make([]float64, r), make([]float64, r), make([]float64, r)}
-	for k := range s.p {
-		g, d := s.g[k], s.dec[k]
-		c.n[g]++
+	buf := make([]float64, 8*r)
+	c := groupCounts{buf[:r], buf[r : 2*r], buf[2*r : 3*r], buf[3*r : 4*r], buf[4*r : 5*r], buf[5*r : 6*r], buf[6*r : 7*r], buf[7*r:]}
+	for k, mk := range m {
+		if mk == 0 {
+			continue
+		}
+		g, d := s.g[k], mk*s.dec[k]
+		c.n[g] += mk
 		c.sel[g] += d
 		if s.y[k] == 1 {
-			c.pos[g]++
+			c.pos[g] += mk
 			c.tp[g] += d
 		} else {
-			c.neg[g]++
+			c.neg[g] += mk
 			c.fp[g] += d
+		}
+		if s.w != nil {
+			mw := mk * s.w[k]
+			c.sw[g] += mw
+			c.tw[g] += mw * s.p[k]
 		}
 	}
 	return c

@@ -314,17 +314,13 @@ func sameCandidate(c *choose.Candidate, p *choose.Picked) bool {
 // frontOf is the indices of the candidates not dominated in (risk,
 // metric) on the deciding rows.
 func frontOf(cands []choose.Candidate, metric string, d records.Decide) ([]int, error) {
-	pts := make([]choose.Point, len(cands))
-	for i := range cands {
-		risk, _, err := d.Value(&cands[i].Record, "risk")
-		if err != nil {
-			return nil, err
-		}
-		v, _, err := d.Value(&cands[i].Record, metric)
-		if err != nil {
-			return nil, err
-		}
-		pts[i] = choose.Point{Risk: risk, Unfairness: v}
+	all := make([]int, len(cands))
+	for i := range all {
+		all[i] = i
+	}
+	pts, err := choose.PointOf(cands, all, metric, d)
+	if err != nil {
+		return nil, err
 	}
 	return choose.Front(pts), nil
 }

@@ -212,19 +212,9 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	if len(kept) == 0 {
 		return nil, &LeftOutError{LeftOut: left}
 	}
-	pts := make([]Point, len(kept))
-	for i, c := range kept {
-		k := &cands[c]
-		risk, _, err := d.Value(&k.Record, "risk")
-		if err != nil {
-			return nil, err
-		}
-		v, _, err := d.Value(&k.Record, metric)
-		if err != nil {
-			return nil, err
-		}
-		acc, _, _ := d.Value(&k.Record, "accuracy")
-		pts[i] = Point{Risk: risk, Unfairness: v, Accuracy: acc}
+	pts, err := PointOf(cands, kept, metric, d)
+	if err != nil {
+		return nil, err
 	}
 	idx := Front(pts)
 	front := make([]Point, len(idx))
@@ -256,6 +246,26 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 		p.Selection = &sel
 	}
 	return p, nil
+}
+
+// PointOf returns the points of cands[idx[0]], cands[idx[1]], … as d
+// decides them: risk, metric and accuracy on the deciding rows.
+func PointOf(cands []Candidate, idx []int, metric string, d records.Decide) ([]Point, error) {
+	pts := make([]Point, len(idx))
+	for i, c := range idx {
+		k := &cands[c]
+		risk, _, err := d.Value(&k.Record, "risk")
+		if err != nil {
+			return nil, err
+		}
+		v, _, err := d.Value(&k.Record, metric)
+		if err != nil {
+			return nil, err
+		}
+		acc, _, _ := d.Value(&k.Record, "accuracy")
+		pts[i] = Point{Risk: risk, Unfairness: v, Accuracy: acc}
+	}
+	return pts, nil
 }
 
 // WriteText prints p as a one-row table under a line saying what it was

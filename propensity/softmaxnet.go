@@ -135,8 +135,9 @@ func relu(v []float64) {
 	}
 }
 
-// logSumExp is log Σ exp(z_r), computed without overflow.
-func logSumExp(z []float64) float64 {
+// LogSumExp is log Σ exp(z_r), computed without overflow (the fitted
+// model's and its training's, propensityfit's, one copy).
+func LogSumExp(z []float64) float64 {
 	m := math.Inf(-1)
 	for _, v := range z {
 		m = max(m, v)
@@ -148,8 +149,8 @@ func logSumExp(z []float64) float64 {
 	return m + math.Log(s)
 }
 
-// softmaxInto writes softmax(s·z) into p.
-func softmaxInto(p, z []float64, s float64) {
+// SoftmaxInto writes softmax(s·z) into p.
+func SoftmaxInto(p, z []float64, s float64) {
 	m := math.Inf(-1)
 	for _, v := range z {
 		m = max(m, s*v)
@@ -170,7 +171,7 @@ func softmaxInto(p, z []float64, s float64) {
 // that they still add up to 1 (docs/method.md §4.4). Every e_r is then
 // positive, so every overlap weight is.
 func CalibratedProbabilities(e, z []float64, T float64) {
-	softmaxInto(e, z, 1/T)
+	SoftmaxInto(e, z, 1/T)
 	Floor(e)
 }
 

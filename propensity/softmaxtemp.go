@@ -79,7 +79,7 @@ func softmaxNLLSlope(z []float64, groups int, a []int, s float64) float64 {
 	var g float64
 	for i, ai := range a {
 		row := z[i*groups : (i+1)*groups]
-		softmaxInto(p, row, s)
+		SoftmaxInto(p, row, s)
 		for r, v := range row {
 			g += p[r] * v
 		}
@@ -100,7 +100,7 @@ func SoftmaxNLL(z []float64, groups int, a []int, T float64) float64 {
 		for r := range u {
 			u[r] = z[i*groups+r] / T
 		}
-		s += logSumExp(u) - u[ai]
+		s += LogSumExp(u) - u[ai]
 	}
 	return s / float64(len(a))
 }

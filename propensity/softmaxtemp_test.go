@@ -17,7 +17,7 @@ func drawGroups(rng *rand.Rand, n, groups int, sd, T0 float64) (u []float64, a [
 		for r := range row {
 			row[r] = sd * rng.NormFloat64()
 		}
-		softmaxInto(p, row, 1/T0)
+		SoftmaxInto(p, row, 1/T0)
 		v, c := rng.Float64(), 0.0
 		a[i] = groups - 1
 		for r, q := range p {

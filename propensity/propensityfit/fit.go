@@ -411,9 +411,9 @@ func (g *softmaxGrad) lossGrad(x []float64, a []int, masks [][]float64) float64 
 		zi := z[i*R : (i+1)*R]
 		copy(zi, net.B[L-1])
 		affine(zi, in[i*inW:(i+1)*inW], net.W[L-1])
-		loss += logSumExp(zi) - zi[a[i]]
+		loss += propensity.LogSumExp(zi) - zi[a[i]]
 		// zi becomes ∂loss/∂zi.
-		softmaxInto(zi, zi, 1)
+		propensity.SoftmaxInto(zi, zi, 1)
 		zi[a[i]] -= 1
 		for r := range zi {
 			zi[r] /= float64(n)
@@ -494,34 +494,5 @@ func affine(out, in, w []float64) {
 		for c := range out {
 			out[c] += v * row[c]
 		}
-	}
-}
-
-// logSumExp is log Σ exp(z_r), computed without overflow.
-func logSumExp(z []float64) float64 {
-	m := math.Inf(-1)
-	for _, v := range z {
-		m = max(m, v)
-	}
-	var s float64
-	for _, v := range z {
-		s += math.Exp(v - m)
-	}
-	return m + math.Log(s)
-}
-
-// softmaxInto writes softmax(s·z) into p.
-func softmaxInto(p, z []float64, s float64) {
-	m := math.Inf(-1)
-	for _, v := range z {
-		m = max(m, s*v)
-	}
-	var sum float64
-	for r, v := range z {
-		p[r] = math.Exp(s*v - m)
-		sum += p[r]
-	}
-	for r := range p {
-		p[r] /= sum
 	}
 }

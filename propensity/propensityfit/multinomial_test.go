@@ -126,7 +126,7 @@ func synthGroups(rng *rand.Rand, n, dim, groups int, u func(x, out []float64)) (
 		}
 		u(row, logits)
 		pi := p[i*groups : (i+1)*groups]
-		softmaxInto(pi, logits, 1)
+		propensity.SoftmaxInto(pi, logits, 1)
 		v, c := rng.Float64(), 0.0
 		a[i] = groups - 1
 		for r, q := range pi {

@@ -386,15 +386,8 @@ func (b *bounder) bound(i int) Bound {
 		v = 1 - v // Value gives 1 − dp_ratio
 	}
 	out.Estimate = v
-	if c := ci.Corrected; c != nil {
-		switch b.name {
-		case records.MetricDP:
-			out.Estimate = c.DP
-		case records.MetricEO:
-			out.Estimate = c.EO
-		case records.MetricEOpp:
-			out.Estimate = c.EOpp
-		}
+	if u, ok := ci.Corrected(b.name); ok {
+		out.Estimate = u
 	}
 	return out
 }

@@ -131,12 +131,30 @@ func Rows(cands []candidate.Candidate, cis []CI) []Row {
 // plug-in values as DPRaw, EORaw and EOppRaw. Without intervals it does
 // nothing; applied twice, it changes nothing more.
 func (c *CI) Apply(s *candidate.Shown) {
-	if c == nil || c.Corrected == nil || c.DPRaw != nil {
+	if c == nil || c.Unbiased == nil || c.DPRaw != nil {
 		return
 	}
 	dp, eo, eopp := s.DP, s.EO, s.EOpp
 	c.DPRaw, c.EORaw, c.EOppRaw = &dp, &eo, &eopp
-	s.DP, s.EO, s.EOpp = c.Corrected.DP, c.Corrected.EO, c.Corrected.EOpp
+	s.DP, s.EO, s.EOpp = c.Unbiased.DP, c.Unbiased.EO, c.Unbiased.EOpp
+}
+
+// Corrected returns the unbiased estimate that metric's interval is built
+// around (dp, eo, eopp); ok is false for the other metrics, whose
+// intervals are built around the recorded value, and without intervals.
+func (c *CI) Corrected(metric string) (v float64, ok bool) {
+	if c == nil || c.Unbiased == nil {
+		return 0, false
+	}
+	switch metric {
+	case records.MetricDP:
+		return c.Unbiased.DP, true
+	case records.MetricEO:
+		return c.Unbiased.EO, true
+	case records.MetricEOpp:
+		return c.Unbiased.EOpp, true
+	}
+	return 0, false
 }
 
 // RawNote is the line that says which values are shown as unbiased

@@ -51,14 +51,14 @@ type CI struct {
 	DPRatio  *Interval `json:"dp_ratio_ci"`
 	EODiff   *Interval `json:"eo_diff_ci"`
 	EOppDiff *Interval `json:"eopp_diff_ci"`
-	// Corrected holds the unbiased estimates of dp, eo and eopp that their
+	// Unbiased holds the unbiased estimates of dp, eo and eopp that their
 	// intervals are built around (docs/method.md §7.1); Apply shows them in
 	// place of the records' plug-in values, which it keeps in DPRaw, EORaw
 	// and EOppRaw (JSON dp_raw, …).
-	Corrected *bootstrap.Corrected `json:"-"`
-	DPRaw     *float64             `json:"dp_raw,omitempty"`
-	EORaw     *float64             `json:"eo_raw,omitempty"`
-	EOppRaw   *float64             `json:"eopp_raw,omitempty"`
+	Unbiased *bootstrap.Corrected `json:"-"`
+	DPRaw    *float64             `json:"dp_raw,omitempty"`
+	EORaw    *float64             `json:"eo_raw,omitempty"`
+	EOppRaw  *float64             `json:"eopp_raw,omitempty"`
 	// Resamples is the number of bootstrap resamples; Rows the number of
 	// test rows resampled (0 when no interval was computed).
 	Resamples int `json:"ci_resamples"`
@@ -148,7 +148,7 @@ func Open(dir string, src *runfolder.PredictionSource, resamples int) (*Folder, 
 		// A cache that does not parse, or of another format, is absent.
 		if json.Unmarshal(b, &c) == nil && c.Format == cacheFormat {
 			for k, v := range c.Entries {
-				v.CI.Corrected = v.Corrected
+				v.CI.Unbiased = v.Corrected
 				f.cache[k] = v.CI
 			}
 		}
@@ -385,7 +385,7 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 			"rest on those rows and cover less reliably (docs/method.md §7.1)", f.dir, bootstrap.FewCellRows)
 	}
 	corr := iv.Corrected
-	c.Corrected = &corr
+	c.Unbiased = &corr
 	c.DPDiff, c.DPRatio, c.EODiff, c.EOppDiff = of(iv.DPDiff), of(iv.DPRatio), of(iv.EODiff), of(iv.EOppDiff)
 	if iv.HasATO {
 		c.ATO = of(iv.ATO)
@@ -474,7 +474,7 @@ func (f *Folder) Save() bool {
 		}
 	}
 	for k, v := range f.cache {
-		c.Entries[k] = entry{CI: v, Corrected: v.Corrected}
+		c.Entries[k] = entry{CI: v, Corrected: v.Unbiased}
 	}
 	b, err := json.Marshal(c)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/fpareto/fp/choose"
-	"github.com/fpareto/fp/fairness/bootstrap"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/propensity"
@@ -403,7 +402,7 @@ func (s *source) intervals(cands []Candidate, resamples int, metrics []string) [
 		c.CI = &CandidateCI{Risk: span(ci.Risk), Acc: span(ci.Accuracy)}
 		for _, m := range metrics {
 			c.CI.Metrics = append(c.CI.Metrics, span(ci.Metric(m)))
-			c.CI.Est = append(c.CI.Est, corrected(ci.Corrected, m))
+			c.CI.Est = append(c.CI.Est, corrected(&ci, m))
 		}
 	}
 	f.Save()
@@ -412,17 +411,9 @@ func (s *source) intervals(cands []Candidate, resamples int, metrics []string) [
 
 // corrected is the unbiased estimate of metric m that its interval is
 // built around, NaN where the interval is of the recorded value.
-func corrected(c *bootstrap.Corrected, m string) Num {
-	if c == nil {
-		return Num(math.NaN())
-	}
-	switch m {
-	case records.MetricDP:
-		return Num(c.DP)
-	case records.MetricEO:
-		return Num(c.EO)
-	case records.MetricEOpp:
-		return Num(c.EOpp)
+func corrected(ci *intervals.CI, m string) Num {
+	if v, ok := ci.Corrected(m); ok {
+		return Num(v)
 	}
 	return Num(math.NaN())
 }

@@ -212,7 +212,7 @@ func span(iv *Interval) string {
 // its 95% intervals.
 func WriteFront(w io.Writer, rows []Row, metric string) error {
 	fmt.Fprintf(w, "\nthe front: %d non-dominated networks in (risk, %s), by test risk, with 95%% intervals "+
-		"(bootstrap of each network's test rows; the network and the propensity held fixed)\n", len(rows), records.MetricHeading(metric))
+		"(from each network's test rows, bootstrapped, the rate gaps by score intervals; the network and the propensity held fixed)\n", len(rows), records.MetricHeading(metric))
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(t, "split\tλ\t"+strings.Join(columns, "\t")+"\tnetwork\tnote")
 	for _, r := range rows {
@@ -243,7 +243,7 @@ func WriteText(w io.Writer, c *CI, s *candidate.Shown) error {
 	if !c.Given() {
 		return nil
 	}
-	fmt.Fprintf(w, "95%% intervals from %d bootstrap resamples of its %d test rows (the network and the propensity held fixed), "+
+	fmt.Fprintf(w, "95%% intervals from %d bootstrap resamples of its %d test rows (the rate gaps by score intervals; the network and the propensity held fixed), "+
 		"each beside the estimate it is built around:\n", c.Resamples, c.Rows)
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(t, "\t"+strings.Join(columns, "\t"))

@@ -145,6 +145,19 @@ func parquetType(c *parquet.Column) (ColumnType, cellFormat) {
 	num := func(f cellFormat, p ParquetType) (ColumnType, cellFormat) {
 		return ColumnType{Kind: NumberValue, Name: name, Parquet: p}, f
 	}
+	// A DECIMAL's scale says how many digits of its unscaled integer follow
+	// the point; the footer may claim any, and a cell is written with that
+	// many digits. The Parquet format allows 0 ≤ scale ≤ precision, and at
+	// most 9 digits in an INT32, 18 in an INT64: any other is not read.
+	if dec != nil {
+		most := int32(18)
+		if t.Kind() == parquet.Int32 {
+			most = 9
+		}
+		if dec.Precision < 1 || dec.Precision > most || dec.Scale < 0 || dec.Scale > dec.Precision {
+			return ColumnType{Kind: Unsupported, Name: name, Parquet: ParquetString}, cellFormat{}
+		}
+	}
 	switch k := t.Kind(); {
 	case k == parquet.Boolean:
 		return ColumnType{Kind: TextValue, Name: name, Parquet: ParquetBoolean}, cellFormat{kind: fmtBool}

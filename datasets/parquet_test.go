@@ -422,3 +422,42 @@ func TestParquetWriterRoundTrip(t *testing.T) {
 		t.Error("a column listed twice is accepted")
 	}
 }
+
+// A DECIMAL whose scale or precision the Parquet format does not allow (a
+// cell would be written with as many digits as the scale claims) is a type
+// fp cannot read: refused by name when used, its cells never formatted.
+func TestParquetDecimalOutOfRange(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name             string
+		scale, precision int
+		typ              parquet.Type
+		ok               bool
+	}{
+		{"scale 2 of 9", 2, 9, parquet.Int32Type, true},
+		{"scale 18 of 18", 18, 18, parquet.Int64Type, true},
+		{"negative scale", -100_000_000, 9, parquet.Int32Type, false},
+		{"scale above precision", 100_000, 9, parquet.Int32Type, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".parquet")
+			v := any(int32(12345))
+			if tc.typ == parquet.Int64Type {
+				v = int64(12345)
+			}
+			writeParquet(t, path, 0, pqCol{"d", parquet.Decimal(tc.scale, tc.precision, tc.typ), []any{v, v, v, v}},
+				pqCol{"y", parquet.Leaf(parquet.Int32Type), []any{int32(0), int32(1), int32(0), int32(1)}},
+				pqCol{"g", parquet.String(), []any{"a", "b", "b", "a"}})
+			d, err := LoadCSV(path, basic)
+			if tc.ok {
+				if err != nil || d.Dim != 1 {
+					t.Fatalf("err = %v, want the column read", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrBadType) || !strings.Contains(err.Error(), "DECIMAL") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want a wrong column type naming the DECIMAL", err)
+			}
+		})
+	}
+}

@@ -1,16 +1,16 @@
 package datasets
 
 import (
-	"io"
-
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
 )
 
 // parquetWith wraps footer bytes in a Parquet file's magic numbers and

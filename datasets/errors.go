@@ -24,6 +24,7 @@ var (
 	ErrBadValue      = errors.New("unexpected value")
 	ErrBadType       = errors.New("wrong column type")
 	ErrTooWide       = errors.New("too many categories to encode")
+	ErrNotUTF8       = errors.New("text that is not UTF-8")
 )
 
 // A ParseError is a problem with a data file, located as a text editor shows

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -249,6 +250,14 @@ func runTrain(c *cli.Context, tf *trainFlags) error {
 	}
 	for _, s := range runner.Warnings() {
 		fmt.Fprintln(c.App.ErrWriter, "warning: "+s)
+	}
+	if mem := runner.Memory(); mem.Need > 0 {
+		if !c.Bool("quiet") {
+			fmt.Fprintln(c.App.ErrWriter, "memory: "+mem.String())
+		}
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(mem.SoftLimit())
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)

@@ -262,7 +262,8 @@ func parquetSeeds(f *testing.F) [][]byte {
 	flipped := slices.Clone(every)
 	flipped[len(flipped)/3] ^= 0xff
 	out = append(out, flipped,
-		[]byte("x,y\n1,2\n"))
+		[]byte("PAR1\x15\x06\x15\x80\x32\x15\x80PAR1"),
+		[]byte("PAR1PAR1"), []byte("PAR1\xff\xff\xff\x7fPAR1"), []byte("x,y\n1,2\n"))
 	return out
 }
 

@@ -39,7 +39,7 @@ func FuzzNetworkFile(f *testing.F) {
 		}
 		f.Add(b)
 		// Damaged copies: a member deleted, as a hand edit would.
-		for _, member := range []string{"weights", "biases", "features", "schema", "film", "dim", "arch"} {
+		for _, member := range []string{"sd", "mean", "weights", "biases", "features", "schema", "film", "dim", "arch"} {
 			var m map[string]json.RawMessage
 			if err := json.Unmarshal(b, &m); err != nil {
 				f.Fatal(err)
@@ -53,6 +53,7 @@ func FuzzNetworkFile(f *testing.F) {
 	}
 	for _, s := range []string{
 		`{"format":"fp-network/2","arch":"2x1","dim":1,"weights":[[1],[1]],"biases":[[0],[0]],"mean":[0],"sd":[1]}`,
+		`{"format":"fp-network/2","arch":"2x1","dim":1,"weights":[[1],[1]],"biases":[[0],[0]],"mean":[0]}`,
 		`{"format":"fp-network/2","arch":"2x1","dim":1,"weights":[[1e308],[1e308]],"biases":[[1e308],[0]]}`,
 		`{"format":"fp-network/2","arch":"2x1","dim":-1,"weights":[[],[1]],"biases":[[0],[0]]}`,
 		`{"format":"fp-network/2","arch":"2x1","dim":4611686018427387904,"weights":[[],[1]],"biases":[[0],[0]]}`,

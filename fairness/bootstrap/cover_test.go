@@ -22,7 +22,7 @@ func TestUnbiasedMultiplicitiesAreRepeatedRows(t *testing.T) {
 			y[i] = float64(rng.IntN(2))
 			z[i] = math.Round(rng.NormFloat64()*4) / 4 // ties
 		}
-		s, err := NewGroupsLogits(z, y, g, r, nil)
+		s, err := NewLogits(z, y, g, r, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestUnbiasedMultiplicitiesAreRepeatedRows(t *testing.T) {
 				gg = append(gg, int(s.g[k]))
 			}
 		}
-		rep, err := NewGroupsLogits(zz, yy, gg, r, nil)
+		rep, err := NewLogits(zz, yy, gg, r, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestUnbiasedIndexIsUnbiased(t *testing.T) {
 				y[i] = 1
 			}
 		}
-		s, err := NewLogits(z, y, a, nil)
+		s, err := binaryLogits(z, y, a, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,11 +140,11 @@ func TestCoverageNearZeroAndAway(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, uint64(c.shift*1000)))
 			zp, yp, ap, ep := coverageProcess(1_000_000, c.shift, rng)
-			pop, err := fairness.EvaluateLogits(zp, yp, ap, ep)
+			pop, err := evalBinaryLogits(zp, yp, ap, ep)
 			if err != nil {
 				t.Fatal(err)
 			}
-			dec, err := fairness.DecideLogits(zp, yp, fairness.BinaryGroups(ap), 0.5)
+			dec, err := fairness.DecideLogits(zp, yp, groupsOf(ap), 0.5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +162,7 @@ func TestCoverageNearZeroAndAway(t *testing.T) {
 			hits := map[string]int{}
 			for range reps {
 				z, y, a, e := coverageProcess(n, c.shift, rng)
-				s, err := NewLogits(z, y, a, e)
+				s, err := binaryLogits(z, y, a, e)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -256,7 +256,7 @@ func FitMultinomial(ctx context.Context, x []float64, n, dim int, a []int, group
 	trX, trA := gatherGroups(x, a, dim, trainIdx)
 	caX, caA := gatherGroups(x, a, dim, calibIdx)
 
-	net := propensity.InitSoftmaxNet(cfg.Arch, dim, groups, rng)
+	net := model.InitOutputs(cfg.Arch, dim, groups, rng)
 	if err := trainSoftmax(ctx, net, trX, trA, cfg, rng); err != nil {
 		return nil, Report{}, fmt.Errorf("propensity: train: %w", err)
 	}
@@ -294,7 +294,7 @@ func gatherGroups(x []float64, a []int, dim int, idx []int) ([]float64, []int) {
 // shuffles the rows, each batch gets fresh dropout masks (one per hidden
 // layer, batch size × hidden units, drawn even for the padding of the last
 // batch, as train.Fit draws them) and one Adam step.
-func trainSoftmax(ctx context.Context, net *propensity.SoftmaxNet, x []float64, a []int, cfg Config, rng *rand.Rand) error {
+func trainSoftmax(ctx context.Context, net *model.Params, x []float64, a []int, cfg Config, rng *rand.Rand) error {
 	n := len(a)
 	size := max(1, int(math.Round(cfg.BatchFrac*float64(n))))
 	params := net.Tensors()
@@ -352,7 +352,7 @@ func trainSoftmax(ctx context.Context, net *propensity.SoftmaxNet, x []float64, 
 
 // softmaxGrad holds the buffers of one batch's forward and backward pass.
 type softmaxGrad struct {
-	net    *propensity.SoftmaxNet
+	net    *model.Params
 	shapes []model.Shape
 	grads  [][]float64  // as net.Tensors(): dW0, dB0, dW1, …
 	pre    [][]float64  // per hidden layer, size×H pre-activations
@@ -361,7 +361,7 @@ type softmaxGrad struct {
 	dh     [2][]float64 // size×H gradient buffers, used in turn
 }
 
-func newSoftmaxGrad(net *propensity.SoftmaxNet, size int) *softmaxGrad {
+func newSoftmaxGrad(net *model.Params, size int) *softmaxGrad {
 	g := &softmaxGrad{net: net, shapes: net.Shapes()}
 	for l, s := range g.shapes {
 		g.grads = append(g.grads, make([]float64, s.In*s.Out), make([]float64, s.Out))
@@ -370,7 +370,7 @@ func newSoftmaxGrad(net *propensity.SoftmaxNet, size int) *softmaxGrad {
 			g.act = append(g.act, make([]float64, size*s.Out))
 		}
 	}
-	g.z = make([]float64, size*net.Groups)
+	g.z = make([]float64, size*net.Out())
 	g.dh = [2][]float64{make([]float64, size*net.Arch.Hidden), make([]float64, size*net.Arch.Hidden)}
 	return g
 }
@@ -387,7 +387,7 @@ func newSoftmaxGrad(net *propensity.SoftmaxNet, size int) *softmaxGrad {
 func (g *softmaxGrad) lossGrad(x []float64, a []int, masks [][]float64) float64 {
 	net, n := g.net, len(a)
 	L := len(g.shapes)
-	R := net.Groups
+	R := net.Out()
 	for _, t := range g.grads {
 		clear(t)
 	}
@@ -398,7 +398,7 @@ func (g *softmaxGrad) lossGrad(x []float64, a []int, masks [][]float64) float64 
 		for i := 0; i < n; i++ {
 			out := pre[i*s.Out : (i+1)*s.Out]
 			copy(out, net.B[l])
-			affine(out, in[i*inW:(i+1)*inW], net.W[l])
+			model.AddAffine(out, in[i*inW:(i+1)*inW], net.W[l])
 			for j, v := range out {
 				act[i*s.Out+j] = max(v, 0) * m[i*s.Out+j]
 			}
@@ -410,7 +410,7 @@ func (g *softmaxGrad) lossGrad(x []float64, a []int, masks [][]float64) float64 
 	for i := 0; i < n; i++ {
 		zi := z[i*R : (i+1)*R]
 		copy(zi, net.B[L-1])
-		affine(zi, in[i*inW:(i+1)*inW], net.W[L-1])
+		model.AddAffine(zi, in[i*inW:(i+1)*inW], net.W[L-1])
 		loss += propensity.LogSumExp(zi) - zi[a[i]]
 		// zi becomes ∂loss/∂zi.
 		propensity.SoftmaxInto(zi, zi, 1)
@@ -477,22 +477,6 @@ func affineOuter(dW, in, d []float64) {
 		row := dW[j*k : (j+1)*k]
 		for c, dc := range d {
 			row[c] += v * dc
-		}
-	}
-}
-
-// affine adds in·w to out, w row-major len(in)×len(out), as the network's
-// forward pass does (propensity.SoftmaxNet.Forward). Inputs that are 0 are
-// skipped.
-func affine(out, in, w []float64) {
-	k := len(out)
-	for j, v := range in {
-		if v == 0 {
-			continue
-		}
-		row := w[j*k : (j+1)*k]
-		for c := range out {
-			out[c] += v * row[c]
 		}
 	}
 }

@@ -15,8 +15,8 @@ import (
 
 // randomSoftmaxNet is a network of arch with weights of a scale that puts
 // the hidden units on both sides of the ReLU.
-func randomSoftmaxNet(rng *rand.Rand, arch model.Arch, dim, groups int) *propensity.SoftmaxNet {
-	p := propensity.InitSoftmaxNet(arch, dim, groups, rand.New(rand.NewPCG(0, 0))) // every weight is drawn again below
+func randomSoftmaxNet(rng *rand.Rand, arch model.Arch, dim, groups int) *model.Params {
+	p := model.InitOutputs(arch, dim, groups, rand.New(rand.NewPCG(0, 0))) // every weight is drawn again below
 	for _, t := range p.Tensors() {
 		for i := range t {
 			t[i] = rng.NormFloat64() * 0.7
@@ -340,12 +340,13 @@ func TestMultinomialPredictAndValidate(t *testing.T) {
 		{"zero T", &propensity.Multinomial{Net: m.Net, T: 0}, "temperature 0"},
 		{"infinite T", &propensity.Multinomial{Net: m.Net, T: math.Inf(1)}, "temperature +Inf"},
 		{"two groups", &propensity.Multinomial{Net: randomSoftmaxNet(rng, arch, 2, 2), T: 1}, "2 groups, want ≥ 3"},
-		{"short layer", &propensity.Multinomial{Net: &propensity.SoftmaxNet{Arch: arch, Dim: 2, Groups: 3, W: m.Net.W[:2], B: m.Net.B[:2]}, T: 1}, "want 3 layers"},
-		{"nan", &propensity.Multinomial{Net: func() *propensity.SoftmaxNet {
+		{"short layer", &propensity.Multinomial{Net: &model.Params{Arch: arch, Dim: 2, Outputs: 3, W: m.Net.W[:2], B: m.Net.B[:2]}, T: 1}, "want 3 layers"},
+		{"nan", &propensity.Multinomial{Net: func() *model.Params {
 			p := randomSoftmaxNet(rng, arch, 2, 3)
 			p.W[1][2] = math.NaN()
 			return p
-		}(), T: 1}, "layer 2: parameter is NaN"},
+		}(), T: 1}, "layer 2: weight is NaN"},
+		{"one logit", &propensity.Multinomial{Net: model.InitOutputs(arch, 2, 1, rng), T: 1}, "1 groups, want ≥ 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.m.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {

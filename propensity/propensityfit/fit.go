@@ -208,9 +208,10 @@ func splitCalibration(groups [][]int, frac float64, rng *rand.Rand) (trainIdx, c
 // held-out NLL (propensity.FitSoftmaxTemperature), and T = 1 is kept if the fitted T
 // were worse.
 //
-// The engines of package train compute one logit, so the network is trained
-// here by a dedicated loop with a handwritten gradient (checked against
-// finite differences in the tests).
+// The network is Fit's with R outputs (model.Params.Outputs), trained by
+// train.Fit as Fit's is; the engines of package train compute one logit, so
+// the gradient of the multinomial cross-entropy is computed here
+// (softmaxTrainer; checked against finite differences in the tests).
 //
 // All randomness comes from rng, drawn in this order: the split (group 0,
 // 1, …), the initial weights, then per epoch the row order and per batch
@@ -289,66 +290,66 @@ func gatherGroups(x []float64, a []int, dim int, idx []int) ([]float64, []int) {
 	return gx, ga
 }
 
-// trainSoftmax runs cfg.Epochs epochs of Adam on the mean cross-entropy of
-// rows x (groups a), the loop train.Fit runs for one logit: each epoch
-// shuffles the rows, each batch gets fresh dropout masks (one per hidden
-// layer, batch size × hidden units, drawn even for the padding of the last
-// batch, as train.Fit draws them) and one Adam step.
+// trainSoftmax trains net on the mean cross-entropy of rows x (groups a,
+// codes 0 … R−1) with train.Fit, the loop every network of fp trains in:
+// each epoch shuffles the rows, each batch gets fresh dropout masks (one per
+// hidden layer, batch size × hidden units, drawn for the padding of the
+// last batch too) and one Adam step (cfg.Adam, constant rate).
 func trainSoftmax(ctx context.Context, net *model.Params, x []float64, a []int, cfg Config, rng *rand.Rand) error {
 	n := len(a)
+	d := train.Data{X: x, N: n, Dim: net.Dim, Y: make([]float64, n), A: make([]float64, n), Groups: net.Out()}
+	for i, g := range a {
+		d.A[i] = float64(g)
+	}
 	size := max(1, int(math.Round(cfg.BatchFrac*float64(n))))
-	params := net.Tensors()
-	g := newSoftmaxGrad(net, size)
-	adam, err := optim.NewAdamFor(cfg.Adam, params)
-	if err != nil {
-		return err
+	tr := &softmaxTrainer{
+		spec: train.Spec{Arch: net.Arch, Dim: net.Dim, BatchSize: size, Dropout: cfg.Dropout, Init: net,
+			Objective: scalarize.Objective{Method: scalarize.Risk}},
+		net: net, g: newSoftmaxGrad(net, size), a: make([]int, size),
 	}
-	masks := make([][]float64, net.Arch.HiddenLayers())
-	for l := range masks {
-		masks[l] = make([]float64, size*net.Arch.Hidden)
-		model.FillMask(nil, masks[l], 0)
+	opt := train.Options{Epochs: cfg.Epochs, Adam: cfg.Adam}
+	if cfg.OnEpoch != nil {
+		opt.OnEpoch = func(st train.EpochStats) { cfg.OnEpoch(st.Epoch, cfg.Epochs) }
 	}
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
+	_, err := train.Fit(ctx, tr, d, opt, rng)
+	return err
+}
+
+// softmaxTrainer is the train.Trainer of a network of R outputs (net,
+// trained in place) on the multinomial cross-entropy of the batch's groups
+// (its A, codes 0 … R−1). The engines compute one logit, so its gradient is
+// computed here (softmaxGrad); everything else, from the batches to the
+// Adam step, is train.Fit's, as for the two-group model.
+type softmaxTrainer struct {
+	spec train.Spec
+	net  *model.Params
+	g    *softmaxGrad
+	a    []int // the batch's groups
+}
+
+func (t *softmaxTrainer) BatchSize() int      { return t.spec.BatchSize }
+func (t *softmaxTrainer) Spec() train.Spec    { return t.spec }
+func (t *softmaxTrainer) Params() [][]float64 { return t.net.Tensors() }
+func (t *softmaxTrainer) Grads() [][]float64  { return t.g.grads }
+
+// Gradient computes the mean cross-entropy of the batch's real rows and
+// its gradient; the padding rows take no part.
+func (t *softmaxTrainer) Gradient(b *train.Batch) (train.Loss, error) {
+	n := b.N
+	for k, v := range b.A[:n] {
+		t.a[k] = int(v)
 	}
-	bx := make([]float64, size*net.Dim)
-	ba := make([]int, size)
-	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		for start := 0; start < n; start += size {
-			idx := perm[start:min(start+size, n)]
-			for k, i := range idx {
-				copy(bx[k*net.Dim:(k+1)*net.Dim], x[i*net.Dim:(i+1)*net.Dim])
-				ba[k] = a[i]
-			}
-			if cfg.Dropout > 0 {
-				for _, m := range masks {
-					model.FillMask(rng, m, cfg.Dropout)
-				}
-			}
-			loss := g.lossGrad(bx[:len(idx)*net.Dim], ba[:len(idx)], masks)
-			if math.IsNaN(loss) || math.IsInf(loss, 0) {
-				return fmt.Errorf("diverged in epoch %d: loss is %v", epoch, loss)
-			}
-			for _, t := range g.grads {
-				for _, v := range t {
-					if math.IsNaN(v) || math.IsInf(v, 0) {
-						return fmt.Errorf("diverged in epoch %d: gradient is not finite", epoch)
-					}
-				}
-			}
-			adam.Step(params, g.grads)
-		}
-		if cfg.OnEpoch != nil {
-			cfg.OnEpoch(epoch, cfg.Epochs)
-		}
-	}
+	loss := t.g.lossGrad(b.X[:n*t.net.Dim], t.a[:n], b.Masks)
+	return train.Loss{R: loss, Objective: loss}, nil
+}
+
+// Predict writes the R logits of each of n rows of x (row-major n×R).
+func (t *softmaxTrainer) Predict(x []float64, n int, logits []float64) error {
+	t.net.Forward(x, n, logits)
 	return nil
 }
+
+func (t *softmaxTrainer) Network() *model.Params { return t.net.Clone() }
 
 // softmaxGrad holds the buffers of one batch's forward and backward pass.
 type softmaxGrad struct {

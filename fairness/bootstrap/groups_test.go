@@ -43,9 +43,9 @@ func syntheticGroups(n, r int, rng *rand.Rand) (z, y []float64, g []int, w []flo
 	return z, y, g, w
 }
 
-// With R groups, unit multiplicities give fairness.EvaluateGroupsLogits and
+// With R groups, unit multiplicities give fairness.EvaluateLogits and
 // integer multiplicities the metrics of the rows repeated that often.
-func TestGroupsAreEvaluateGroups(t *testing.T) {
+func TestGroupsAreEvaluate(t *testing.T) {
 	for _, r := range []int{2, 3, 5} {
 		rng := rand.New(rand.NewPCG(uint64(r), 9))
 		z, y, g, w := syntheticGroups(600, r, rng)
@@ -173,7 +173,7 @@ func TestGroupsResampleWithoutAGroup(t *testing.T) {
 	}
 }
 
-func TestNewGroupsLogitsErrors(t *testing.T) {
+func TestNewLogitsGroupsErrors(t *testing.T) {
 	z, y := []float64{0, 1, 2}, []float64{0, 1, 0}
 	for _, tc := range []struct {
 		name string

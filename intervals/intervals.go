@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fpareto/fp/fairness"
@@ -379,10 +380,18 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 		return c
 	}
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
+	// Said per folder, not per candidate: its candidates share the rows.
+	var few []string
 	if iv.SmallestCell < bootstrap.FewCellRows {
-		// Said per folder, not per candidate: its candidates share the rows.
-		c.Caution = fmt.Sprintf("in %s a group has fewer than %d rows within a class: the eo and eopp intervals "+
-			"rest on those rows and cover less reliably (docs/method.md §7.1)", f.dir, bootstrap.FewCellRows)
+		few = append(few, fmt.Sprintf("a group has fewer than %d rows within a class: the eo and eopp intervals "+
+			"rest on those rows", bootstrap.FewCellRows))
+	}
+	if iv.HasATO && iv.SmallestESS < bootstrap.FewCellRows {
+		few = append(few, fmt.Sprintf("a group's overlap weights amount to %.0f effective rows: the ato interval "+
+			"rests on those rows", iv.SmallestESS))
+	}
+	if len(few) > 0 {
+		c.Caution = fmt.Sprintf("in %s %s, and cover less reliably (docs/method.md §7.1)", f.dir, strings.Join(few, "; "))
 	}
 	corr := iv.Corrected
 	c.Unbiased = &corr

@@ -316,3 +316,29 @@ func TestGapImageEnds(t *testing.T) {
 		t.Errorf("lower end %g, want %g", g.Lo, low)
 	}
 }
+
+// SmallestESS is the smaller group's Kish size of the overlap weights,
+// (Σw)²/Σw², computed here by hand: group 1's weights 1, 1, 0.5 give
+// 6.25/2.25; group 0's five equal weights give 5.
+func TestSmallestESS(t *testing.T) {
+	p := []float64{0.2, 0.4, 0.6, 0.8, 0.3, 0.7, 0.5, 0.1}
+	y := []float64{0, 1, 1, 0, 1, 0, 1, 0}
+	g := []int{1, 1, 1, 0, 0, 0, 0, 0}
+	w := []float64{1, 1, 0.5, 0.3, 0.3, 0.3, 0.3, 0.3}
+	s, err := New(p, y, g, 2, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv, err := s.Intervals(200, 0.95, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 6.25 / 2.25; math.Abs(iv.SmallestESS-want) > 1e-12 {
+		t.Errorf("SmallestESS %g, want %g", iv.SmallestESS, want)
+	}
+	if s, _ := New(p, y, g, 2, nil); s != nil {
+		if iv, _ := s.Intervals(50, 0.95, rand.New(rand.NewPCG(1, 2))); iv.SmallestESS != 0 {
+			t.Errorf("without a propensity SmallestESS %g, want 0", iv.SmallestESS)
+		}
+	}
+}

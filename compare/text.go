@@ -5,8 +5,8 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/internal/printable"
 	"gonum.org/v1/gonum/stat"
 )
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/model"
 )
 

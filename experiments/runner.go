@@ -479,7 +479,7 @@ func writeAtomic(path string, b []byte) error {
 func columnWarnings(ws []datasets.ColumnWarning) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(w.Column)
+		out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(runfolder.FormatList([]string{w.Column}))
 	}
 	return out
 }

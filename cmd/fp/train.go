@@ -163,7 +163,6 @@ func (tf *trainFlags) config(c *cli.Context) (experiments.Config, error) {
 	return cfg, nil
 }
 
-
 // flagError rewrites an *experiments.FieldError to name the flag that sets
 // the field; other errors pass unchanged.
 func flagError(err error) error {

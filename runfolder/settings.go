@@ -112,7 +112,7 @@ var Settings = []Setting{
 		Usage: "--data: the sensitive `COLUMNS` (one, or several comma-separated)",
 		Field: func(c *Config) any { return &c.Sensitive }},
 	{Flag: "positive", Key: "positive", Category: CategoryData,
-		Usage: "--data: the label `VALUE` coded 1",
+		Usage: "--data: the label `VALUE` coded 1 (against the rest, where the label has more values)",
 		Field: func(c *Config) any { return &c.Positive }},
 	{Flag: "sensitive-positive", Key: "sensitive_positive", Category: CategoryData,
 		Usage: "--data: the sensitive `VALUE` coded 1 (against the rest)",

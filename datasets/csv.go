@@ -55,7 +55,7 @@ func LoadCSV(path string, opt CSVOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Name, d.Source = filepath.Base(path), path
+	d.Name, d.Source, d.Notes = filepath.Base(path), path, t.notes
 	return d, nil
 }
 

@@ -32,8 +32,11 @@ func compareCommand() *cli.Command {
 			"min–max normalises both axes over the candidates of all rows. Reference point (1.1, 1.1). Points\n" +
 			"closer than --tolerance in both min–max normalised axes count as one. Then, split by split, each\n" +
 			"group's hypervolume (on that split's own scale: its candidates and, under constant, its constant\n" +
-			"predictor) and for each pair of groups the mean paired difference with a 95% bootstrap interval\n" +
-			"and a two-sided Wilcoxon signed-rank p-value (exact up to 50 splits). --json prints every split's\n" +
+			"predictor) and for each pair of groups the mean paired difference A − B with a 95% bootstrap\n" +
+			"interval, a two-sided Wilcoxon signed-rank p-value (exact up to 50 splits) and its Benjamini–Hochberg\n" +
+			"q-value over every pair and metric of the comparison. A is the group of the earlier argument (the\n" +
+			"run given first), B the later, so swapping the arguments negates every difference; groups of one\n" +
+			"argument follow the paper's order of methods. --json prints every split's\n" +
 			"values. Records of different datasets are refused unless grouped by dataset. Failed candidates\n" +
 			"are left out.",
 		Flags:  comparisonFlags(),

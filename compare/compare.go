@@ -32,6 +32,23 @@ type Options struct {
 	// Axis is the x axis of every plane, records.AxisRisk (default) or
 	// records.AxisError.
 	Axis string
+	// Reference is both coordinates of the hypervolumes' reference point
+	// in the normalised space, above 1 (default pareto.Reference's 1.1).
+	// A second reference point is a check of how much a verdict owes to
+	// the area the extremes of the fronts bound.
+	Reference float64
+}
+
+// MaxReference bounds Options.Reference: far beyond the unit square the
+// extremes' area swamps the front's shape.
+const MaxReference = 10.0
+
+// CheckReference checks a reference point coordinate (Options.Reference).
+func CheckReference(r float64) error {
+	if !(r > 1) || r > MaxReference {
+		return fmt.Errorf("reference %v: want a number above 1 and at most %g", r, MaxReference)
+	}
+	return nil
 }
 
 // Result is a comparison of groups of candidates.
@@ -155,6 +172,13 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 	if opt.Seed == 0 {
 		opt.Seed = 1
 	}
+	ref := pareto.Reference
+	if opt.Reference != 0 {
+		if err := CheckReference(opt.Reference); err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+		ref = pareto.Point{X: opt.Reference, Y: opt.Reference}
+	}
 	tol := opt.Tolerance
 	if tol == 0 {
 		tol = pareto.DefaultTolerance
@@ -200,7 +224,7 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 		}
 	}
 	slices.SortStableFunc(data, func(a, b records.DataGroup) int { return strings.Compare(a.Label, b.Label) })
-	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}, DecidedOn: opt.Decide.String(),
+	res := &Result{Tolerance: tol, Reference: [2]float64{ref.X, ref.Y}, DecidedOn: opt.Decide.String(),
 		EvalOnlyLeftOut: left, FrontRule: string(opt.Rule), Axis: opt.Axis}
 	for _, r := range recs {
 		if len(r.GroupCounts) > 0 && !slices.Contains(res.Groups, r.Sensitive) {
@@ -313,7 +337,8 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 		}
 	}
 	bySplit, pooled := constants(recs, opt)
-	popt := pareto.Options{Tolerance: tol, Rule: opt.Rule, Constant: pooled}
+	ref := pareto.Point{X: res.Reference[0], Y: res.Reference[1]}
+	popt := pareto.Options{Tolerance: tol, Rule: opt.Rule, Constant: pooled, Reference: ref}
 	if !opt.Decide.Selects() {
 		decide, decideSplits = points, nil
 	} else {
@@ -358,7 +383,7 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 		}
 		res.Pooled = append(res.Pooled, row)
 	}
-	perSplit, err := pareto.PerSplitWith(splits, pareto.SplitOptions{Decide: decideSplits, Rule: opt.Rule, Constants: bySplit})
+	perSplit, err := pareto.PerSplitWith(splits, pareto.SplitOptions{Decide: decideSplits, Rule: opt.Rule, Constants: bySplit, Reference: ref})
 	if err != nil {
 		return err // Run has checked every record's constant: not reached
 	}

@@ -145,3 +145,34 @@ func TestRunQValues(t *testing.T) {
 		t.Errorf("only %d distinct p-values: the check says little", len(distinct))
 	}
 }
+
+// A second reference point: TestRunHandWorked's split normalises linear's
+// point to (0.5, 0.5) and cheb's two to (0, 1) and (1, 0), so at reference
+// (r, r) linear's hypervolume is (r − 0.5)² and cheb's 2r(r − 1) − (r − 1)²:
+// 0.2601 and 0.0201 at r = 1.01 (0.36 and 0.21 at 1.1).
+func TestRunReference(t *testing.T) {
+	recs := []records.Record{
+		rec("linear", "c2", 0, 15, 0.2), rec("cheb", "c1", 0, 10, 0.3), rec("cheb", "c1", 0, 20, 0.1),
+	}
+	res, err := Run(recs, Options{Metrics: []string{"ato"}, Rule: minmax, Reference: 1.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reference != [2]float64{1.01, 1.01} {
+		t.Errorf("reference %v, want (1.01, 1.01)", res.Reference)
+	}
+	for _, h := range res.PerSplit {
+		want := 0.0201
+		if h.Group == "linear/ato-penultimate" {
+			want = 0.2601
+		}
+		if math.Abs(h.Hypervolume-want) > 1e-12 {
+			t.Errorf("%s: hypervolume %g, want %g", h.Group, h.Hypervolume, want)
+		}
+	}
+	for _, bad := range []float64{1, 0.5, 11, math.NaN()} {
+		if _, err := Run(recs, Options{Metrics: []string{"ato"}, Rule: minmax, Reference: bad}); err == nil || !strings.Contains(err.Error(), "reference") {
+			t.Errorf("reference %v: error %v, want one naming the reference", bad, err)
+		}
+	}
+}

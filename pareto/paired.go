@@ -48,6 +48,9 @@ type SplitOptions struct {
 	// Constants gives each split's constant predictor x.
 	Rule      Rule
 	Constants map[int]float64
+	// Reference is the hypervolumes' reference point in the normalised
+	// space; the zero Point is Reference.
+	Reference Point
 }
 
 // PerSplitWith returns the hypervolume of every group on every split,
@@ -79,6 +82,7 @@ func PerSplitWith(splits map[int]map[string][]Point, opt SplitOptions) ([]SplitH
 			return nil, fmt.Errorf("split %d: no constant predictor for the %s front rule", m, opt.Rule)
 		}
 		scale := NewScale(opt.Rule, c, sets...)
+		scale.Ref = opt.Reference
 		for k, name := range names {
 			chosen := sets[k] // every point: dominated ones add nothing
 			if opt.Decide != nil {

@@ -124,6 +124,9 @@ func TestFrontRuleAndAxis(t *testing.T) {
 		{"no const_error, minmax", []string{"compare", "--front-rule", "minmax", "--axis", "error", riskC, riskL}, nil},
 		{"bad axis", []string{"front", "--axis", "auc", riskC}, []string{"--axis", `"auc"`, "risk or error"}},
 		{"bad rule", []string{"compare", "--front-rule", "hv", riskC}, []string{"--front-rule", `"hv"`, "constant or minmax"}},
+		{"reference at 1", []string{"compare", "--front-rule", "minmax", "--reference", "1", riskC, riskL}, []string{"--reference 1", "above 1"}},
+		{"reference far out", []string{"front", "--front-rule", "minmax", "--reference", "11", riskC}, []string{"--reference 11", "at most 10"}},
+		{"reference 1.01", []string{"compare", "--front-rule", "minmax", "--reference", "1.01", riskC, riskL}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runFP(t, tc.args...)

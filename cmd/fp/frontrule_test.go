@@ -255,20 +255,3 @@ func subsetOf(want, got any, path string) (string, bool) {
 	return path, fmt.Sprint(want) == fmt.Sprint(got)
 }
 
-// firstDiff shows the first line where got and want differ.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range max(len(g), len(w)) {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n got  %s\n want %s", i+1, a, b)
-		}
-	}
-	return "(equal lines, different endings)"
-}

@@ -9,10 +9,14 @@ gave them (A = the first, B = the second), twice:
             from the best compared candidate (0) to the constant predictor at
             the training base rate (1), the unfairness axis from 0 to the
             largest value, the constant predictor added to every front;
-  minmax    the paper's protocol again: the second normalisation, beside
-            which a verdict that changes is fragile; its means are checked
-            against the committed files (up to the sign, where the committed
-            file put the groups the other way round).
+  minmax    the paper's protocol again: the second normalisation; its means
+            are checked against the committed files (up to the sign, where
+            the committed file put the groups the other way round);
+
+and a third time under fp's rule at a second reference point, (1.01, 1.01)
+instead of (1.1, 1.1), where the extremes of each front bound almost no
+area. A verdict is fragile when it differs between fp's rule and either
+the paper's protocol or the second reference point.
 
 Records written before fp recorded `const_risk` get it here: the split is
 stratified by y, so the constant predictor's test risk depends only on the
@@ -30,12 +34,13 @@ constant rule (and, for the committed figures, q over the same family of
 their p-values). Writes, under OUT (default results/rederived):
 
   verdicts.tsv    one row per paired test: the committed (minmax) figures and
-                  verdict, the constant rule's, the minmax rerun's, q within
-                  the file (fp's) and within the section, and whether the
-                  verdict changed or is fragile;
+                  verdict, the constant rule's at both reference points, q
+                  within the file (fp's) and within the section, and whether
+                  the verdict changed or is fragile;
   constant/…json  the constant rule's `fp compare --json` of each file;
-  summary.md      per section the family and the counts, and the table of
-                  the verdicts that changed.
+  summary.md      per section the family and the counts;
+  headlines.md    the headline verdicts under the three;
+  changed.md      the verdicts that changed, old, new and why.
 
 Usage: /usr/bin/python3 scripts/rederive.py FP [OUT]   (FP: an fp binary)
 Standard library only.
@@ -246,8 +251,8 @@ def mirror(path, scratch, consts, missing):
                 w.write(json.dumps(r) + "\n")
 
 
-def compare(fp, scratch, inputs, rule):
-    res = subprocess.run([fp, "compare", "--json", "--front-rule", rule] + inputs, cwd=scratch,
+def compare(fp, scratch, inputs, rule, reference="1.1"):
+    res = subprocess.run([fp, "compare", "--json", "--front-rule", rule, "--reference", reference] + inputs, cwd=scratch,
                          capture_output=True, text=True)
     if res.returncode != 0:
         raise RuntimeError(f"fp compare --front-rule {rule} {' '.join(inputs)}: {res.stderr.strip()}")
@@ -272,14 +277,12 @@ def why(res, metric, a, b):
     no better than the constant predictor, and those that predict one
     class for every test row."""
     parts = []
-    for g in (a, b):
+    for name, g in (("A", a), ("B", b)):
         r = next(x for x in res["pooled"] if x["metric"] == metric and x["group"] == g)
-        n, s = r["front_no_better_than_constant"], r["front_single_class"]
-        if n or s:
-            parts.append(f"{g}'s front: {n} no better than constant, {s} one-class")
-    if not parts:
-        return "the scale: the risk axis now ends at the constant predictor, not at the worst candidate"
-    return "; ".join(parts)
+        parts.append((name, r["front_no_better_than_constant"], r["front_single_class"]))
+    if not any(n or s for _, n, s in parts):
+        return "scale"
+    return ", ".join(f"{name} {n}/{s}" for name, n, s in parts)
 
 
 def verdict(a, b, mean, p):
@@ -317,6 +320,7 @@ def main():
                 con = None
             else:
                 con = compare(fp, scratch, inputs, "constant")
+                near = compare(fp, scratch, inputs, "constant", "1.01")
                 name = committed[len("results/"):].replace("/", "--")
                 with open(os.path.join(outdir, "constant", name), "w") as w:
                     json.dump(con, w, indent=1)
@@ -334,9 +338,10 @@ def main():
                 if abs(sign * o["hv_diff_mean"] - p["hv_diff_mean"]) > 1e-9:
                     raise RuntimeError(f"{committed}: {p['metric']} {p['a']} − {p['b']}: the minmax rerun gives "
                                        f"{p['hv_diff_mean']}, the committed file {sign * o['hv_diff_mean']}")
-                c = None
+                c = n = None
                 if con is not None:
                     c = next(x for x in con["paired"] if (x["metric"], x["a"], x["b"]) == (p["metric"], p["a"], p["b"]))
+                    n = next(x for x in near["paired"] if (x["metric"], x["a"], x["b"]) == (p["metric"], p["a"], p["b"]))
                 row = {
                     "why": why(mm, p["metric"], p["a"], p["b"]),
                     "section": section, "file": committed, "metric": p["metric"], "a": p["a"], "b": p["b"],
@@ -348,7 +353,9 @@ def main():
                 if c is not None:
                     row.update({"mean": c["hv_diff_mean"], "ci_low": c["ci_low"], "ci_high": c["ci_high"],
                                 "a_wins": c["a_wins"], "p": c["p_value"], "q_file": c["q_value"],
-                                "new": verdict(p["a"], p["b"], c["hv_diff_mean"], c["p_value"])})
+                                "new": verdict(p["a"], p["b"], c["hv_diff_mean"], c["p_value"]),
+                                "ref101_mean": n["hv_diff_mean"], "ref101_p": n["p_value"],
+                                "ref101": verdict(p["a"], p["b"], n["hv_diff_mean"], n["p_value"])})
                 rows.append(row)
     finally:
         shutil.rmtree(scratch)
@@ -364,17 +371,21 @@ def main():
             r.update({"new": "not re-derived", "q_section": float("nan")})
             continue
         r["survives"] = r["new"] != "none" and r["q_section"] < 0.05
-        # The minmax rerun's verdict is the committed one (checked above), so
-        # a verdict that changed is one the normalisation decides: fragile.
+        # The minmax rerun's verdict is the committed one (checked above).
         r["changed"] = r["new"] != r["old"]
+        r["fragile"] = r["changed"] or r["new"] != r["ref101"]
     cols = ["section", "file", "metric", "a", "b", "a_runs", "b_runs", "splits", "old_mean", "old_p", "old_q_section", "old",
-            "old_survives", "mean", "ci_low", "ci_high", "a_wins", "p", "q_file", "q_section", "new", "survives", "changed", "why"]
+            "old_survives", "mean", "ci_low", "ci_high", "a_wins", "p", "q_file", "q_section", "new", "survives", "ref101_mean", "ref101_p", "ref101", "changed", "fragile", "why"]
     with open(os.path.join(outdir, "verdicts.tsv"), "w") as w:
         w.write("\t".join(cols) + "\n")
         for r in rows:
             w.write("\t".join(fmt(r.get(k, "")) for k in cols) + "\n")
     with open(os.path.join(outdir, "summary.md"), "w") as w:
         summary(w, rows, skipped)
+    with open(os.path.join(outdir, "headlines.md"), "w") as w:
+        headlines(w, rows)
+    with open(os.path.join(outdir, "changed.md"), "w") as w:
+        changed(w, rows)
 
 
 def fmt(v):
@@ -383,49 +394,78 @@ def fmt(v):
     return str(v)
 
 
+def short(f):
+    """A comparison file's name without results/, compare- and .json."""
+    return f[len("results/"):-len(".json")].replace("compare-", "")
+
+
+def side(r, v):
+    """A verdict as A, B or none."""
+    return "A" if v == r["a"] else "B" if v == r["b"] else v
+
+
 def summary(w, rows, skipped):
-    w.write("# Every committed comparison re-derived under the constant front rule\n\n")
+    w.write("# Every committed comparison re-derived under fp's front rule\n\n")
     w.write("Written by `scripts/rederive.py` (see its header). A verdict is the group with the larger hypervolume "
             "at p < 0.05, else none; q is the Benjamini–Hochberg q-value over the section's family (every paired "
-            "test of its comparison files under the constant rule). Old: the committed file (the paper's min–max "
-            "protocol); new: fp's constant rule. A verdict that differs between the two normalisations is fragile.\n\n")
+            "test of its comparison files). Old: the committed files (the paper's min–max protocol); new: fp's "
+            "front rule (`constant`), reference (1.1, 1.1). Fragile: the new verdict differs from the old or from "
+            "fp's rule at reference (1.01, 1.01). The headline verdicts: [headlines.md](headlines.md); the "
+            "verdicts that changed: [changed.md](changed.md); every test: `verdicts.tsv`.\n\n")
     w.write("| section | comparison files | paired tests | p < 0.05 (old) | q < 0.05 (old) | p < 0.05 (new) | "
-            "q < 0.05 (new) | changed |\n")
-    w.write("|---|---|---|---|---|---|---|---|\n")
+            "q < 0.05 (new) | changed | fragile |\n")
+    w.write("|---|---|---|---|---|---|---|---|---|\n")
     for s, page in SECTIONS.items():
         fam = [r for r in rows if r["section"] == s and "p" in r]
         files = len({r["file"] for r in rows if r["section"] == s})
         w.write(f"| [{s}]({os.path.relpath(page, 'results/rederived')}) | {files} | {len(fam)} | "
                 f"{sum(r['old'] != 'none' for r in fam)} | {sum(r['old_survives'] for r in fam)} | "
                 f"{sum(r['new'] != 'none' for r in fam)} | "
-                f"{sum(r['survives'] for r in fam)} | {sum(r['changed'] for r in fam)} |\n")
+                f"{sum(r['survives'] for r in fam)} | {sum(r['changed'] for r in fam)} | "
+                f"{sum(r['fragile'] for r in fam)} |\n")
     if skipped:
         w.write("\nNot re-derived (records without const_risk and no committed record of the same rows that "
                 "carries it):\n\n")
         for f, keys in skipped:
             w.write(f"- `{f}`: {len(keys)} split(s)\n")
-    w.write("\n## The headline verdicts, under both normalisations\n\n")
-    w.write("Each headline comparison of docs/reproduction.md and the results pages, the committed figures (the "
-            "paper's min–max protocol) beside fp's constant rule; q over the section's family under each. "
-            "Fragile: the verdict changes with the normalisation.\n\n")
-    w.write("| file | metric | A − B | paper's protocol: mean, p, q → verdict | fp's rule: mean [95% interval], p, q → "
-            "verdict | |\n")
-    w.write("|---|---|---|---|---|---|\n")
+
+
+def headlines(w, rows):
+    w.write("# The headline verdicts under fp's front rule and the paper's protocol\n\n")
+    w.write("Written by `scripts/rederive.py`. Each headline comparison of docs/reproduction.md and the results "
+            "pages (file under `results/` without `compare-`): A − B; the committed figures (the paper's min–max "
+            "protocol: mean, p, q → verdict), fp's front rule (mean [95% interval], p, q → verdict), and fp's rule at "
+            "reference (1.01, 1.01) (mean, p → verdict). q over the section's family ([summary.md](summary.md)). "
+            "Verdicts: A, B or none (p ≥ 0.05).\n\n")
+    w.write("| file | metric | A − B | paper's protocol | fp's rule | fp's rule, reference 1.01 | |\n")
+    w.write("|---|---|---|---|---|---|---|\n")
     for r in rows:
         if headline(r) and "p" in r:
-            w.write(f"| `{r['file'][len('results/'):]}` | {r['metric']} | {r['a']} − {r['b']} | "
-                    f"{r['old_mean']:+.4f}, p = {r['old_p']:.2g}, q = {r['old_q_section']:.2g} → {r['old']} | "
-                    f"{r['mean']:+.4f} [{r['ci_low']:+.4f}, {r['ci_high']:+.4f}], p = {r['p']:.2g}, "
-                    f"q = {r['q_section']:.2g} → {r['new']} | {'fragile' if r['changed'] else ''} |\n")
-    w.write("\n## The verdicts that changed\n\n")
-    w.write("| file | metric | A − B | old: mean, p → verdict | new: mean [95% interval], p, q → verdict | why |\n")
+            w.write(f"| `{short(r['file'])}` | {r['metric']} | {r['a']} − {r['b']} | "
+                    f"{r['old_mean']:+.3f}, p {r['old_p']:.2g}, q {r['old_q_section']:.2g} → {side(r, r['old'])} | "
+                    f"{r['mean']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}], p {r['p']:.2g}, "
+                    f"q {r['q_section']:.2g} → {side(r, r['new'])} | "
+                    f"{r['ref101_mean']:+.3f}, p {r['ref101_p']:.2g} → {side(r, r['ref101'])} | "
+                    f"{'fragile' if r['fragile'] else ''} |\n")
+
+
+def changed(w, rows):
+    w.write("# The verdicts that fp's front rule changes\n\n")
+    w.write("Written by `scripts/rederive.py`. Every paired test of the committed comparison files whose verdict "
+            "differs between the committed figures (old: the paper's min–max protocol) and fp's front rule (new); "
+            "A − B, verdicts A, B or none (p ≥ 0.05), q over the section's family ([summary.md](summary.md)). "
+            "Why: what fp's rule takes from each side's pooled front, as non-dominated candidates no better than "
+            "the constant predictor / predicting one class (A n/m, B n/m); \"scale\" where neither side has any, "
+            "and the change comes from the risk axis ending at the constant predictor rather than at the worst "
+            "candidate.\n\n")
+    w.write("| file | metric | A − B | old | new | why |\n")
     w.write("|---|---|---|---|---|---|\n")
     for r in rows:
         if r.get("changed"):
-            w.write(f"| `{r['file'][len('results/'):]}` | {r['metric']} | {r['a']} − {r['b']} | "
-                    f"{r['old_mean']:+.4f}, p = {r['old_p']:.2g} → {r['old']} | "
-                    f"{r['mean']:+.4f} [{r['ci_low']:+.4f}, {r['ci_high']:+.4f}], p = {r['p']:.2g}, "
-                    f"q = {r['q_section']:.2g} → {r['new']} | {r['why']} |\n")
+            w.write(f"| `{short(r['file'])}` | {r['metric']} | {r['a']} − {r['b']} | "
+                    f"{r['old_mean']:+.3f}, p {r['old_p']:.2g} → {side(r, r['old'])} | "
+                    f"{r['mean']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}], p {r['p']:.2g}, "
+                    f"q {r['q_section']:.2g} → {side(r, r['new'])} | {r['why']} |\n")
 
 
 if __name__ == "__main__":

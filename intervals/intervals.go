@@ -435,8 +435,10 @@ const CacheFile = "intervals.json"
 
 // cacheFormat changes whenever what a cached CI means does (6: the
 // intervals that cover near 0, with the unbiased estimates and the note on
-// small cells as a caution; the rate gaps by Newcombe's intervals).
-const cacheFormat = 6
+// small cells as a caution; the rate gaps by Newcombe's intervals; 7: the
+// ratio by MOVER-R intervals, the ATO's expanded for few effective rows,
+// the gaps' upper ends without the Bonferroni correction).
+const cacheFormat = 7
 
 type cacheFile struct {
 	Format  int              `json:"format"`

@@ -434,7 +434,7 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 	risk := make([]float64, 0, resamples)
 	acc := make([]float64, 0, resamples)
 	var dp, eo0, eo1 []float64
-	ato, ratio := newPairs(s.r), newPairs(s.r)
+	ato := newPairs(s.r)
 	for range resamples {
 		s.Draw(rng, m)
 		rk, ac := s.riskAccuracy(m)
@@ -450,9 +450,8 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		u := s.mvUnbiased(m, W)
 		dp, eo0, eo1 = append(dp, u[0]), append(eo0, u[1]), append(eo1, u[2])
 		if s.w != nil {
-			ato.add(g.ato, false)
+			ato.add(g.ato)
 		}
-		ratio.add(g.sel, true)
 	}
 	out := Intervals{Resamples: resamples, Valid: len(dp), Level: level, HasATO: s.HasATO(), Corrected: s.Corrected(),
 		SmallestCell: s.smallestCell()}
@@ -464,15 +463,15 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		return out, fmt.Errorf("bootstrap: only %d of %d resamples hold both groups: a group is too small for fairness intervals", len(dp), resamples)
 	}
 	out.DP, out.EOpp, out.EO = clipped(dp, level), clipped(eo1, level), eoImage(level, eo0, eo1)
-	// The rate gaps: Newcombe's intervals from the counts (newcombe.go);
-	// the ratio from the resamples.
+	// The rate gaps and the ratio: score intervals from the counts
+	// (newcombe.go).
 	rc := s.counts(ones(s.Len()))
 	out.DPDiff = gapImage(level, [2][]float64{rc.sel, rc.n})
 	out.EOppDiff = gapImage(level, [2][]float64{rc.tp, rc.pos})
 	out.EODiff = gapImage(level, [2][]float64{rc.tp, rc.pos}, [2][]float64{rc.fp, rc.neg})
-	out.DPRatio = ratioImage(level, ratio)
+	out.DPRatio = ratioImage(level, rc.sel, rc.n)
 	if s.HasATO() {
-		out.ATO = absMaxImage(level, ato)
+		out.ATO = absMaxImage(level, ato, s.pairESS())
 	}
 	return out, nil
 }

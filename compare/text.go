@@ -66,8 +66,12 @@ func WriteText(w io.Writer, res *Result) error {
 			fmt.Fprint(w, "split by split: each split normalised over its own candidates; A − B is the mean paired difference of\n"+
 				"hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value\n")
 		}
-		fmt.Fprintf(w, "(* p < 0.05), q its Benjamini–Hochberg q-value over the %d paired tests of this comparison (* q < 0.05).\n"+
-			"A is the group given first (the earlier argument), B the later.\n", len(res.Paired))
+		tests := fmt.Sprintf("the %d paired tests", len(res.Paired))
+		if len(res.Paired) == 1 {
+			tests = "the one paired test" // its q is its p
+		}
+		fmt.Fprintf(w, "(* p < 0.05), q its Benjamini–Hochberg q-value over %s of this comparison (* q < 0.05).\n"+
+			"A is the group given first (the earlier argument), B the later.\n", tests)
 	}
 	for _, s := range order {
 		fmt.Fprintln(w)

@@ -254,4 +254,3 @@ func subsetOf(want, got any, path string) (string, bool) {
 	}
 	return path, fmt.Sprint(want) == fmt.Sprint(got)
 }
-

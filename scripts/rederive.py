@@ -423,6 +423,14 @@ def summary(w, rows, skipped):
                 f"{sum(r['new'] != 'none' for r in fam)} | "
                 f"{sum(r['survives'] for r in fam)} | {sum(r['changed'] for r in fam)} | "
                 f"{sum(r['fragile'] for r in fam)} |\n")
+    for label, v, pk, qk in (("fp's rule", "new", "p", "q_section"), ("the paper's protocol (committed)", "old", "old_p", "old_q_section")):
+        w.write(f"\n## Significant at p < 0.05 but not at q < 0.05, under {label}\n\n")
+        w.write("| file | metric | A − B | mean | p | q |\n|---|---|---|---|---|---|\n")
+        for r in rows:
+            if "p" in r and r[v] != "none" and r[qk] >= 0.05:
+                mean = r["mean"] if v == "new" else r["old_mean"]
+                w.write(f"| `{short(r['file'])}` | {r['metric']} | {r['a']} − {r['b']} | {mean:+.3f} | "
+                        f"{r[pk]:.2g} | {r[qk]:.2g} |\n")
     if skipped:
         w.write("\nNot re-derived (records without const_risk and no committed record of the same rows that "
                 "carries it):\n\n")

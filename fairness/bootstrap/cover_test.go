@@ -22,7 +22,7 @@ func TestUnbiasedMultiplicitiesAreRepeatedRows(t *testing.T) {
 			y[i] = float64(rng.IntN(2))
 			z[i] = math.Round(rng.NormFloat64()*4) / 4 // ties
 		}
-		s, err := NewGroupsLogits(z, y, g, r, nil)
+		s, err := NewLogits(z, y, g, r, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestUnbiasedMultiplicitiesAreRepeatedRows(t *testing.T) {
 				gg = append(gg, int(s.g[k]))
 			}
 		}
-		rep, err := NewGroupsLogits(zz, yy, gg, r, nil)
+		rep, err := NewLogits(zz, yy, gg, r, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestUnbiasedIndexIsUnbiased(t *testing.T) {
 				y[i] = 1
 			}
 		}
-		s, err := NewLogits(z, y, a, nil)
+		s, err := binaryLogits(z, y, a, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,11 +140,11 @@ func TestCoverageNearZeroAndAway(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, uint64(c.shift*1000)))
 			zp, yp, ap, ep := coverageProcess(1_000_000, c.shift, rng)
-			pop, err := fairness.EvaluateLogits(zp, yp, ap, ep)
+			pop, err := evalBinaryLogits(zp, yp, ap, ep)
 			if err != nil {
 				t.Fatal(err)
 			}
-			dec, err := fairness.DecideLogits(zp, yp, fairness.BinaryGroups(ap), 0.5)
+			dec, err := fairness.DecideLogits(zp, yp, groupsOf(ap), 0.5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +162,7 @@ func TestCoverageNearZeroAndAway(t *testing.T) {
 			hits := map[string]int{}
 			for range reps {
 				z, y, a, e := coverageProcess(n, c.shift, rng)
-				s, err := NewLogits(z, y, a, e)
+				s, err := binaryLogits(z, y, a, e)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -314,5 +314,31 @@ func TestGapImageEnds(t *testing.T) {
 	}
 	if low := absLo(newcombe(x[2], n[2], x[0], n[0], zk)); math.Abs(g.Lo-low) > 1e-9 {
 		t.Errorf("lower end %g, want %g", g.Lo, low)
+	}
+}
+
+// SmallestESS is the smaller group's Kish size of the overlap weights,
+// (Σw)²/Σw², computed here by hand: group 1's weights 1, 1, 0.5 give
+// 6.25/2.25; group 0's five equal weights give 5.
+func TestSmallestESS(t *testing.T) {
+	p := []float64{0.2, 0.4, 0.6, 0.8, 0.3, 0.7, 0.5, 0.1}
+	y := []float64{0, 1, 1, 0, 1, 0, 1, 0}
+	g := []int{1, 1, 1, 0, 0, 0, 0, 0}
+	w := []float64{1, 1, 0.5, 0.3, 0.3, 0.3, 0.3, 0.3}
+	s, err := New(p, y, g, 2, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv, err := s.Intervals(200, 0.95, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 6.25 / 2.25; math.Abs(iv.SmallestESS-want) > 1e-12 {
+		t.Errorf("SmallestESS %g, want %g", iv.SmallestESS, want)
+	}
+	if s, _ := New(p, y, g, 2, nil); s != nil {
+		if iv, _ := s.Intervals(50, 0.95, rand.New(rand.NewPCG(1, 2))); iv.SmallestESS != 0 {
+			t.Errorf("without a propensity SmallestESS %g, want 0", iv.SmallestESS)
+		}
 	}
 }

@@ -122,7 +122,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	warnings = append(slices.Concat(data.GroupNotes, columnWarnings(data.ColumnWarnings)), warnings...)
+	warnings = append(slices.Concat(data.Notes, data.GroupNotes, columnWarnings(data.ColumnWarnings)), warnings...)
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, adaptive, _ := c.lambdaGrid() // checked by Validate
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -479,7 +479,7 @@ func writeAtomic(path string, b []byte) error {
 func columnWarnings(ws []datasets.ColumnWarning) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(w.Column)
+		out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(runfolder.FormatList([]string{w.Column}))
 	}
 	return out
 }

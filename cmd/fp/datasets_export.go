@@ -68,7 +68,15 @@ func runDatasetsExport(c *cli.Context) error {
 	if out == "" {
 		return newUsageError("fp datasets export", c.Command, "--out is required")
 	}
-	groups, err := runfolder.GroupOptions(columnList(c.String("sensitive-levels")), c.Int("min-group-rows"), columnList(c.String("group-map")))
+	levels, err := runfolder.ParseList(c.String("sensitive-levels"))
+	if err != nil {
+		return fmt.Errorf("datasets export: --sensitive-levels %w", err)
+	}
+	groupMap, err := runfolder.ParseList(c.String("group-map"))
+	if err != nil {
+		return fmt.Errorf("datasets export: --group-map %w", err)
+	}
+	groups, err := runfolder.GroupOptions(levels, c.Int("min-group-rows"), groupMap)
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}

@@ -61,7 +61,7 @@ func predictCommand() *cli.Command {
 
 func runPredict(c *cli.Context) error {
 	if err := checkOut("predict", "--out", c.String("out"),
-		input{"--data", c.String("data")}, input{"--model", c.String("model")}); err != nil {
+		input{"--data", c.String("data")}, input{"--model", c.String("model")}, input{"--propensity-file", c.String("propensity-file")}); err != nil {
 		return err
 	}
 	f, err := loadModel(c, "predict")

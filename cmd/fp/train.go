@@ -114,7 +114,7 @@ func (tf *trainFlags) flag(s runfolder.Setting, d *runfolder.Config) cli.Flag {
 	case *[]string:
 		text := new(string)
 		tf.lists[s.Flag] = text
-		return &cli.StringFlag{Name: s.Flag, Category: s.Category, Usage: s.Usage, DefaultText: s.DefaultText, Value: strings.Join(def.([]string), ","), Destination: text}
+		return &cli.StringFlag{Name: s.Flag, Category: s.Category, Usage: s.Usage, DefaultText: s.DefaultText, Value: runfolder.FormatList(def.([]string)), Destination: text}
 	}
 	panic(fmt.Sprintf("setting %s: a field of type %T", s.Flag, s.Field(&tf.cfg)))
 }
@@ -126,7 +126,11 @@ func (tf *trainFlags) config(c *cli.Context) (experiments.Config, error) {
 	cfg.Config = tf.cfg
 	for _, s := range runfolder.Settings {
 		if text, ok := tf.lists[s.Flag]; ok {
-			*s.Field(&cfg.Config).(*[]string) = columnList(*text)
+			list, err := runfolder.ParseList(*text)
+			if err != nil {
+				return cfg, fmt.Errorf("--%s %w", s.Flag, err)
+			}
+			*s.Field(&cfg.Config).(*[]string) = list
 		}
 	}
 	for _, s := range runfolder.Settings {
@@ -157,20 +161,6 @@ func (tf *trainFlags) config(c *cli.Context) (experiments.Config, error) {
 	}
 	cfg.Shard = sh
 	return cfg, nil
-}
-
-// columnList splits a comma-separated list of column names, trimming each;
-// nil for "". An empty name stays in the list, so that the data's check
-// refuses it.
-func columnList(s string) []string {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	var out []string
-	for n := range strings.SplitSeq(s, ",") {
-		out = append(out, strings.TrimSpace(n))
-	}
-	return out
 }
 
 // flagError rewrites an *experiments.FieldError to name the flag that sets

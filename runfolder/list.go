@@ -16,6 +16,10 @@ func ParseList(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
+	// A CSV reader ends a line at "\r\n" as at "\n" and keeps only "\n"
+	// within a quoted name; both routes below read "\r\n" as "\n", so
+	// that what FormatList quotes reads back the same.
+	s = strings.ReplaceAll(s, "\r\n", "\n")
 	if !strings.Contains(s, `"`) {
 		var out []string
 		for n := range strings.SplitSeq(s, ",") {
@@ -41,13 +45,15 @@ func ParseList(s string) ([]string, error) {
 }
 
 // FormatList writes names as ParseList reads them back: plain, comma
-// separated, a name holding a comma or a double quote (or surrounded by
-// space) in double quotes.
+// separated, a name holding a comma, a double quote or a line break (or
+// surrounded by space, or empty) in double quotes. A line break is quoted
+// because a quote elsewhere in the list makes ParseList read it as a CSV
+// record, where an unquoted one would end it.
 func FormatList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
 		q[i] = n
-		if strings.ContainsAny(n, `,"`) || n != strings.TrimSpace(n) {
+		if n == "" || strings.ContainsAny(n, ",\"\n\r") || n != strings.TrimSpace(n) {
 			q[i] = `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
 		}
 	}

@@ -302,6 +302,13 @@ func (r *ParquetReader) checkPages(g int) error {
 	}
 	for _, c := range groups[g].Columns {
 		m := &c.MetaData
+		// The library's LZ4_RAW decoder retries a block that fails with an
+		// output buffer twice as large, without end: one damaged page makes
+		// it allocate until memory runs out. Such columns are refused.
+		if m.Codec == format.Lz4Raw {
+			return fmt.Errorf("column %s: compressed with LZ4_RAW, which fp does not read (its decoder does not stop on damaged data); write the file with Snappy, Gzip or Zstd compression, e.g. pyarrow's compression=\"snappy\"",
+				printable.String(strings.Join(m.PathInSchema, ".")))
+		}
 		start := m.DataPageOffset
 		if d := m.DictionaryPageOffset; d > 0 && d < start {
 			start = d

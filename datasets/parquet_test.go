@@ -461,3 +461,29 @@ func TestParquetDecimalOutOfRange(t *testing.T) {
 		})
 	}
 }
+
+// A column compressed with LZ4_RAW is refused in one line naming the
+// codec and what to write instead: the library's decoder never stops on a
+// damaged LZ4 page (testdata/fuzz/FuzzParquetReader/c5b063243bc178b3).
+func TestParquetLZ4Refused(t *testing.T) {
+	var buf bytes.Buffer
+	schema := parquet.NewSchema("t", parquet.Group{"x": parquet.Optional(parquet.Leaf(parquet.Int32Type))})
+	w := parquet.NewGenericWriter[any](&buf, schema, parquet.Compression(&parquet.Lz4Raw))
+	for i := range 10 {
+		if _, err := w.WriteRows([]parquet.Row{{parquet.Int32Value(int32(i)).Level(0, 1, 0)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := NewParquetReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), "lz4.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pr.Next()
+	if err == nil || !strings.Contains(err.Error(), "lz4.parquet") || !strings.Contains(err.Error(), "column x: compressed with LZ4_RAW") ||
+		!strings.Contains(err.Error(), "Snappy") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("err = %v, want one line refusing LZ4_RAW", err)
+	}
+}

@@ -16,14 +16,10 @@ func ParseList(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	// A CSV reader ends a line at "\r\n" as at "\n" and keeps only "\n"
-	// within a quoted name; both routes below read "\r\n" as "\n", so
-	// that what FormatList quotes reads back the same.
-	s = strings.ReplaceAll(s, "\r\n", "\n")
 	if !strings.Contains(s, `"`) {
 		var out []string
 		for n := range strings.SplitSeq(s, ",") {
-			out = append(out, strings.TrimSpace(n))
+			out = append(out, lineBreaks(strings.TrimSpace(n)))
 		}
 		return out, nil
 	}
@@ -39,9 +35,34 @@ func ParseList(s string) ([]string, error) {
 	}
 	out := recs[0]
 	for i, n := range out {
-		out[i] = strings.TrimSpace(n)
+		out[i] = lineBreaks(strings.TrimSpace(n))
 	}
 	return out, nil
+}
+
+// lineBreaks writes every line break of a name as "\n": a CSV reader keeps
+// only the last "\r" of "\r\r\n" within a quoted name as "\n", so the
+// carriage returns before a line feed are dropped, on both routes of
+// ParseList alike, and what FormatList quotes reads back the same.
+func lineBreaks(n string) string {
+	if !strings.Contains(n, "\r\n") {
+		return n
+	}
+	var b strings.Builder
+	crs := 0 // carriage returns not written yet
+	for i := 0; i < len(n); i++ {
+		switch c := n[i]; {
+		case c == '\r':
+			crs++
+			continue
+		case c != '\n':
+			b.WriteString(strings.Repeat("\r", crs))
+		}
+		crs = 0
+		b.WriteByte(n[i])
+	}
+	b.WriteString(strings.Repeat("\r", crs))
+	return b.String()
 }
 
 // FormatList writes names as ParseList reads them back: plain, comma

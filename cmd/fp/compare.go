@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/compare"
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -111,7 +112,7 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 }
 
 func runCompare(c *cli.Context) error {
-	paths, err := argsAndFlags(c)
+	paths, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/internal/cliusage"
+	"github.com/fpareto/fp/internal/suggest"
 )
 
 func init() {
@@ -27,10 +29,10 @@ func init() {
 
 func runDatasets(c *cli.Context) error {
 	if c.NArg() > 0 {
-		if best := nearest(c.Args().First(), []string{"export"}); best != "" {
+		if best := suggest.Nearest(c.Args().First(), []string{"export"}); best != "" {
 			return fmt.Errorf("datasets: unknown subcommand %q: did you mean %s? (fp datasets --help)", c.Args().First(), best)
 		}
-		return noArgs(c, "fp datasets")
+		return cliusage.NoArgs(c, "fp datasets")
 	}
 	rows, err := datasets.Summaries(c.String("data-dir"))
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -57,16 +58,16 @@ func datasetsExportCommand() *cli.Command {
 }
 
 func runDatasetsExport(c *cli.Context) error {
-	args, err := argsAndFlags(c)
+	args, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}
 	if len(args) != 1 {
-		return newUsageError("fp datasets export", c.Command, fmt.Sprintf("name one built-in dataset (%d given)", len(args)))
+		return cliusage.NewError("fp datasets export", c.Command, fmt.Sprintf("name one built-in dataset (%d given)", len(args)))
 	}
 	name, out := args[0], c.String("out")
 	if out == "" {
-		return newUsageError("fp datasets export", c.Command, "--out is required")
+		return cliusage.NewError("fp datasets export", c.Command, "--out is required")
 	}
 	groups, err := runfolder.GroupOptions(columnList(c.String("sensitive-levels")), c.Int("min-group-rows"), columnList(c.String("group-map")))
 	if err != nil {
@@ -83,7 +84,7 @@ func runDatasetsExport(c *cli.Context) error {
 	var part *runfolder.RunPart
 	what := name
 	if c.Bool("coded") && !(c.String("run") != "" && c.IsSet("split")) {
-		return newUsageError("fp datasets export", c.Command, "--coded codes the rows as one split of a run standardizes them: add --run DIR --split M")
+		return cliusage.NewError("fp datasets export", c.Command, "--coded codes the rows as one split of a run standardizes them: add --run DIR --split M")
 	}
 	if run := c.String("run"); run != "" {
 		if part, err = runfolder.LoadRunPart(run, c.Int("split"), c.String("part"), d); err != nil {
@@ -91,7 +92,7 @@ func runDatasetsExport(c *cli.Context) error {
 		}
 		what = fmt.Sprintf("%s (the %s rows of split %d of %s)", name, c.String("part"), c.Int("split"), run)
 	} else if c.IsSet("split") || c.IsSet("part") {
-		return newUsageError("fp datasets export", c.Command, "--split and --part need --run DIR, the run whose split they name")
+		return cliusage.NewError("fp datasets export", c.Command, "--split and --part need --run DIR, the run whose split they name")
 	}
 	var b bytes.Buffer
 	var n int

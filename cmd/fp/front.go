@@ -9,6 +9,7 @@ import (
 
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/compare"
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
@@ -49,7 +50,7 @@ func frontCommand() *cli.Command {
 }
 
 func runFront(c *cli.Context) error {
-	paths, err := argsAndFlags(c)
+	paths, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("front: %w", err)
 	}
@@ -190,49 +191,4 @@ func readSweeps(c *cli.Context, cmd string, paths []string) (*sweeps, error) {
 		return nil, fmt.Errorf("%s: no successful candidate in %s", cmd, strings.Join(paths, ", "))
 	}
 	return &sweeps{paths: paths, all: all, ok: ok}, nil
-}
-
-// argsAndFlags returns the positional arguments of c after applying the
-// command's flags that follow them: urfave/cli stops reading flags at the
-// first argument, yet "fp front DIR --json" is the natural way to type a
-// command over files. Everything after "--" is an argument.
-func argsAndFlags(c *cli.Context) ([]string, error) {
-	var args []string
-	in := c.Args().Slice()
-	for i := 0; i < len(in); i++ {
-		a := in[i]
-		if a == "--" {
-			args = append(args, in[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			args = append(args, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		var flag cli.Flag
-		for _, f := range c.Command.Flags {
-			if slices.Contains(f.Names(), name) {
-				flag = f
-			}
-		}
-		if flag == nil {
-			return nil, &usageError{msg: "unknown flag --" + name + suggestFlag(name, c.Command.Flags), usage: usageLine(c.Command.HelpName, c.Command)}
-		}
-		if _, isBool := flag.(*cli.BoolFlag); isBool {
-			if !hasValue {
-				value = "true"
-			}
-		} else if !hasValue {
-			if i+1 == len(in) {
-				return nil, fmt.Errorf("flag needs an argument: %s", a)
-			}
-			i++
-			value = in[i]
-		}
-		if err := c.Set(name, value); err != nil {
-			return nil, fmt.Errorf("flag %s: %w", a, err)
-		}
-	}
-	return args, nil
 }

@@ -9,14 +9,26 @@ import (
 
 	"github.com/urfave/cli/v2"
 	"github.com/xrash/smetrics"
+
+	"github.com/fpareto/fp/internal/cliusage"
 )
 
 // commands is filled by each command file's init.
 var commands []*cli.Command
 
+// argHints says, for a command that takes no arguments, which flag a stray
+// argument was probably meant for.
+var argHints = map[string]cliusage.Hint{
+	"fp train":   {Flag: "out", What: "the output folder"},
+	"fp predict": {Flag: "data", What: "the file to score"},
+	"fp audit":   {Flag: "data", What: "the predictions file"},
+	"fp export":  {Flag: "model", What: "the network file"},
+	"fp bench":   {Flag: "dataset", What: "the dataset"},
+}
+
 // register adds a command, made strict about its arguments and flags.
 func register(c *cli.Command) {
-	strict("fp "+c.Name, c)
+	cliusage.Strict("fp "+c.Name, c, argHints)
 	commands = append(commands, c)
 }
 
@@ -34,7 +46,7 @@ func newApp() *cli.App {
 		// inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
-	strictApp(app)
+	cliusage.StrictApp(app)
 	return app
 }
 
@@ -81,9 +93,9 @@ func unknownCommand(c *cli.Context) error {
 func main() {
 	if err := newApp().Run(os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, "fp:", err)
-		var ue *usageError
+		var ue *cliusage.Error
 		if errors.As(err, &ue) {
-			fmt.Fprintln(os.Stderr, ue.usage)
+			fmt.Fprintln(os.Stderr, ue.Usage)
 		}
 		os.Exit(1)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/fpareto/fp/certify"
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/internal/shellword"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/model"
@@ -75,7 +76,7 @@ func pickCommand() *cli.Command {
 }
 
 func runPick(c *cli.Context) error {
-	paths, err := argsAndFlags(c)
+	paths, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}

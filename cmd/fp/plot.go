@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/runplot"
 )
@@ -48,7 +49,7 @@ func plotCommand() *cli.Command {
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was drawn as JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			paths, err := argsAndFlags(c)
+			paths, err := cliusage.ArgsAndFlags(c)
 			if err != nil {
 				return fmt.Errorf("plot: %w", err)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/report/htmlreport"
 )
 
@@ -62,7 +63,7 @@ type reportResult struct {
 }
 
 func runReport(c *cli.Context) error {
-	paths, err := argsAndFlags(c)
+	paths, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}

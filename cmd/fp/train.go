@@ -18,6 +18,7 @@ import (
 	"github.com/fpareto/fp/progress"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
+	"github.com/fpareto/fp/runfolder/configfile"
 )
 
 func init() { register(trainCommand()) }
@@ -78,14 +79,7 @@ func newTrainCommand() (*cli.Command, *trainFlags) {
 			if path == "" {
 				return nil
 			}
-			coding, err := applyConfigFile(c, path)
-			if coding != nil {
-				if c.App.Metadata == nil {
-					c.App.Metadata = map[string]any{}
-				}
-				c.App.Metadata[codingMeta] = coding
-			}
-			return err
+			return applyConfigFile(c, path)
 		},
 		Action: func(c *cli.Context) error { return runTrain(c, tf) },
 	}
@@ -191,20 +185,49 @@ func flagOfKey(key string) string {
 	return strings.ReplaceAll(key, "_", "-")
 }
 
-// codingMeta is the key under which the Before of fp train leaves a config
-// file's coding for runTrain to check against the data.
-const codingMeta = "config-coding"
+// configMeta is the key under which the Before of fp train leaves the
+// config file read, whose coding and data_id runTrain checks against the
+// data.
+const configMeta = "config-file"
+
+// applyConfigFile sets the flags of c that the command line left unset from
+// the --config file at path.
+func applyConfigFile(c *cli.Context, path string) error {
+	var names [][]string
+	for _, f := range c.Command.Flags {
+		names = append(names, f.Names())
+	}
+	file, err := configfile.Read(path, configfile.Keys(names))
+	if err != nil {
+		return fmt.Errorf("--config %w", err)
+	}
+	for _, s := range file.Sets {
+		if c.IsSet(s.Flag) {
+			continue // the command line wins
+		}
+		if err := c.Set(s.Flag, s.Value); err != nil {
+			return fmt.Errorf("--config %s: %s: %q is not a valid value of --%s (%v)", s.Where, s.Key, s.Value, s.Flag, err)
+		}
+	}
+	if c.App.Metadata == nil {
+		c.App.Metadata = map[string]any{}
+	}
+	c.App.Metadata[configMeta] = file
+	return nil
+}
 
 func runTrain(c *cli.Context, tf *trainFlags) error {
 	cfg, err := tf.config(c)
 	if err != nil {
 		return err
 	}
-	want, _ := c.App.Metadata[codingMeta].(*experiments.Coding)
-	wantID, _ := c.App.Metadata[dataIDMeta].(string)
-	if want != nil || wantID != "" {
-		if err := checkCoding(want, wantID, cfg, c.String("config")); err != nil {
+	if file, _ := c.App.Metadata[configMeta].(*configfile.File); file != nil && file.NeedsCheck() {
+		d, err := experiments.LoadDataset(cfg)
+		if err != nil {
 			return err
+		}
+		if err := file.Check(d); err != nil {
+			return fmt.Errorf("--config %s: %w", file.Path, err)
 		}
 	}
 	// The metric of the front shown at the end is checked before training,

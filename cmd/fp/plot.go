@@ -10,6 +10,7 @@ import (
 	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/runplot"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(plotCommand()) }
@@ -56,7 +57,7 @@ func plotCommand() *cli.Command {
 			if len(paths) == 0 {
 				return errors.New("plot: give one or more records files or run folders")
 			}
-			if err := checkOut("plot", "--out", c.String("out"), inputs(paths)...); err != nil {
+			if err := runfolder.CheckOut("plot", "--out", c.String("out"), runfolder.Inputs(paths)...); err != nil {
 				return err
 			}
 			var res *runplot.Result

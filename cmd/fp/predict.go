@@ -60,8 +60,8 @@ func predictCommand() *cli.Command {
 }
 
 func runPredict(c *cli.Context) error {
-	if err := checkOut("predict", "--out", c.String("out"),
-		input{"--data", c.String("data")}, input{"--model", c.String("model")}); err != nil {
+	if err := runfolder.CheckOut("predict", "--out", c.String("out"),
+		runfolder.Input{Flag: "--data", Path: c.String("data")}, runfolder.Input{Flag: "--model", Path: c.String("model")}); err != nil {
 		return err
 	}
 	f, err := loadModel(c, "predict")

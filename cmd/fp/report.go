@@ -11,6 +11,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/report/htmlreport"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(reportCommand()) }
@@ -74,7 +75,7 @@ func runReport(c *cli.Context) error {
 	if out == "" {
 		out = plotBeside(paths[0], "report.html")
 	}
-	if err := checkOut("report", "--out", out, inputs(paths)...); err != nil {
+	if err := runfolder.CheckOut("report", "--out", out, runfolder.Inputs(paths)...); err != nil {
 		return err
 	}
 	nres, err := ciResamples(c, "report")

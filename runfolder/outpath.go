@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
 )
 
 // An Input is a path a command reads: a flag's value (Flag "--data") or a

@@ -124,11 +124,11 @@ func runCompare(c *cli.Context) error {
 		return err
 	}
 	ov := readOverlapReport(c, read)
-	ov.warn(c.App.ErrWriter)
+	ov.Warn(c.App.ErrWriter)
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
 			*compare.Result
-			overlapReport
+			runfolder.OverlapReport
 		}{res, ov})
 	}
 	if err := compare.WriteText(c.App.Writer, res); err != nil {

@@ -74,7 +74,7 @@ func runFront(c *cli.Context) error {
 	}
 	ov := readOverlapReport(c, read)
 	if metric == "ato" {
-		ov.warn(c.App.ErrWriter)
+		ov.Warn(c.App.ErrWriter)
 	}
 	var rows []intervals.Row
 	var dist []*intervals.Distinguishability
@@ -87,7 +87,7 @@ func runFront(c *cli.Context) error {
 		if c.Bool("ci") {
 			return writeJSON(c.App.Writer, struct {
 				*compare.Result
-				overlapReport
+				runfolder.OverlapReport
 				Front []intervals.Row `json:"front"`
 				// One per dataset's front; absent without intervals.
 				Distinguishable []*intervals.Distinguishability `json:"distinguishable,omitempty"`
@@ -95,7 +95,7 @@ func runFront(c *cli.Context) error {
 		}
 		return writeJSON(c.App.Writer, struct {
 			*compare.Result
-			overlapReport
+			runfolder.OverlapReport
 		}{res, ov})
 	}
 	if err := compare.WriteText(c.App.Writer, res); err != nil {

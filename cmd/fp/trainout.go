@@ -10,6 +10,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/runplot"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // showTrained prints a finished run: its summary, the front table, the
@@ -42,8 +43,19 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 		}
 	}
 	if c.Bool(jsonFlag) {
-		ov.warn(c.App.ErrWriter) // standard output is the JSON document
+		ov.Warn(c.App.ErrWriter) // standard output is the JSON document
 		return writeJSON(c.App.Writer, res)
 	}
 	return res.WriteText(c.App.Writer)
+}
+
+// readOverlapReport reads the overlap report of the runs s was read from.
+// An unreadable summary is reported on stderr, not an error: the records'
+// own decision still stands.
+func readOverlapReport(c *cli.Context, s *sweeps) runfolder.OverlapReport {
+	rep, err := runfolder.ReadOverlapReport(s.paths, s.ok)
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", err)
+	}
+	return rep
 }

@@ -264,3 +264,46 @@ func WriteText(w io.Writer, c *CI, s *candidate.Shown) error {
 	}
 	return nil
 }
+
+// FrontRows returns the non-dominated candidates of the records recs in
+// (axis value, metric), decided on d, with their intervals from resamples
+// bootstrap resamples (none when resamples is 0) and, for each dataset's
+// front, how many of its points can be told apart from their neighbours;
+// and notes, each once, on what could not be given.
+func FrontRows(recs []records.Record, axis, metric string, d records.Decide, resamples int) ([]Row, []*Distinguishability, []string, error) {
+	cands, err := candidate.Of(recs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	front, err := FrontCandidatesOn(cands, axis, metric, d)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cis := make([]CI, len(front))
+	var dist []*Distinguishability
+	var notes []string
+	if resamples > 0 {
+		if cis, notes, err = Compute(front, resamples); err != nil {
+			return nil, nil, nil, err
+		}
+		t, err := NewDistinguisher(d, resamples)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, f := range Fronts(front) {
+			one, err := t.Distinguish(f, axis, metric)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			dist = append(dist, one)
+		}
+		notes = append(notes, t.Notes()...)
+	}
+	var once []string
+	for _, n := range notes {
+		if !slices.Contains(once, n) {
+			once = append(once, n)
+		}
+	}
+	return Rows(front, cis), dist, once, nil
+}

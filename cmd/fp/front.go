@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/internal/printable"
@@ -79,8 +78,12 @@ func runFront(c *cli.Context) error {
 	var rows []intervals.Row
 	var dist []*intervals.Distinguishability
 	if c.Bool("ci") {
-		if rows, dist, err = frontIntervals(c, read, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
-			return err
+		var notes []string
+		if rows, dist, notes, err = intervals.FrontRows(read.all, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
+			return fmt.Errorf("front: %w", err)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
 		}
 	}
 	if c.Bool(jsonFlag) {
@@ -120,47 +123,6 @@ func runFront(c *cli.Context) error {
 		fmt.Fprintln(c.App.Writer, line)
 	}
 	return nil
-}
-
-// frontIntervals returns the non-dominated candidates of s in (axis
-// value, metric) with their intervals and, for each dataset's front, how
-// many of its points can be told apart from their neighbours, and notes on
-// stderr what could not be given.
-func frontIntervals(c *cli.Context, s *sweeps, axis, metric string, d records.Decide, resamples int) ([]intervals.Row, []*intervals.Distinguishability, error) {
-	cands, err := choose.Candidates(s.all)
-	if err != nil {
-		return nil, nil, fmt.Errorf("front: %w", err)
-	}
-	front, err := intervals.FrontCandidatesOn(cands, axis, metric, d)
-	if err != nil {
-		return nil, nil, fmt.Errorf("front: %w", err)
-	}
-	cis := make([]intervals.CI, len(front))
-	var dist []*intervals.Distinguishability
-	if resamples > 0 {
-		var notes []string
-		if cis, notes, err = intervals.Compute(front, resamples); err != nil {
-			return nil, nil, fmt.Errorf("front: %w", err)
-		}
-		t, err := intervals.NewDistinguisher(d, resamples)
-		if err != nil {
-			return nil, nil, fmt.Errorf("front: %w", err)
-		}
-		for _, f := range intervals.Fronts(front) {
-			one, err := t.Distinguish(f, axis, metric)
-			if err != nil {
-				return nil, nil, fmt.Errorf("front: %w", err)
-			}
-			dist = append(dist, one)
-		}
-		notes = append(notes, t.Notes()...)
-		for i, n := range notes {
-			if !slices.Contains(notes[:i], n) {
-				fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
-			}
-		}
-	}
-	return intervals.Rows(front, cis), dist, nil
 }
 
 // sweeps are the records of the files and sweep folders a command was

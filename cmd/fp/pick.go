@@ -88,12 +88,12 @@ func runPick(c *cli.Context) error {
 	if !slices.Contains(records.Metrics, metric) {
 		return fmt.Errorf("pick: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
 	}
-	rules, _ := rulesOf(c)
+	rules, _ := choose.RulesOf(c.IsSet, c.Float64)
 	if c.Bool("print-path") && c.Bool(jsonFlag) {
 		return fmt.Errorf("pick: give --print-path or --json, not both")
 	}
 	if len(rules) != 1 {
-		return fmt.Errorf("pick: give exactly one of %s (got %d)", ruleNames, len(rules))
+		return fmt.Errorf("pick: give exactly one of %s (got %d)", choose.RuleFlagNames, len(rules))
 	}
 	nres, err := ciResamples(c, "pick")
 	if err != nil {

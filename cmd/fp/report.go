@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/report/htmlreport"
@@ -82,9 +83,9 @@ func runReport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rules, flags := rulesOf(c)
+	rules, flags := choose.RulesOf(c.IsSet, c.Float64)
 	if len(rules) > 1 {
-		return fmt.Errorf("report: give at most one of %s (got %d)", ruleNames, len(rules))
+		return fmt.Errorf("report: give at most one of %s (got %d)", choose.RuleFlagNames, len(rules))
 	}
 	defaults := experiments.CommandDefaults()
 	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults, Decide: c.String("decide-on"), CIResamples: nres}

@@ -69,7 +69,7 @@ func runDatasetsExport(c *cli.Context) error {
 	if c.String("run") == "" && (c.IsSet("split") || c.IsSet("part")) {
 		return cliusage.NewError("fp datasets export", c.Command, "--split and --part need --run DIR, the run whose split they name")
 	}
-	groups, err := runfolder.GroupOptions(columnList(c.String("sensitive-levels")), c.Int("min-group-rows"), columnList(c.String("group-map")))
+	groups, err := runfolder.GroupOptions(runfolder.ColumnList(c.String("sensitive-levels")), c.Int("min-group-rows"), runfolder.ColumnList(c.String("group-map")))
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}

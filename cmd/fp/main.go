@@ -11,6 +11,7 @@ import (
 	"github.com/xrash/smetrics"
 
 	"github.com/fpareto/fp/internal/cliusage"
+	"github.com/fpareto/fp/model"
 )
 
 // commands is filled by each command file's init.
@@ -37,7 +38,7 @@ func newApp() *cli.App {
 	app := &cli.App{
 		Name:                 "fp",
 		Usage:                "the fairness–accuracy Pareto front of neural-network classifiers",
-		Version:              version(),
+		Version:              model.CommandVersion(),
 		Commands:             commands,
 		EnableBashCompletion: true,
 		Suggest:              true,

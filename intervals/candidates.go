@@ -307,3 +307,28 @@ func FrontRows(recs []records.Record, axis, metric string, d records.Decide, res
 	}
 	return Rows(front, cis), dist, once, nil
 }
+
+// ForPick returns the intervals of the picked candidate p (one of cands),
+// applied to it (CI.Apply), and how many points of the front among it was
+// picked from can be told apart from their neighbours on the rows that
+// decided it (d); with notes, each once, on what could not be given.
+func ForPick(cands []candidate.Candidate, p *candidate.Shown, among []candidate.Candidate, metric string, d records.Decide, resamples int) (*CI, *Distinguishability, []string, error) {
+	ci, notes, err := ForShown(cands, p, resamples)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// The claim is about the front the pick was made from, on the rows
+	// that decided it.
+	dist, more, err := Distinguish(among, records.AxisRisk, metric, d, resamples)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var once []string
+	for _, n := range append(notes, more...) {
+		if !slices.Contains(once, n) {
+			once = append(once, n)
+		}
+	}
+	ci.Apply(p)
+	return ci, dist, once, nil
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -90,28 +89,16 @@ func runAudit(c *cli.Context) error {
 			return fmt.Errorf("audit: reading standard input: %w", err)
 		}
 	}
-	if len(groups) > 1 {
-		return runAuditGroups(c, groups, stdin, opt)
-	}
-	cols := datasets.PredictionColumns{
-		Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"),
-		Group: groups[0], Propensity: c.String("propensity"), Decision: c.String("decision"),
-	}
-	var in *datasets.Predictions
-	var err error
-	if data == "-" {
-		in, err = datasets.ReadPredictionsFrom(bytes.NewReader(stdin), "standard input", cols)
-	} else {
-		in, err = datasets.ReadPredictions(data, cols)
-	}
+	cols := datasets.PredictionColumns{Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"),
+		Propensity: c.String("propensity"), Decision: c.String("decision")}
+	in, grouped, err := audit.Read(data, stdin, cols, groups)
 	if pe := (*datasets.ParseError)(nil); errors.As(err, &pe) {
-		if errors.Is(err, datasets.ErrNotBinary) && pe.Name == cols.Group && pe.Line+pe.Row > 0 {
-			// A third value of the group: audit in R groups.
-			return runAuditGroups(c, groups, stdin, opt)
-		}
 		return err // it names the file first
 	} else if err != nil {
 		return fmt.Errorf("audit: %w", err)
+	}
+	if grouped != nil {
+		return auditGroups(c, grouped, opt)
 	}
 	res, err := audit.Compute(in, opt)
 	if err != nil {
@@ -136,26 +123,9 @@ func runAudit(c *cli.Context) error {
 	return nil
 }
 
-// runAuditGroups audits in R groups: the groups are the values of the
+// auditGroups audits in R groups: the groups are the values of the
 // grouping columns, or their combinations.
-func runAuditGroups(c *cli.Context, groups []string, stdin []byte, opt audit.Options) error {
-	if c.IsSet("propensity") {
-		return fmt.Errorf("audit: --propensity names the column of P(group=1 | x) for two groups; with %s in more than two groups, "+
-			"the propensities are read from the columns %s<group>, one per group", strings.Join(groups, ", "), datasets.PropensityPrefix)
-	}
-	cols := datasets.GroupColumns{Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"), Groups: groups, Decision: c.String("decision")}
-	var in *datasets.GroupedPredictions
-	var err error
-	if data := c.String("data"); data == "-" {
-		in, err = datasets.ReadGroupedPredictionsFrom(bytes.NewReader(stdin), "standard input", cols)
-	} else {
-		in, err = datasets.ReadGroupedPredictions(data, cols)
-	}
-	if pe := (*datasets.ParseError)(nil); errors.As(err, &pe) {
-		return err // it names the file first
-	} else if err != nil {
-		return fmt.Errorf("audit: --group: %w", err)
-	}
+func auditGroups(c *cli.Context, in *datasets.GroupedPredictions, opt audit.Options) error {
 	res, err := audit.ComputeGroups(in, opt)
 	if err != nil {
 		return err

@@ -75,7 +75,7 @@ func frontRule(c *cli.Context, cmd string) (pareto.Rule, error) {
 // comparison reads the records of paths and compares them on metrics (nil:
 // every metric the records carry); it returns what it read, for the rest of
 // the command.
-func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, *sweeps, error) {
+func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, *runfolder.Sweeps, error) {
 	by, err := records.ParseGrouping(c.String("by"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: --by: %w", cmd, err)
@@ -96,11 +96,11 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 	if err != nil {
 		return nil, nil, err
 	}
-	decide, err := decideOn(c, cmd, read.ok)
+	decide, err := decideOn(c, cmd, read.OK)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := compare.Run(read.ok, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide, Rule: rule, Axis: axis})
+	res, err := compare.Run(read.OK, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide, Rule: rule, Axis: axis})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
 	}
@@ -134,7 +134,7 @@ func runCompare(c *cli.Context) error {
 	if err := compare.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
-	if line := runfolder.OverlapLine(read.ok); line != "" {
+	if line := runfolder.OverlapLine(read.OK); line != "" {
 		fmt.Fprintln(c.App.Writer, "\n"+line)
 	}
 	return nil

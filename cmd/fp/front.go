@@ -79,7 +79,7 @@ func runFront(c *cli.Context) error {
 	var dist []*intervals.Distinguishability
 	if c.Bool("ci") {
 		var notes []string
-		if rows, dist, notes, err = intervals.FrontRows(read.all, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
+		if rows, dist, notes, err = intervals.FrontRows(read.All, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
 			return fmt.Errorf("front: %w", err)
 		}
 		for _, n := range notes {
@@ -119,38 +119,27 @@ func runFront(c *cli.Context) error {
 	}
 	// The overlap of the splits behind the fronts, in one line (records
 	// written before the overlap was recorded give none).
-	if line := runfolder.OverlapLine(read.ok); line != "" {
+	if line := runfolder.OverlapLine(read.OK); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
 	}
 	return nil
 }
 
-// sweeps are the records of the files and sweep folders a command was
-// given, read once (runfolder.ReadAll) for every part of the command: its
-// table, its candidates and its overlap lines see the same files.
-type sweeps struct {
-	paths []string
-	all   []records.Record // every record read, failed candidates too
-	ok    []records.Record // the candidates that trained successfully
-}
-
 // readSweeps reads the records of paths (files or sweep folders), reports
 // torn lines and left-out failed candidates on stderr; no successful
 // candidate at all is an error.
-func readSweeps(c *cli.Context, cmd string, paths []string) (*sweeps, error) {
-	all, warnings, err := runfolder.ReadAll(paths)
+func readSweeps(c *cli.Context, cmd string, paths []string) (*runfolder.Sweeps, error) {
+	s, err := runfolder.ReadSweeps(paths)
+	if s != nil {
+		for _, w := range s.Warnings {
+			fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
+		}
+		if s.Failed > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", s.Failed)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
-	}
-	ok, failed := records.Succeeded(all)
-	if failed > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
-	}
-	if len(ok) == 0 {
-		return nil, fmt.Errorf("%s: no successful candidate in %s", cmd, strings.Join(paths, ", "))
-	}
-	return &sweeps{paths: paths, all: all, ok: ok}, nil
+	return s, nil
 }

@@ -107,8 +107,8 @@ func runPick(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	recs := slices.Clone(read.ok) // --split narrows these, not the overlap report's
-	cands, err := choose.Candidates(read.all)
+	recs := slices.Clone(read.OK) // --split narrows these, not the overlap report's
+	cands, err := choose.Candidates(read.All)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
@@ -178,22 +178,13 @@ func runPick(c *cli.Context) error {
 	var ci *intervals.CI
 	var dist *intervals.Distinguishability
 	if nres > 0 && !c.Bool("print-path") {
-		var notes, more []string
-		if ci, notes, err = intervals.ForShown(cands, &res.Shown, nres); err != nil {
+		var notes []string
+		if ci, dist, notes, err = intervals.ForPick(cands, &res.Shown, res.Among, metric, decide, nres); err != nil {
 			return fmt.Errorf("pick: %w", err)
 		}
-		// The claim is about the front the pick was made from, on the rows
-		// that decided it.
-		if dist, more, err = intervals.Distinguish(res.Among, records.AxisRisk, metric, decide, nres); err != nil {
-			return fmt.Errorf("pick: %w", err)
+		for _, n := range notes {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
 		}
-		notes = append(notes, more...)
-		for i, n := range notes {
-			if !slices.Contains(notes[:i], n) {
-				fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
-			}
-		}
-		ci.Apply(&res.Shown)
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {

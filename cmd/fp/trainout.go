@@ -24,7 +24,7 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	if err != nil {
 		return err
 	}
-	recs := read.ok
+	recs := read.OK
 	decide, err := decideOn(c, "train", recs)
 	if err != nil {
 		return err
@@ -52,8 +52,8 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 // readOverlapReport reads the overlap report of the runs s was read from.
 // An unreadable summary is reported on stderr, not an error: the records'
 // own decision still stands.
-func readOverlapReport(c *cli.Context, s *sweeps) runfolder.OverlapReport {
-	rep, err := runfolder.ReadOverlapReport(s.paths, s.ok)
+func readOverlapReport(c *cli.Context, s *runfolder.Sweeps) runfolder.OverlapReport {
+	rep, err := runfolder.ReadOverlapReport(s.Paths, s.OK)
 	if err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", err)
 	}

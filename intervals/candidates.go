@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/fpareto/fp/candidate"
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )
@@ -331,4 +332,17 @@ func ForPick(cands []candidate.Candidate, p *candidate.Shown, among []candidate.
 	}
 	ci.Apply(p)
 	return ci, dist, once, nil
+}
+
+// WriteDistinguishable says, one line per front of dist (one per dataset,
+// named when there are several), how many of its points can be told apart
+// from their neighbours.
+func WriteDistinguishable(w io.Writer, dist []*Distinguishability) {
+	for _, d := range dist {
+		what := "the front"
+		if len(dist) > 1 {
+			what = "the front of " + printable.String(d.Dataset)
+		}
+		fmt.Fprintf(w, "%s: %s\n", what, d)
+	}
 }

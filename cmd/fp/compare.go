@@ -76,21 +76,9 @@ func frontRule(c *cli.Context, cmd string) (pareto.Rule, error) {
 // every metric the records carry); it returns what it read, for the rest of
 // the command.
 func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, *runfolder.Sweeps, error) {
-	by, err := records.ParseGrouping(c.String("by"))
+	opt, err := compare.ParseOptions(c.String("by"), c.Float64("tolerance"), c.String("axis"), c.String("front-rule"))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: --by: %w", cmd, err)
-	}
-	tol := c.Float64("tolerance")
-	if !(tol > 0) || tol >= 1 {
-		return nil, nil, fmt.Errorf("%s: --tolerance %v: want a number between 0 and 1", cmd, tol)
-	}
-	axis, err := records.ParseAxis(c.String("axis"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: --axis: %w", cmd, err)
-	}
-	rule, err := frontRule(c, cmd)
-	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	read, err := readSweeps(c, cmd, paths)
 	if err != nil {
@@ -100,11 +88,12 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := compare.Run(read.OK, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide, Rule: rule, Axis: axis})
+	opt.Metrics, opt.Decide = metrics, decide
+	res, err := compare.Run(read.OK, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	for _, r := range res.MixedSweeps(by) {
+	for _, r := range res.MixedSweeps(opt.By) {
 		fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s pools candidates of %d sweep configurations "+
 			"(keep them apart with --by run)\n", r.Group, r.Configs)
 	}

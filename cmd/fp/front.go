@@ -9,7 +9,6 @@ import (
 
 	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/internal/cliusage"
-	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -108,14 +107,7 @@ func runFront(c *cli.Context) error {
 		if err := intervals.WriteFront(c.App.Writer, rows, metric); err != nil {
 			return err
 		}
-		for _, d := range dist {
-			what := "the front"
-			if len(dist) > 1 {
-				// The fronts of several datasets, listed by dataset.
-				what = "the front of " + printable.String(d.Dataset)
-			}
-			fmt.Fprintf(c.App.Writer, "%s: %s\n", what, d)
-		}
+		intervals.WriteDistinguishable(c.App.Writer, dist)
 	}
 	// The overlap of the splits behind the fronts, in one line (records
 	// written before the overlap was recorded give none).

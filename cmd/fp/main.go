@@ -51,22 +51,7 @@ func newApp() *cli.App {
 	return app
 }
 
-func init() {
-	// Help shows a flag's default once, and only a true one: urfave/cli
-	// appends the zero value, which for fp's flags means "not set" (the
-	// usage then says what applies) rather than 0 or false.
-	stringer := cli.FlagStringer
-	cli.FlagStringer = func(f cli.Flag) string {
-		s := stringer(f)
-		if df, ok := f.(cli.DocGenerationFlag); ok {
-			switch d := df.GetDefaultText(); d {
-			case "0", "false":
-				s = strings.Replace(s, " (default: "+d+")", "", 1)
-			}
-		}
-		return s
-	}
-}
+func init() { cliusage.HideZeroDefaults() }
 
 // unknownCommand runs when the first argument names no command: it says so
 // and suggests the nearest command; with no argument it shows the help.

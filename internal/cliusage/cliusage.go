@@ -200,3 +200,21 @@ func ArgsAndFlags(c *cli.Context) ([]string, error) {
 	}
 	return args, nil
 }
+
+// HideZeroDefaults makes help show a flag's default once, and only a true
+// one: urfave/cli appends the zero value, which for fp's flags means "not
+// set" (the usage then says what applies) rather than 0 or false. It sets
+// urfave/cli's FlagStringer, for every command of the program.
+func HideZeroDefaults() {
+	stringer := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string {
+		s := stringer(f)
+		if df, ok := f.(cli.DocGenerationFlag); ok {
+			switch d := df.GetDefaultText(); d {
+			case "0", "false":
+				s = strings.Replace(s, " (default: "+d+")", "", 1)
+			}
+		}
+		return s
+	}
+}

@@ -392,3 +392,13 @@ func (l LeftOut) Note(n int) string {
 	}
 	return fmt.Sprintf("left out %d of %d candidates before forming the front: %s", l.Total(), n, l)
 }
+
+// NoteAllowing is Note, with the flag that keeps all but the constant
+// predictors named where the degenerate ones were left out (allow false).
+func (l LeftOut) NoteAllowing(n int, allow bool) string {
+	note := l.Note(n)
+	if note != "" && !allow && l.Total() > l.Collapsed {
+		note += " (--allow-degenerate keeps all but the constant predictors)"
+	}
+	return note
+}

@@ -220,14 +220,9 @@ func runPick(c *cli.Context) error {
 // noteLeftOut says on standard error how many of the n candidates the pick
 // left out, and why.
 func noteLeftOut(c *cli.Context, l choose.LeftOut, n int, allow bool) {
-	note := l.Note(n)
-	if note == "" {
-		return
+	if note := l.NoteAllowing(n, allow); note != "" {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", note)
 	}
-	if !allow && l.Total() > l.Collapsed {
-		note += " (--allow-degenerate keeps all but the constant predictors)"
-	}
-	fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", note)
 }
 
 // ciResamplesFlag is the flag that sets the bootstrap resamples of the

@@ -154,14 +154,14 @@ func applyConfigFile(c *cli.Context, path string) error {
 	}
 	file, err := configfile.Read(path, configfile.Keys(names))
 	if err != nil {
-		return fmt.Errorf("--config %w", err)
+		return err
 	}
 	for _, s := range file.Sets {
 		if c.IsSet(s.Flag) {
 			continue // the command line wins
 		}
 		if err := c.Set(s.Flag, s.Value); err != nil {
-			return fmt.Errorf("--config %s: %s: %q is not a valid value of --%s (%v)", s.Where, s.Key, s.Value, s.Flag, err)
+			return fmt.Errorf("%s: %s: %q is not a valid value of --%s (%v)", s.Where, s.Key, s.Value, s.Flag, err)
 		}
 	}
 	if c.App.Metadata == nil {
@@ -176,13 +176,9 @@ func runTrain(c *cli.Context, tf *trainFlags) error {
 	if err != nil {
 		return err
 	}
-	if file, _ := c.App.Metadata[configMeta].(*configfile.File); file != nil && file.NeedsCheck() {
-		d, err := experiments.LoadDataset(cfg)
-		if err != nil {
+	if file, _ := c.App.Metadata[configMeta].(*configfile.File); file != nil {
+		if err := file.CheckData(cfg.Config); err != nil {
 			return err
-		}
-		if err := file.Check(d); err != nil {
-			return fmt.Errorf("--config %s: %w", file.Path, err)
 		}
 	}
 	// The metric of the front shown at the end is checked before training,

@@ -13,8 +13,8 @@ import (
 )
 
 // Setting is one flag a config file sets: Flag (without the dashes) to
-// Value, from Key at Where (the file, and its line where the format gives
-// one).
+// Value, from Key at Where ("--config FILE", with ":LINE" where the format
+// gives one).
 type Setting struct{ Key, Flag, Value, Where string }
 
 // File is what a config file says: the flags it sets, in the order of the
@@ -91,12 +91,12 @@ func alwaysWritten() []string {
 }
 
 // Read reads the config file at path, whose keys set the flags keys maps
-// them to (Keys). Every refusal is one line that starts with the path (and
-// the line, where the format gives one) and names the key.
+// them to (Keys). Every refusal is one line that starts with "--config
+// PATH" (and the line, where the format gives one) and names the key.
 func Read(path string, keys map[string]string) (*File, error) {
 	entries, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("--config %s: %w", path, err)
 	}
 	return build(path, entries, keys)
 }
@@ -105,9 +105,9 @@ func Read(path string, keys map[string]string) (*File, error) {
 func build(path string, entries []entry, keys map[string]string) (*File, error) {
 	where := func(e entry) string {
 		if e.line > 0 {
-			return fmt.Sprintf("%s:%d", path, e.line)
+			return fmt.Sprintf("--config %s:%d", path, e.line)
 		}
-		return path
+		return "--config " + path
 	}
 	f := &File{Path: path}
 	present := map[string]bool{}
@@ -158,7 +158,7 @@ func build(path string, entries []entry, keys map[string]string) (*File, error) 
 			if slices.Contains(always, s.Key) || present[s.Key] || !ok || s.Key == "dataset" {
 				continue // dataset is left out when csv names the data
 			}
-			f.Sets = append(f.Sets, Setting{s.Key, flag, zeroText(s), path})
+			f.Sets = append(f.Sets, Setting{s.Key, flag, zeroText(s), "--config " + path})
 		}
 	}
 	return f, nil
@@ -274,3 +274,21 @@ func (f *File) Check(d *datasets.Dataset) error {
 
 // NeedsCheck reports whether the file holds a coding or data_id for Check.
 func (f *File) NeedsCheck() bool { return f.Coding != nil || f.DataID != "" }
+
+// CheckData checks the file's coding and data_id (Check) against the data
+// the configuration c names, which it loads only when the file holds
+// either. An error loading the data passes as it is; a refusal starts with
+// "--config PATH".
+func (f *File) CheckData(c runfolder.Config) error {
+	if !f.NeedsCheck() {
+		return nil
+	}
+	d, err := runfolder.LoadDataset(c)
+	if err != nil {
+		return err
+	}
+	if err := f.Check(d); err != nil {
+		return fmt.Errorf("--config %s: %w", f.Path, err)
+	}
+	return nil
+}

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strings"
 
 	"github.com/urfave/cli/v2"
-	"github.com/xrash/smetrics"
 
 	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/model"
@@ -42,7 +40,7 @@ func newApp() *cli.App {
 		Commands:             commands,
 		EnableBashCompletion: true,
 		Suggest:              true,
-		Action:               unknownCommand,
+		Action:               cliusage.UnknownCommand,
 		// Errors end in main, one line on stderr, never in an os.Exit
 		// inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
@@ -52,29 +50,6 @@ func newApp() *cli.App {
 }
 
 func init() { cliusage.HideZeroDefaults() }
-
-// unknownCommand runs when the first argument names no command: it says so
-// and suggests the nearest command; with no argument it shows the help.
-func unknownCommand(c *cli.Context) error {
-	if c.NArg() == 0 {
-		return cli.ShowAppHelp(c)
-	}
-	name := c.Args().First()
-	best, score := "", 0.0
-	for _, cmd := range c.App.VisibleCommands() {
-		if s := smetrics.JaroWinkler(name, cmd.Name, 0.7, 4); s > score {
-			best, score = cmd.Name, s
-		}
-	}
-	if score >= 0.75 {
-		return fmt.Errorf("unknown command %q: did you mean %s? (fp help lists the commands)", name, best)
-	}
-	var names []string
-	for _, cmd := range commands {
-		names = append(names, cmd.Name)
-	}
-	return fmt.Errorf("unknown command %q: the commands are %s", name, strings.Join(names, ", "))
-}
 
 func main() {
 	if err := newApp().Run(os.Args); err != nil {

@@ -218,3 +218,23 @@ func HideZeroDefaults() {
 		return s
 	}
 }
+
+// UnknownCommand is the action of an app whose first argument names no
+// command: it says so and suggests the nearest command, else lists them;
+// with no argument it shows the help.
+func UnknownCommand(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.ShowAppHelp(c)
+	}
+	name := c.Args().First()
+	var names []string
+	for _, cmd := range c.App.VisibleCommands() {
+		if cmd.Name != "help" {
+			names = append(names, cmd.Name)
+		}
+	}
+	if best := suggest.Nearest(name, names); best != "" {
+		return fmt.Errorf("unknown command %q: did you mean %s? (%s help lists the commands)", name, best, c.App.Name)
+	}
+	return fmt.Errorf("unknown command %q: the commands are %s", name, strings.Join(names, ", "))
+}

@@ -1,6 +1,13 @@
 package choose
 
-import "strconv"
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fpareto/fp/records"
+)
 
 // RuleFlag is a requirement flag of fp pick (and fp report, which marks
 // the network fp pick would return): the flag's name, the kind of rule it
@@ -41,4 +48,20 @@ func RulesOf(isSet func(flag string) bool, value func(flag string) float64) (rul
 		flags = append(flags, "--"+r.Flag+" "+strconv.FormatFloat(b, 'g', -1, 64))
 	}
 	return rules, flags
+}
+
+// MetricOf is the metric a pick decides on: metric (--metric, given
+// or not), except that --min-ratio, set, asks for dp_ratio and refuses
+// another metric given.
+func MetricOf(metric string, isSet func(flag string) bool) (string, error) {
+	if isSet("min-ratio") {
+		if isSet("metric") && metric != records.MetricDPRatio {
+			return "", fmt.Errorf("--min-ratio is a requirement on dp_ratio; drop --metric %s or give --metric %s", metric, records.MetricDPRatio)
+		}
+		metric = records.MetricDPRatio
+	}
+	if !slices.Contains(records.Metrics, metric) {
+		return "", fmt.Errorf("--metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
+	}
+	return metric, nil
 }

@@ -2,6 +2,7 @@ package choose
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,28 @@ func TestRulesOf(t *testing.T) {
 	for _, r := range RuleFlags {
 		if !strings.Contains(RuleFlagNames, "--"+r.Flag) {
 			t.Errorf("RuleFlagNames lacks --%s", r.Flag)
+		}
+	}
+}
+
+// MetricOf takes dp_ratio for --min-ratio and refuses another metric
+// given with it, or an unknown metric.
+func TestMetricOf(t *testing.T) {
+	for _, tc := range []struct {
+		metric string
+		set    []string
+		want   string
+		err    string
+	}{
+		{"ato", nil, "ato", ""},
+		{"ato", []string{"min-ratio"}, "dp-ratio", ""},
+		{"dp-ratio", []string{"min-ratio", "metric"}, "dp-ratio", ""},
+		{"dp", []string{"min-ratio", "metric"}, "", "--min-ratio is a requirement on dp_ratio"},
+		{"colour", []string{"metric"}, "", `--metric "colour": want one of`},
+	} {
+		got, err := MetricOf(tc.metric, func(f string) bool { return slices.Contains(tc.set, f) })
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("MetricOf(%q, %v) = %q, %v; want %q, %q", tc.metric, tc.set, got, err, tc.want, tc.err)
 		}
 	}
 }

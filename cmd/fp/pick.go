@@ -78,15 +78,9 @@ func runPick(c *cli.Context) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("pick: name at least one records file or sweep directory")
 	}
-	metric := c.String("metric")
-	if c.IsSet("min-ratio") {
-		if c.IsSet("metric") && metric != records.MetricDPRatio {
-			return fmt.Errorf("pick: --min-ratio is a requirement on dp_ratio; drop --metric %s or give --metric %s", metric, records.MetricDPRatio)
-		}
-		metric = records.MetricDPRatio
-	}
-	if !slices.Contains(records.Metrics, metric) {
-		return fmt.Errorf("pick: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
+	metric, err := choose.MetricOf(c.String("metric"), c.IsSet)
+	if err != nil {
+		return fmt.Errorf("pick: %w", err)
 	}
 	rules, _ := choose.RulesOf(c.IsSet, c.Float64)
 	if c.Bool("print-path") && c.Bool(jsonFlag) {

@@ -12,6 +12,7 @@ import (
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/report/htmlreport"
+	"github.com/fpareto/fp/report/runplot"
 	"github.com/fpareto/fp/runfolder"
 )
 
@@ -74,7 +75,7 @@ func runReport(c *cli.Context) error {
 	}
 	out := c.String("out")
 	if out == "" {
-		out = plotBeside(paths[0], "report.html")
+		out = runplot.Beside(paths[0], "report.html")
 	}
 	if err := runfolder.CheckOut("report", "--out", out, runfolder.Inputs(paths)...); err != nil {
 		return err

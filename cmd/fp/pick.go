@@ -145,10 +145,7 @@ func runPick(c *cli.Context) error {
 	}
 	var all *choose.LeftOutError
 	if errors.As(err, &all) {
-		if !allow && all.LeftOut.Total() > all.LeftOut.Collapsed {
-			return fmt.Errorf("pick: %w in %s; --allow-degenerate keeps all but the constant predictors", err, strings.Join(paths, ", "))
-		}
-		return fmt.Errorf("pick: %w in %s", err, strings.Join(paths, ", "))
+		return fmt.Errorf("pick: %s", all.In(paths, allow))
 	}
 	var pe *choose.PickError
 	if errors.As(err, &pe) {
@@ -158,12 +155,8 @@ func runPick(c *cli.Context) error {
 		return fmt.Errorf("pick: %w", err)
 	}
 	noteLeftOut(c, res.LeftOut, len(cands), allow)
-	if res.Note != "" {
-		fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", res.Note)
-	}
-	if res.Basis == "test" {
-		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
-			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
+	for _, n := range res.Notes() {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
 	}
 	ov := readOverlapReport(c, read)
 	if metric == "ato" {

@@ -483,9 +483,10 @@ func (res *Result) MixedSweeps(by records.Grouping) []Pooled {
 
 // ParseOptions reads the options of a comparison as fp's flags give them:
 // the grouping (--by), the distinct-point tolerance (--tolerance, in (0,
-// 1)), the x axis (--axis) and the front rule (--front-rule). Each error
-// names its flag.
-func ParseOptions(by string, tolerance float64, axis, rule string) (Options, error) {
+// 1)), the x axis (--axis), the front rule (--front-rule) and the
+// hypervolume reference (--reference, CheckReference). Each error names its
+// flag.
+func ParseOptions(by string, tolerance float64, axis, rule string, reference float64) (Options, error) {
 	g, err := records.ParseGrouping(by)
 	if err != nil {
 		return Options{}, fmt.Errorf("--by: %w", err)
@@ -501,5 +502,8 @@ func ParseOptions(by string, tolerance float64, axis, rule string) (Options, err
 	if err != nil {
 		return Options{}, fmt.Errorf("--front-rule: %w", err)
 	}
-	return Options{By: g, Tolerance: tolerance, Axis: a, Rule: r}, nil
+	if err := CheckReference(reference); err != nil {
+		return Options{}, fmt.Errorf("--%w", err)
+	}
+	return Options{By: g, Tolerance: tolerance, Axis: a, Rule: r, Reference: reference}, nil
 }

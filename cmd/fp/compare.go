@@ -69,25 +69,13 @@ func frontRuleFlag() cli.Flag {
 		"predictor on every front) or minmax (both axes min–max over the candidates: the paper's protocol)"}
 }
 
-// frontRule reads --front-rule, naming the command in its error.
-func frontRule(c *cli.Context, cmd string) (pareto.Rule, error) {
-	r, err := pareto.ParseRule(c.String("front-rule"))
-	if err != nil {
-		return "", fmt.Errorf("%s: --front-rule: %w", cmd, err)
-	}
-	return r, nil
-}
-
 // comparison reads the records of paths and compares them on metrics (nil:
 // every metric the records carry); it returns what it read, for the rest of
 // the command.
 func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, *runfolder.Sweeps, error) {
-	opt, err := compare.ParseOptions(c.String("by"), c.Float64("tolerance"), c.String("axis"), c.String("front-rule"))
+	opt, err := compare.ParseOptions(c.String("by"), c.Float64("tolerance"), c.String("axis"), c.String("front-rule"), c.Float64("reference"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
-	}
-	if err := compare.CheckReference(c.Float64("reference")); err != nil {
-		return nil, nil, fmt.Errorf("%s: --%w", cmd, err)
 	}
 	read, err := readSweeps(c, cmd, paths)
 	if err != nil {
@@ -97,7 +85,7 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 	if err != nil {
 		return nil, nil, err
 	}
-	opt.Metrics, opt.Decide, opt.Reference = metrics, decide, c.Float64("reference")
+	opt.Metrics, opt.Decide = metrics, decide
 	res, err := compare.Run(read.OK, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", cmd, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/internal/cliusage"
+	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/report/htmlreport"
 	"github.com/fpareto/fp/report/runplot"
 	"github.com/fpareto/fp/runfolder"
@@ -94,8 +95,8 @@ func runReport(c *cli.Context) error {
 		opt.Rule, opt.RuleFlags = rules[0], flags[0]
 	}
 	if c.IsSet("front-rule") { // left to its default, records written before const_risk fall back to minmax
-		if _, err := frontRule(c, "report"); err != nil {
-			return err
+		if _, err := pareto.ParseRule(c.String("front-rule")); err != nil {
+			return fmt.Errorf("report: --front-rule: %w", err)
 		}
 		opt.FrontRule = c.String("front-rule")
 	}

@@ -18,12 +18,11 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	if err != nil {
 		return err
 	}
-	recs := read.OK
-	decide, err := decideOn(c, "train", recs)
+	decide, err := decideOn(c, "train", read.OK)
 	if err != nil {
 		return err
 	}
-	res, err := experiments.NewOutcomeOn(sum, out, recs, metric, decide)
+	res, err := experiments.NewOutcomeOn(sum, out, read.OK, metric, decide)
 	if err != nil {
 		return err
 	}
@@ -32,7 +31,7 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	ov := readOverlapReport(c, read)
 	res.Overlap, res.ATOWarning = ov.Overlap, ov.ATOWarning
 	if !c.Bool("no-plot") {
-		if res.Figure, err = runplot.RunFront(out, recs, metric, decide); err != nil {
+		if res.Figure, err = runplot.RunFront(out, read.OK, metric, decide); err != nil {
 			return err
 		}
 	}

@@ -238,3 +238,21 @@ func UnknownCommand(c *cli.Context) error {
 	}
 	return fmt.Errorf("unknown command %q: the commands are %s", name, strings.Join(names, ", "))
 }
+
+// NoSubcommand refuses the arguments of the command at path, which takes a
+// subcommand or none: an argument near a subcommand's name is taken for a
+// misspelling of it, any other as an argument the command does not take
+// (NoArgs). It returns nil without arguments.
+func NoSubcommand(c *cli.Context, path string) error {
+	if c.NArg() == 0 {
+		return nil
+	}
+	var names []string
+	for _, sub := range c.Command.Subcommands {
+		names = append(names, sub.Name)
+	}
+	if best := suggest.Nearest(c.Args().First(), names); best != "" {
+		return fmt.Errorf("%s: unknown subcommand %q: did you mean %s? (%s --help)", strings.TrimPrefix(path, "fp "), c.Args().First(), best, path)
+	}
+	return NoArgs(c, path)
+}

@@ -41,16 +41,6 @@ type entry struct {
 	table []entry  // a table's entries, in order
 }
 
-// sub returns the entry of a table with the key k.
-func (e entry) sub(k string) (entry, bool) {
-	for _, s := range e.table {
-		if s.key == k {
-			return s, true
-		}
-	}
-	return entry{}, false
-}
-
 // readFile parses a YAML (.yaml, .yml), JSON (.json) or TOML (.toml) file
 // into its top-level entries, in order.
 func readFile(path string) ([]entry, error) {

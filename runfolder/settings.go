@@ -2,6 +2,7 @@ package runfolder
 
 import (
 	"reflect"
+	"strings"
 
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
@@ -288,4 +289,18 @@ func (s Setting) StoreZero(c *Config) {
 		v := reflect.ValueOf(s.Field(c)).Elem()
 		v.Set(reflect.Zero(v.Type()))
 	}
+}
+
+// ColumnList splits a list setting's comma-separated text (column names,
+// as fp train's flags take them), trimming each; nil for "". An empty name
+// stays in the list, so that the data's check refuses it.
+func ColumnList(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	var out []string
+	for n := range strings.SplitSeq(s, ",") {
+		out = append(out, strings.TrimSpace(n))
+	}
+	return out
 }

@@ -68,7 +68,8 @@ func runPredict(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit"), KeepCoded: c.Bool("keep-coded")}
+	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit"), KeepCoded: c.Bool("keep-coded"),
+		Note: func(line string) { fmt.Fprintln(c.App.ErrWriter, "fp: note: "+line) }}
 	if c.Bool("with-propensity") || c.IsSet("propensity-file") {
 		if opt.Propensity, err = readPropensity(c, f); err != nil {
 			return fmt.Errorf("predict: %w", err)

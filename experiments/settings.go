@@ -25,7 +25,11 @@ func FromSettings(stored runfolder.Config, lists map[string]string, isSet func(f
 	cfg.Config = stored
 	for _, s := range runfolder.Settings {
 		if text, ok := lists[s.Flag]; ok {
-			*s.Field(&cfg.Config).(*[]string) = runfolder.ColumnList(text)
+			list, err := runfolder.ParseList(text)
+			if err != nil {
+				return cfg, fmt.Errorf("--%s %w", s.Flag, err)
+			}
+			*s.Field(&cfg.Config).(*[]string) = list
 		}
 	}
 	for _, s := range runfolder.Settings {

@@ -60,14 +60,16 @@ func predictCommand() *cli.Command {
 
 func runPredict(c *cli.Context) error {
 	if err := runfolder.CheckOut("predict", "--out", c.String("out"),
-		runfolder.Input{Flag: "--data", Path: c.String("data")}, runfolder.Input{Flag: "--model", Path: c.String("model")}); err != nil {
+		runfolder.Input{Flag: "--data", Path: c.String("data")}, runfolder.Input{Flag: "--model", Path: c.String("model")},
+		runfolder.Input{Flag: "--propensity-file", Path: c.String("propensity-file")}); err != nil {
 		return err
 	}
 	f, err := loadModel(c, "predict")
 	if err != nil {
 		return err
 	}
-	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit"), KeepCoded: c.Bool("keep-coded")}
+	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit"), KeepCoded: c.Bool("keep-coded"),
+		Note: func(line string) { fmt.Fprintln(c.App.ErrWriter, "fp: note: "+line) }}
 	if c.Bool("with-propensity") || c.IsSet("propensity-file") {
 		var note string
 		if opt.Propensity, note, err = runfolder.PropensityFor(c.String("propensity-file"), c.String("model"), f); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -105,7 +106,7 @@ func (tf *trainFlags) flag(s runfolder.Setting, d *runfolder.Config) cli.Flag {
 	case *[]string:
 		text := new(string)
 		tf.lists[s.Flag] = text
-		return &cli.StringFlag{Name: s.Flag, Category: s.Category, Usage: s.Usage, DefaultText: s.DefaultText, Value: strings.Join(def.([]string), ","), Destination: text}
+		return &cli.StringFlag{Name: s.Flag, Category: s.Category, Usage: s.Usage, DefaultText: s.DefaultText, Value: runfolder.FormatList(def.([]string)), Destination: text}
 	}
 	panic(fmt.Sprintf("setting %s: a field of type %T", s.Flag, s.Field(&tf.cfg)))
 }
@@ -212,6 +213,14 @@ func runTrain(c *cli.Context, tf *trainFlags) error {
 	}
 	for _, s := range runner.Warnings() {
 		fmt.Fprintln(c.App.ErrWriter, "warning: "+s)
+	}
+	if mem := runner.Memory(); mem.Need > 0 {
+		if !c.Bool("quiet") {
+			fmt.Fprintln(c.App.ErrWriter, "memory: "+mem.String())
+		}
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(mem.SoftLimit())
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)

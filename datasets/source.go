@@ -106,6 +106,17 @@ func OpenRows(path, dataset string) (RowSource, error) {
 	return rr, nil
 }
 
+// IndexNote says, for a header whose first name is empty (the row index
+// pandas writes with DataFrame.to_csv unless index=False), that the
+// column is read as a row index and left out; false for any other header.
+// Training and prediction both leave such a column out and both say so.
+func IndexNote(file string, header []string) (string, bool) {
+	if len(header) < 2 || header[0] != "" {
+		return "", false
+	}
+	return fmt.Sprintf("%s: column 1 has no name in the header: read as a row index (as pandas writes one) and left out; name it in the header to use it", file), true
+}
+
 // errorAt locates err at a row (or the header) of a source, and a column
 // (0-based field; −1 for none).
 func errorAt(file string, at Position, field int, name string, err error) *ParseError {
@@ -127,8 +138,8 @@ func readTable(src RowSource, want []string) (*table, error) {
 	seen := map[string]int{}
 	for i, h := range header {
 		if want == nil {
-			if h == "" && i == 0 && len(header) > 1 {
-				t.notes = append(t.notes, fmt.Sprintf("%s: column 1 has no name in the header: read as a row index (as pandas writes one) and left out; name it in the header to use it", file))
+			if note, ok := IndexNote(file, header); ok && i == 0 {
+				t.notes = append(t.notes, note)
 				continue
 			}
 			if h == "" {

@@ -96,29 +96,3 @@ func TestOutputNeverOverwritesInputs(t *testing.T) {
 		}
 	}
 }
-
-// What commands write by default, or beside a run's files, passes.
-func TestCheckOutAllows(t *testing.T) {
-	dir := outFixture(t)
-	p := func(f string) string { return filepath.Join(dir, f) }
-	for _, out := range []string{"", p("scores.csv"), p("run/report.html"), p("run/front-ato.png"),
-		p("run/networks/split-000/net.onnx"), p("new/folder/scores.csv")} {
-		if err := checkOut("predict", "--out", out, input{"--data", p("data.csv")}, input{"--model", p("run/networks/split-000/net.json")}); err != nil {
-			t.Errorf("--out %q refused: %v", out, err)
-		}
-	}
-	// A folder with a config.json of its own but nothing of a run's is
-	// not taken for one.
-	if err := os.MkdirAll(p("proj/networks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p("proj/config.json"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(p("proj/networks")); err != nil {
-		t.Fatal(err)
-	}
-	if err := checkOut("predict", "--out", p("proj/config2.json")); err != nil {
-		t.Errorf("an output beside a config.json that is no run's refused: %v", err)
-	}
-}

@@ -1,6 +1,7 @@
 package runfolder
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -27,6 +28,20 @@ func LoadDataset(c Config) (*datasets.Dataset, error) {
 		preset = datasets.DefaultPreset(c.Dataset)
 	}
 	return datasets.Load(c.Dataset, datasets.Options{Preset: preset, DataDir: c.DataDir, Columns: cols, Groups: groups})
+}
+
+// GroupOptionsOf is GroupOptions of the flags' text: the two lists as
+// ParseList reads them, an error naming the flag whose list is malformed.
+func GroupOptionsOf(levels string, minRows int, groupMap string) (datasets.GroupOptions, error) {
+	l, err := ParseList(levels)
+	if err != nil {
+		return datasets.GroupOptions{}, fmt.Errorf("--sensitive-levels %w", err)
+	}
+	m, err := ParseList(groupMap)
+	if err != nil {
+		return datasets.GroupOptions{}, fmt.Errorf("--group-map %w", err)
+	}
+	return GroupOptions(l, minRows, m)
 }
 
 // GroupOptions reads the settings of groups (--sensitive-levels,

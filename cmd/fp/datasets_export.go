@@ -69,15 +69,7 @@ func runDatasetsExport(c *cli.Context) error {
 	if c.String("run") == "" && (c.IsSet("split") || c.IsSet("part")) {
 		return cliusage.NewError("fp datasets export", c.Command, "--split and --part need --run DIR, the run whose split they name")
 	}
-	levels, err := runfolder.ParseList(c.String("sensitive-levels"))
-	if err != nil {
-		return fmt.Errorf("datasets export: --sensitive-levels %w", err)
-	}
-	groupMap, err := runfolder.ParseList(c.String("group-map"))
-	if err != nil {
-		return fmt.Errorf("datasets export: --group-map %w", err)
-	}
-	groups, err := runfolder.GroupOptions(levels, c.Int("min-group-rows"), groupMap)
+	groups, err := runfolder.GroupOptionsOf(c.String("sensitive-levels"), c.Int("min-group-rows"), c.String("group-map"))
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}

@@ -31,6 +31,18 @@ type Record struct {
 	GroupCounts map[string]int `json:"group_counts,omitempty"`
 	Method      string         `json:"method"`
 	Penalty     string         `json:"penalty"`
+	// Family is the kind of method that made the candidate (FamilyPenalty,
+	// FamilyAdversarial, FamilyReductions, FamilyThresholds); "" in records
+	// written before it was recorded, which Family reads by rule.
+	FamilyName string `json:"family,omitempty"`
+	// UsesSensitive marks a candidate whose decision reads the sensitive
+	// attribute at prediction time (group thresholds): it cannot decide a
+	// row without the row's group. Absent otherwise.
+	UsesSensitive bool `json:"uses_sensitive,omitempty"`
+	// Multipliers are a reductions candidate's Lagrange multipliers, one per
+	// constraint of the moment (docs/method.md §13); absent for the other
+	// families.
+	Multipliers []float64 `json:"multipliers,omitempty"`
 	Split       int            `json:"split"`
 	Lambda      float64        `json:"lambda"`
 	Seed        uint64         `json:"seed"`
@@ -207,6 +219,41 @@ type Record struct {
 	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
 	ATOUnreliableReason string `json:"ato_unreliable_reason,omitempty"`
 }
+
+// The families of methods (Record.Family).
+const (
+	FamilyPenalty     = "penalty"
+	FamilyAdversarial = "adversarial"
+	FamilyReductions  = "reductions"
+	FamilyThresholds  = "thresholds"
+)
+
+// Family is the record's family of methods: the stored one, or for records
+// written before it was recorded, by rule: adversarial for the adversarial
+// baseline, penalty for every other method of fp (the only two families
+// then), and for the records scripts/fairlearn_compare.py wrote, named
+// fairlearn-KIND-…, reductions for its grid and exponentiated-gradient
+// methods and thresholds for its threshold optimizer.
+func (r *Record) Family() string {
+	switch {
+	case r.FamilyName != "":
+		return r.FamilyName
+	case r.Method == FamilyAdversarial:
+		return FamilyAdversarial
+	case strings.HasPrefix(r.Method, "fairlearn-grid-"), strings.HasPrefix(r.Method, "fairlearn-expgrad-"):
+		return FamilyReductions
+	case strings.HasPrefix(r.Method, "fairlearn-threshold-"):
+		return FamilyThresholds
+	}
+	return FamilyPenalty
+}
+
+// ProbabilityIsBase reports whether the record's probability metrics (risk,
+// ato, dp, eo, eopp) are those of another candidate's network rather than of
+// its own decisions: a group-thresholds candidate decides with thresholds on
+// its base network's probability, so fronts in a (risk, ·) plane leave it
+// out.
+func (r *Record) ProbabilityIsBase() bool { return r.Family() == FamilyThresholds }
 
 // ATOUnreliable reports whether the record's split was judged to have an
 // unreliable ATO (false for records without the decision).

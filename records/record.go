@@ -43,16 +43,16 @@ type Record struct {
 	// constraint of the moment (docs/method.md §13); absent for the other
 	// families.
 	Multipliers []float64 `json:"multipliers,omitempty"`
-	Split       int            `json:"split"`
-	Lambda      float64        `json:"lambda"`
-	Seed        uint64         `json:"seed"`
-	Engine      string         `json:"engine"`
-	Arch        string         `json:"arch"`
-	Batch       int            `json:"batch"`
-	Epochs      int            `json:"epochs"`
-	Dim         int            `json:"dim"`
-	NTrain      int            `json:"n_train"`
-	NTest       int            `json:"n_test"`
+	Split       int       `json:"split"`
+	Lambda      float64   `json:"lambda"`
+	Seed        uint64    `json:"seed"`
+	Engine      string    `json:"engine"`
+	Arch        string    `json:"arch"`
+	Batch       int       `json:"batch"`
+	Epochs      int       `json:"epochs"`
+	Dim         int       `json:"dim"`
+	NTrain      int       `json:"n_train"`
+	NTest       int       `json:"n_test"`
 
 	// EngineVersion is the engine's numerical implementation (e.g.
 	// "backprop/2"); EngineMode is "lockstep" for a network trained in

@@ -202,7 +202,7 @@ func fitDP(gs []group, n float64, lambdas []float64) [][]model.ThresholdRule {
 	for i, lam := range lambdas {
 		best := 0
 		for c := range choices {
-			if score(choices[c].err, choices[c].gap, lam) < score(choices[best].err, choices[best].gap, lam) {
+			if better(choices[c].err, choices[c].gap, choices[best].err, choices[best].gap, lam) {
 				best = c
 			}
 		}
@@ -217,6 +217,14 @@ func fitDP(gs []group, n float64, lambdas []float64) [][]model.ThresholdRule {
 
 // score is the fit's objective; ties go to the earlier choice.
 func score(err, gap, lambda float64) float64 { return (1-lambda)*err + lambda*gap }
+
+// better reports whether (err, gap) beats (err0, gap0) at λ: a lower
+// objective, or an equal one with fewer errors (at λ = 1 every rule of
+// equal gap ties, the constant ones among them).
+func better(err, gap, err0, gap0, lambda float64) bool {
+	s, s0 := score(err, gap, lambda), score(err0, gap0, lambda)
+	return s < s0 || (s == s0 && err < err0)
+}
 
 // mix is a randomized rule as weights on a group's candidate thresholds
 // (those not listed never select), with its expected selected positives
@@ -388,7 +396,7 @@ func fitEO(gs []group, n float64, lambdas []float64) ([][]model.ThresholdRule, e
 	for i, lam := range lambdas {
 		best := 0
 		for c := range choices {
-			if score(choices[c].err, choices[c].gap, lam) < score(choices[best].err, choices[best].gap, lam) {
+			if better(choices[c].err, choices[c].gap, choices[best].err, choices[best].gap, lam) {
 				best = c
 			}
 		}

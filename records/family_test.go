@@ -75,3 +75,27 @@ func TestCommittedRecordsHaveAFamily(t *testing.T) {
 		t.Fatal("no records under results/")
 	}
 }
+
+// A group-thresholds candidate has a point only in the (error, decision
+// metric) planes; every other candidate has one in every plane.
+func TestInPlane(t *testing.T) {
+	thr := records.Record{Method: "thresholds", FamilyName: records.FamilyThresholds, UsesSensitive: true}
+	red := records.Record{Method: "reductions", FamilyName: records.FamilyReductions}
+	for _, tc := range []struct {
+		r            records.Record
+		axis, metric string
+		want         bool
+	}{
+		{thr, records.AxisError, records.MetricDPDiff, true},
+		{thr, records.AxisError, records.MetricEODiff, true},
+		{thr, records.AxisRisk, records.MetricDPDiff, false},
+		{thr, records.AxisError, records.MetricDP, false},
+		{thr, records.AxisRisk, records.MetricATO, false},
+		{red, records.AxisRisk, records.MetricATO, true},
+		{red, records.AxisError, records.MetricDPDiff, true},
+	} {
+		if got := tc.r.InPlane(tc.axis, tc.metric); got != tc.want {
+			t.Errorf("%s in (%s, %s): %v, want %v", tc.r.Method, tc.axis, tc.metric, got, tc.want)
+		}
+	}
+}

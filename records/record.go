@@ -255,6 +255,18 @@ func (r *Record) Family() string {
 // out.
 func (r *Record) ProbabilityIsBase() bool { return r.Family() == FamilyThresholds }
 
+// InPlane reports whether the record belongs on a front of the plane
+// (axis, metric): every record does, except one whose probability is its
+// base network's (ProbabilityIsBase), which has a point only in the planes
+// of its decisions, (error, decision metric).
+func (r *Record) InPlane(axis, metric string) bool {
+	return !r.ProbabilityIsBase() || (axis == AxisError && IsDecisionMetric(metric))
+}
+
+// BaseProbabilityNote says why a plane leaves out candidates whose
+// probability is their base network's.
+const BaseProbabilityNote = "left out of the (risk, ·) planes and the planes of probability metrics: group-thresholds candidates, whose probability is their base network's (docs/method.md §13.1); they compete in the (error, decision metric) planes"
+
 // ATOUnreliable reports whether the record's split was judged to have an
 // unreliable ATO (false for records without the decision).
 func (r *Record) ATOUnreliable() bool { return r.ATOReliable != nil && !*r.ATOReliable }

@@ -263,6 +263,18 @@ func (r *Record) InPlane(axis, metric string) bool {
 	return !r.ProbabilityIsBase() || (axis == AxisError && IsDecisionMetric(metric))
 }
 
+// CountBaseProbability counts the records whose probability is their base
+// network's (ProbabilityIsBase).
+func CountBaseProbability(recs []Record) int {
+	n := 0
+	for i := range recs {
+		if recs[i].ProbabilityIsBase() {
+			n++
+		}
+	}
+	return n
+}
+
 // BaseProbabilityNote says why a plane leaves out candidates whose
 // probability is their base network's.
 const BaseProbabilityNote = "left out of the (risk, ·) planes and the planes of probability metrics: group-thresholds candidates, whose probability is their base network's (docs/method.md §13.1); they compete in the (error, decision metric) planes"

@@ -186,6 +186,9 @@ func readSweeps(c *cli.Context, cmd string, paths []string) (*sweeps, error) {
 	if failed > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
 	}
+	if n := records.CountBaseProbability(ok); n > 0 && cmd != "compare" {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d candidate(s) %s\n", n, records.BaseProbabilityNote)
+	}
 	if len(ok) == 0 {
 		return nil, fmt.Errorf("%s: no successful candidate in %s", cmd, strings.Join(paths, ", "))
 	}

@@ -36,7 +36,7 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	// when their propensity models were fitted.
 	ov := readOverlapReport(c, read)
 	res.Overlap, res.ATOWarning = ov.Overlap, ov.ATOWarning
-	if !c.Bool("no-plot") {
+	if !c.Bool("no-plot") && res.Axis == records.AxisRisk {
 		if res.Figure, err = runplot.RunFront(out, recs, metric, decide); err != nil {
 			return err
 		}

@@ -83,7 +83,9 @@
     var metric = svg.getAttribute("data-metric"), mi = metricIndex(metric);
     var di = +(svg.getAttribute("data-dataset") || 0), zk = svg.id;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g] && c.d === di; });
+    // Group-thresholds candidates have no point in a (risk, ·) plane: their
+    // probability is their base network's (the legend says so).
+    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g] && c.d === di && !c.base_p; });
     if (!cs.length) {
       el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "class": "title" }, svg).textContent =
         D.candidates.some(function (c) { return c.d === di; }) ? "Every method is hidden: click one in the legend." : "No candidate trained successfully.";
@@ -263,6 +265,8 @@
     if (D.candidates.some(function (c) { return c.single_class; })) h += '<span><svg width="12" height="12" class="ring-key"><circle cx="6" cy="6" r="4.2"></circle></svg>rings: predict one class for every test row</span>';
     if (D.candidates.some(function (c) { return c.no_better; })) h += '<span><svg width="12" height="12" class="dash-key"><circle cx="6" cy="6" r="4.2"></circle></svg>dashed outline: no better than the constant predictor</span>';
     if (nCollapsed) h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
+    var nBase = D.candidates.filter(function (c) { return c.base_p; }).length;
+    if (nBase) h += '<span class="muted">not drawn: ' + nBase + ' group-thresholds candidates, which use the sensitive attribute at prediction time and whose probability is their base network\'s (docs/method.md §13.1); the table lists them, fp compare --axis error compares their decisions</span>';
     lg.innerHTML = h;
   }
 
@@ -290,6 +294,7 @@
   function tipText(c) {
     var s = "<b>" + esc(D.groups[c.g].label) + "</b> · split " + c.split + " · " + esc(lambdaText(c)) + "<br>risk " + fmt(c.risk) + ciText(c, "risk") + " · accuracy " + fmt(c.acc, 3) + ciText(c, "acc");
     D.metrics.forEach(function (m, i) { s += (i % 2 === 0 ? "<br>" : " · ") + D.metric_names[m] + " " + fmt(c.m[i]) + ciText(c, i); });
+    if (c.uses_a) s += "<br><i>uses the sensitive attribute at prediction time</i>";
     if (c.collapsed) s += "<br><i>collapsed (constant predictor)</i>";
     else if (c.single_class) s += "<br><i>single class (predicts one class for every test row)</i>";
     if (c.no_better && !c.collapsed) s += "<br><i>no better than the constant predictor at the training base rate</i>";
@@ -399,7 +404,7 @@
   D.metrics.forEach(function (m, i) { cols.push({ k: m, t: D.metric_names[m], n: true, ci: i, v: function (c) { return c.m[i]; } }); });
   // Marks are joined by "; " so that each becomes its own tag.
   cols.push({ k: "flags", t: "marks", v: function (c) {
-    return [c.collapsed && "collapsed", c.single_class && "single class", c.no_better && "no better than constant", c.poor_overlap && "poor overlap"].filter(Boolean).join("; ");
+    return [c.uses_a && "uses the sensitive attribute", c.collapsed && "collapsed", c.single_class && "single class", c.no_better && "no better than constant", c.poor_overlap && "poor overlap"].filter(Boolean).join("; ");
   } });
   cols.push({ k: "net", t: "network", v: function (c) { return c.net || ""; } });
   if (D.runs.length > 1) cols.splice(1, 0, { k: "run", t: "run", v: function (c) { return D.runs[c.run]; } });

@@ -448,6 +448,9 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 	case MethodThresholds, MethodReductions:
 		// The constraint is the second part of the candidates' keys, as a
 		// penalty is of the penalty methods'.
+		if c.Constraint == "" {
+			c.Constraint = runfolder.ConstraintDP
+		}
 		c.Penalty, c.PenaltyVersion = c.Constraint, ""
 		c.AdvVersion, c.AdvClfSteps, c.AdvBudget = 0, 0, ""
 	case MethodAdversarial:

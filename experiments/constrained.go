@@ -55,8 +55,8 @@ func (c Config) checkConstrained() error {
 		return nil
 	}
 	switch {
-	case c.Constraint != runfolder.ConstraintDP && c.Constraint != runfolder.ConstraintEO:
-		return fieldErr("constraint", "%q, want dp or eo", c.Constraint)
+	case c.Constraint != "" && c.Constraint != runfolder.ConstraintDP && c.Constraint != runfolder.ConstraintEO:
+		return fieldErr("constraint", "%q, want dp or eo (\"\": dp)", c.Constraint)
 	case c.BaseRun != "" && c.Method != MethodThresholds:
 		return fieldErr("base_run", "%q: a base run applies to --method thresholds only", c.BaseRun)
 	case c.CustomPenalty != nil || c.CustomScalarization != nil:

@@ -18,18 +18,18 @@ import (
 // Outcome is a finished sweep: its counts, the comparison of its candidates
 // and its front. Its JSON form is what fp train --json prints.
 type Outcome struct {
-	Out            string          `json:"out"`
-	Candidates     int             `json:"candidates"`
-	Trained        int             `json:"trained"`
-	Resumed        int             `json:"resumed"`
-	Failed         int             `json:"failed"`
-	ElapsedSeconds float64         `json:"elapsed_seconds"`
-	Metric         string          `json:"metric"`
+	Out            string  `json:"out"`
+	Candidates     int     `json:"candidates"`
+	Trained        int     `json:"trained"`
+	Resumed        int     `json:"resumed"`
+	Failed         int     `json:"failed"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	Metric         string  `json:"metric"`
 	// Axis is the front's x axis: the test risk, or for a sweep of group
 	// thresholds (whose probability is its base network's) the test error,
 	// against the constraint's decision metric.
-	Axis string `json:"axis"`
-	Comparison     *compare.Result `json:"comparison"`
+	Axis       string          `json:"axis"`
+	Comparison *compare.Result `json:"comparison"`
 	// Front are the records of the non-dominated candidates by test risk,
 	// their Weights a path from the working directory.
 	Front []records.Record `json:"front"`

@@ -18,7 +18,7 @@ func TestSettingsDefaultsAreTheLibrarys(t *testing.T) {
 	want := map[string]any{
 		"rho": scalarize.DefaultRho, "threshold": fairness.DefaultThreshold, "adv-budget": experiments.AdvBudgetPaper,
 		"film-width": model.DefaultFiLMWidth, "lambdas-per-step": 1, "lambda-draw": train.DefaultDraw,
-		"film-penalty": train.PenaltyAfterFiLM,
+		"film-penalty": train.PenaltyAfterFiLM, "constraint": runfolder.ConstraintDP,
 	}
 	d := experiments.CommandDefaults()
 	for _, s := range runfolder.Settings {

@@ -7,11 +7,13 @@
 #
 # Writes results/DATASET/methods/{base,thresholds-dp,thresholds-eo,reductions-dp,reductions-eo}
 # (records and config.json; the networks stay in runs/methods-DATASET) and the comparison
-# results/DATASET/methods/comparison.txt. Environment: FP (default bin/fp), WORKERS (default 2).
+# results/DATASET/methods/comparison.txt. Environment: FP (default bin/fp), WORKERS (default 2),
+# GRID (the reductions' multipliers, default linear:11).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FP=${FP:-bin/fp}
 WORKERS=${WORKERS:-2}
+GRID=${GRID:-linear:11}
 dataset=${1:?usage: scripts/methods.sh compas|adult-sex [SPLITS]}
 splits=${2:-10}
 runs=runs/methods-$dataset
@@ -28,7 +30,7 @@ for c in dp eo; do
 	"$FP" train "${common[@]}" --method thresholds --constraint "$c" --base-run "$runs/base" --lambdas linear:21 \
 		--out "$runs/thresholds-$c" --no-plot >"$runs/thresholds-$c.log" 2>&1
 	step "reductions-$c"
-	"$FP" train "${common[@]}" --method reductions --constraint "$c" --lambdas linear:11 \
+	"$FP" train "${common[@]}" --method reductions --constraint "$c" --lambdas "$GRID" \
 		--out "$runs/reductions-$c" --no-plot >"$runs/reductions-$c.log" 2>&1
 done
 for r in base thresholds-dp thresholds-eo reductions-dp reductions-eo; do

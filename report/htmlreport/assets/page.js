@@ -163,6 +163,21 @@
     var plot = el("g", { "clip-path": "url(#" + clipId + ")" }, svg);
     var hit = el("rect", { x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b, "class": "hit" }, plot);
 
+    // Each method's own front on the test metrics shown: a thin staircase
+    // in its colour, under the panel's front, so that the families can be
+    // compared plane by plane.
+    var byGroup = {};
+    cs.forEach(function (c) { (byGroup[c.g] = byGroup[c.g] || []).push(c); });
+    Object.keys(byGroup).forEach(function (g) {
+      var pts = byGroup[g].slice().sort(function (a, b) { return a.risk - b.risk || a.m[mi] - b.m[mi]; });
+      var own = [], best = Infinity;
+      pts.forEach(function (c) { if (c.m[mi] < best) { own.push(c); best = c.m[mi]; } });
+      if (own.length < 2) return;
+      var od = "M" + px(own[0].risk) + "," + py(own[0].m[mi]);
+      for (var k = 1; k < own.length; k++) od += "H" + px(own[k].risk) + "V" + py(own[k].m[mi]);
+      el("path", { d: od, "class": "stair-own", stroke: D.groups[g].color }, plot);
+    });
+
     // The non-dominated staircase of the panel's dataset.
     var f = cs.filter(function (c) { return c.nd && c.nd.indexOf(mi) >= 0; })
       .sort(function (a, b) { return a.risk - b.risk || b.m[mi] - a.m[mi]; });
@@ -262,6 +277,7 @@
     h += '<span><span class="front-key"></span>' + (D.decided_on === "selection" ?
       "non-dominated on the selection rows (outlined points), drawn at their test metrics" :
       "non-dominated staircase (outlined points)") + "</span>";
+    if (D.groups.length > 1) h += '<span>thin lines: each method\'s own front, on the test metrics shown</span>';
     if (D.candidates.some(function (c) { return c.single_class; })) h += '<span><svg width="12" height="12" class="ring-key"><circle cx="6" cy="6" r="4.2"></circle></svg>rings: predict one class for every test row</span>';
     if (D.candidates.some(function (c) { return c.no_better; })) h += '<span><svg width="12" height="12" class="dash-key"><circle cx="6" cy="6" r="4.2"></circle></svg>dashed outline: no better than the constant predictor</span>';
     if (nCollapsed) h += '<span class="muted">faint points: collapsed to a constant predictor</span>';

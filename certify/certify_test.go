@@ -148,7 +148,7 @@ func TestFalseCertificationIsBounded(t *testing.T) {
 	px, py, pa := draw(400_000, rng)
 	truth := make([]float64, len(shifts))
 	for k, s := range shifts {
-		d, err := fairness.DecideLogits(logits(px, pa, s), py, fairness.BinaryGroups(pa), 0.5)
+		d, err := fairness.DecideLogits(logits(px, pa, s), py, groupsOf(pa), 0.5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestFalseCertificationIsBounded(t *testing.T) {
 	for range reps {
 		x, y, a := draw(n, rng)
 		cert, _ := Sequence(order, r, func(k int) Bound {
-			s, err := bootstrap.NewLogits(logits(x, a, shifts[k]), y, a, nil)
+			s, err := bootstrap.NewLogits(logits(x, a, shifts[k]), y, groupsOf(a), 2, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,7 +183,7 @@ func TestFalseCertificationIsBounded(t *testing.T) {
 		// The point pick: the largest shift (the least constrained, as
 		// its risk is lowest) whose estimate meets U.
 		for k := len(shifts) - 1; k >= 0; k-- {
-			d, _ := fairness.DecideLogits(logits(x, a, shifts[k]), y, fairness.BinaryGroups(a), 0.5)
+			d, _ := fairness.DecideLogits(logits(x, a, shifts[k]), y, groupsOf(a), 0.5)
 			if d.DPDiff <= U {
 				if truth[k] > U {
 					pointWrong++
@@ -204,4 +204,13 @@ func TestFalseCertificationIsBounded(t *testing.T) {
 	if pointWrong < reps/10 {
 		t.Errorf("the point pick broke the requirement in %d of %d draws only: the case is not the hard one it should be", pointWrong, reps)
 	}
+}
+
+// groupsOf is the groups of the 0/1 attribute a that draw gives.
+func groupsOf(a []float64) []int {
+	z, err := fairness.BinaryGroups(a)
+	if err != nil {
+		panic(err)
+	}
+	return z
 }

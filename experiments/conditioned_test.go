@@ -345,7 +345,11 @@ func scoreOnTestRows(t *testing.T, dir string, m int, net *model.File) fairness.
 	if err != nil {
 		t.Fatal(err)
 	}
-	met, err := fairness.EvaluateLogits(z, sp.y, sp.a, sp.e)
+	g, w, err := fairness.Binary(sp.a, sp.e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	met, err := fairness.EvaluateLogits(z, sp.y, g, w)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,8 +75,8 @@ type splitData struct {
 	testY       []float64
 	testA       []float64
 	testE       []float64 // calibrated propensity on the test rows
-	testZ       []int     // the test rows' groups, for R > 2 groups
-	testW       []float64 // their generalised overlap weights, for R > 2 groups
+	testZ       []int     // the test rows' groups, 0 … R−1 (two groups: testA)
+	testW       []float64 // their overlap weights
 	sel         evalRows  // the selection rows (n = 0 when none are kept)
 	std         *datasets.Standardizer
 	columns     []string
@@ -85,7 +85,7 @@ type splitData struct {
 
 // evalRows are rows a network is scored on, standardized, with their
 // labels, groups and calibrated propensity.
-// For R > 2 groups z holds their groups and w their generalised overlap
+// z holds their groups, 0 … R−1 (two groups: a), and w their overlap
 // weights.
 type evalRows struct {
 	x, y, a, e []float64
@@ -211,6 +211,9 @@ func (r *Runner) prepareBinary(ctx context.Context, sd *splitData, sp runfolder.
 	if err != nil {
 		return fmt.Errorf("split %d: test rows: %w", m, err)
 	}
+	if sd.testZ, sd.testW, err = fairness.Binary(sd.testA, sd.testE); err != nil {
+		return fmt.Errorf("split %d: test rows: %w", m, err)
+	}
 	sd.overlap = runfolder.SplitOverlap{Split: m, Overlap: ov}
 	sd.overlap.SetTest(tov)
 	if len(sp.Selection) > 0 {
@@ -219,6 +222,9 @@ func (r *Runner) prepareBinary(ctx context.Context, sd *splitData, sp runfolder.
 		sd.sel.e = pm.Predict(sd.sel.x, len(sp.Selection))
 		sov, err := propensity.Diagnose(sd.sel.e, sd.sel.a, pm.T)
 		if err != nil {
+			return fmt.Errorf("split %d: selection rows: %w", m, err)
+		}
+		if sd.sel.z, sd.sel.w, err = fairness.Binary(sd.sel.a, sd.sel.e); err != nil {
 			return fmt.Errorf("split %d: selection rows: %w", m, err)
 		}
 		sd.overlap.SetSelection(sov)
@@ -239,8 +245,9 @@ func (r *Runner) prepareBinary(ctx context.Context, sd *splitData, sp runfolder.
 		return err
 	}
 	r.observeOverlap(sd.overlap)
-	whole.W = make([]float64, whole.N)
-	fairness.OverlapWeights(e, whole.A, whole.W)
+	if _, whole.W, err = fairness.Binary(whole.A, e); err != nil {
+		return fmt.Errorf("split %d: training rows: %w", m, err)
+	}
 	return nil
 }
 

@@ -250,7 +250,11 @@ func TestRunnerRecordsAndPredictions(t *testing.T) {
 		if len(p.P) != rec.NTest {
 			t.Fatalf("%d predictions, want %d", len(p.P), rec.NTest)
 		}
-		m, err := fairness.Evaluate(p.P, p.Y, p.A, nil)
+		g, err := fairness.BinaryGroups(p.A)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := fairness.Evaluate(p.P, p.Y, g, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -108,10 +108,10 @@ func TestGroupsSweep(t *testing.T) {
 					t.Fatal(err)
 				}
 				w := make([]float64, len(y))
-				if err := fairness.OverlapWeightsGroups(e, 4, z, w); err != nil {
+				if err := fairness.OverlapWeights(e, 4, z, w); err != nil {
 					t.Fatal(err)
 				}
-				ato, err := fairness.ATOGroups(p, z, w)
+				ato, err := fairness.ATO(p, z, w)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -119,8 +119,8 @@ func TestGroupsSweep(t *testing.T) {
 					name      string
 					got, want float64
 				}{
-					{"ato", rec.ATO, ato}, {"dp", rec.DP, fairness.DPGroups(p, z)},
-					{"eo", rec.EO, fairness.EOGroups(p, y, z)}, {"eopp", rec.EOpp, fairness.EOppGroups(p, y, z)},
+					{"ato", rec.ATO, ato}, {"dp", rec.DP, fairness.DP(p, z)},
+					{"eo", rec.EO, fairness.EO(p, y, z)}, {"eopp", rec.EOpp, fairness.EOpp(p, y, z)},
 				} {
 					if math.Abs(m.got-m.want) > 1e-9 {
 						t.Errorf("λ = %g: %s %v, recomputed %v", rec.Lambda, m.name, m.got, m.want)

@@ -61,7 +61,11 @@ func TestPredictionSourceMatchesLoadPredictions(t *testing.T) {
 		if !slices.Equal(e, ts.Propensity) {
 			t.Errorf("split %d: the source's propensities are not LoadTestSplit's", recs[i].Split)
 		}
-		met, err := fairness.EvaluateLogits(got.Z, got.Y, got.A, e)
+		g, w, err := fairness.Binary(got.A, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		met, err := fairness.EvaluateLogits(got.Z, got.Y, g, w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +140,7 @@ func TestPredictionSourceSelectionRows(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					met, err = fairness.EvaluateGroupsLogits(sel.Z, sel.Y, sel.Groups, w)
+					met, err = fairness.EvaluateLogits(sel.Z, sel.Y, sel.Groups, w)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -145,7 +149,11 @@ func TestPredictionSourceSelectionRows(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if met, err = fairness.EvaluateLogits(sel.Z, sel.Y, sel.A, e); err != nil {
+					g, w, err := fairness.Binary(sel.A, e)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if met, err = fairness.EvaluateLogits(sel.Z, sel.Y, g, w); err != nil {
 						t.Fatal(err)
 					}
 				}

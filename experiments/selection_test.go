@@ -172,7 +172,11 @@ func TestSelectFractionChangesNoOtherDraw(t *testing.T) {
 			{"test", p, ts.Propensity, r5.Risk, r5.Accuracy, r5.ATO, r5.DP, r5.EO, r5.EOpp},
 			{"selection", p.Selection, ts.SelectionPropensity, r5.SelRisk, r5.SelAccuracy, r5.SelATO, r5.SelDP, r5.SelEO, r5.SelEOpp},
 		} {
-			m, err := fairness.Evaluate(part.pr.P, part.pr.Y, part.pr.A, part.e)
+			g, w, err := fairness.Binary(part.pr.A, part.e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := fairness.Evaluate(part.pr.P, part.pr.Y, g, w)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -249,19 +249,12 @@ func (r *Runner) sensitiveKey() string {
 }
 
 // evaluate scores logits z of the test rows (sel false) or the selection
-// rows: the binary metrics, or for R > 2 groups the R-group ones
-// (fairness.EvaluateGroupsLogits, with the generalised overlap weights).
+// rows over their groups, with their overlap weights.
 func (r *Runner) evaluate(z []float64, sd *splitData, sel bool) (fairness.Metrics, error) {
-	if r.cfg.groups > 2 {
-		if sel {
-			return fairness.EvaluateGroupsLogits(z, sd.sel.y, sd.sel.z, sd.sel.w)
-		}
-		return fairness.EvaluateGroupsLogits(z, sd.testY, sd.testZ, sd.testW)
-	}
 	if sel {
-		return fairness.EvaluateLogits(z, sd.sel.y, sd.sel.a, sd.sel.e)
+		return fairness.EvaluateLogits(z, sd.sel.y, sd.sel.z, sd.sel.w)
 	}
-	return fairness.EvaluateLogits(z, sd.testY, sd.testA, sd.testE)
+	return fairness.EvaluateLogits(z, sd.testY, sd.testZ, sd.testW)
 }
 
 func (r *Runner) penalty() (train.Term, error) { return r.cfg.penalty() }
@@ -487,13 +480,6 @@ func (r *Runner) decide(z []float64, sd *splitData, sel bool) (fairness.Decision
 	y, groups := sd.testY, sd.testZ
 	if sel {
 		y, groups = sd.sel.y, sd.sel.z
-	}
-	if r.cfg.groups <= 2 {
-		a := sd.testA
-		if sel {
-			a = sd.sel.a
-		}
-		groups = fairness.BinaryGroups(a)
 	}
 	return fairness.DecideLogits(z, y, groups, r.cfg.threshold())
 }

@@ -3,95 +3,109 @@ package fairness
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
-// ATO returns τ̂(o), the overlap-weighted difference of the mean outcome
-// between the groups a = 1 and a = 0 (docs/method.md §3):
+// ATO is the average treatment effect for the overlap population of an
+// outcome o (docs/method.md §3 and §7) over the groups z (integer labels):
+// the largest pairwise difference of the overlap-weighted group means of
+// OverlapMeans,
 //
-//	τ̂(o) = Σ a_i w_i o_i / Σ a_i w_i − Σ (1−a_i) w_i o_i / Σ (1−a_i) w_i.
+//	max_{r,s} |m_r − m_s| = max_r m_r − min_r m_r.
 //
-// The result is signed; the metric of docs/method.md §7 is its absolute value. a must
-// be 0 or 1, w finite and ≥ 0 (usually from OverlapWeights) and o finite. A
-// group whose total weight is zero (absent, or every weight 0) makes τ̂
-// undefined and is an error.
-func ATO(o, a, w []float64) (float64, error) {
-	if len(o) != len(a) || len(w) != len(a) {
-		return 0, fmt.Errorf("ato: %d outcomes, %d groups and %d weights: want equal lengths", len(o), len(a), len(w))
-	}
-	s1, s0, err := groupWeights(a, w)
+// With two groups it is |τ̂(o)|, the absolute overlap-weighted difference of
+// the mean outcome between group 1 and group 0,
+//
+//	τ̂(o) = Σ_{z_i=1} w_i o_i / Σ_{z_i=1} w_i − Σ_{z_i=0} w_i o_i / Σ_{z_i=0} w_i.
+//
+// w must be finite and ≥ 0 (usually from OverlapWeights) and o finite. It
+// needs at least two groups; a group whose total weight is zero (every
+// weight 0) makes its mean undefined and is an error, as are the other
+// errors of OverlapMeans.
+func ATO(o []float64, z []int, w []float64) (float64, error) {
+	_, means, err := OverlapMeans(o, z, w)
 	if err != nil {
 		return 0, err
 	}
-	var t1, t0 float64
-	for i, ai := range a {
-		if math.IsNaN(o[i]) || math.IsInf(o[i], 0) {
-			return 0, fmt.Errorf("ato: example %d: outcome %v, want a finite number", i, o[i])
-		}
-		if ai == 1 {
-			t1 += w[i] * o[i]
-		} else {
-			t0 += w[i] * o[i]
-		}
+	if len(means) < 2 {
+		return 0, fmt.Errorf("ato: %d group, want at least 2 to compare", len(means))
 	}
-	return t1/s1 - t0/s0, nil
+	return slices.Max(means) - slices.Min(means), nil
 }
 
-// ATOVec returns τ̂ of each of the k units of a vector outcome: o is the
-// row-major n×k matrix whose row i is example i's outcome. |τ̂(o)| of docs/method.md §3
-// is the sum of the absolute values of the result. The conditions of ATO
-// apply.
-func ATOVec(o []float64, n, k int, a, w []float64) ([]float64, error) {
+// OverlapMeans returns the overlap-weighted mean outcome of each group,
+//
+//	m_r = Σ_{i: z_i = r} w_i o_i / Σ_{i: z_i = r} w_i,
+//
+// with the groups' labels in increasing order. o must be finite, w finite
+// and ≥ 0; a group whose total weight is 0 has no mean and is an error.
+func OverlapMeans(o []float64, z []int, w []float64) (labels []int, means []float64, err error) {
+	if len(o) != len(z) || len(w) != len(z) {
+		return nil, nil, fmt.Errorf("ato: %d outcomes, %d groups and %d weights: want equal lengths", len(o), len(z), len(w))
+	}
+	codes, r := denseCodes(z)
+	labels = make([]int, r)
+	tw, to := make([]float64, r), make([]float64, r)
+	for i, g := range codes {
+		if math.IsNaN(o[i]) || math.IsInf(o[i], 0) {
+			return nil, nil, fmt.Errorf("ato: example %d: outcome %v, want a finite number", i, o[i])
+		}
+		if !(w[i] >= 0) || math.IsInf(w[i], 0) {
+			return nil, nil, fmt.Errorf("ato: example %d: weight %v, want a finite number ≥ 0", i, w[i])
+		}
+		labels[g] = z[i]
+		tw[g] += w[i]
+		to[g] += w[i] * o[i]
+	}
+	means = make([]float64, r)
+	for g := range means {
+		if !(tw[g] > 0) {
+			return nil, nil, fmt.Errorf("ato: group %d has zero total weight: its mean is undefined", labels[g])
+		}
+		means[g] = to[g] / tw[g]
+	}
+	return labels, means, nil
+}
+
+// ATOVec returns the signed τ̂ (group 1 minus group 0, as at ATO) of each
+// of the k units of a vector outcome over two groups z_i ∈ {0, 1}: o is the
+// row-major n×k matrix whose row i is example i's outcome. The penultimate
+// layer's |τ̂(o)| of docs/method.md §3 is the sum of the absolute values of
+// the result. The conditions of ATO apply, and every label must be 0 or 1.
+func ATOVec(o []float64, n, k int, z []int, w []float64) ([]float64, error) {
 	if n < 0 || k < 0 || len(o) != n*k {
 		return nil, fmt.Errorf("ato: outcome of %d values, want %d×%d", len(o), n, k)
 	}
-	if len(a) != n || len(w) != n {
-		return nil, fmt.Errorf("ato: %d rows, %d groups and %d weights: want equal lengths", n, len(a), len(w))
+	if len(z) != n || len(w) != n {
+		return nil, fmt.Errorf("ato: %d rows, %d groups and %d weights: want equal lengths", n, len(z), len(w))
 	}
-	s1, s0, err := groupWeights(a, w)
-	if err != nil {
-		return nil, err
-	}
-	t1 := make([]float64, k)
-	t0 := make([]float64, k)
-	for i, ai := range a {
-		row := o[i*k : (i+1)*k]
-		t := t0
-		if ai == 1 {
-			t = t1
+	var s [2]float64
+	for i, g := range z {
+		if g != 0 && g != 1 {
+			return nil, fmt.Errorf("ato: example %d: group %d, want 0 or 1", i, g)
 		}
+		if !(w[i] >= 0) || math.IsInf(w[i], 0) {
+			return nil, fmt.Errorf("ato: example %d: weight %v, want a finite number ≥ 0", i, w[i])
+		}
+		s[g] += w[i]
+	}
+	for g, sg := range s {
+		if !(sg > 0) {
+			return nil, fmt.Errorf("ato: group %d has zero total weight: τ̂ is undefined", g)
+		}
+	}
+	t := [2][]float64{make([]float64, k), make([]float64, k)}
+	for i, g := range z {
+		row := o[i*k : (i+1)*k]
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("ato: example %d, unit %d: outcome %v, want a finite number", i, j, v)
 			}
-			t[j] += w[i] * v
+			t[g][j] += w[i] * v
 		}
 	}
-	for j := range t1 {
-		t1[j] = t1[j]/s1 - t0[j]/s0
+	for j := range t[1] {
+		t[1][j] = t[1][j]/s[1] - t[0][j]/s[0]
 	}
-	return t1, nil
-}
-
-// groupWeights validates a and w and returns the total weight of each group.
-func groupWeights(a, w []float64) (s1, s0 float64, err error) {
-	for i, ai := range a {
-		if ai != 0 && ai != 1 {
-			return 0, 0, fmt.Errorf("ato: example %d: group %v, want 0 or 1", i, ai)
-		}
-		if !(w[i] >= 0) || math.IsInf(w[i], 0) {
-			return 0, 0, fmt.Errorf("ato: example %d: weight %v, want a finite number ≥ 0", i, w[i])
-		}
-		if ai == 1 {
-			s1 += w[i]
-		} else {
-			s0 += w[i]
-		}
-	}
-	if !(s1 > 0) {
-		return 0, 0, fmt.Errorf("ato: group a=1 has zero total weight: τ̂ is undefined")
-	}
-	if !(s0 > 0) {
-		return 0, 0, fmt.Errorf("ato: group a=0 has zero total weight: τ̂ is undefined")
-	}
-	return s1, s0, nil
+	return t[1], nil
 }

@@ -26,14 +26,24 @@ var (
 const atoTau = -1.0 / 70
 
 func TestATOHandWorked(t *testing.T) {
+	z := zOf(atoA)
 	w := make([]float64, len(atoA))
-	OverlapWeights(atoE, atoA, w)
-	got, err := ATO(atoP, atoA, w)
+	if err := OverlapWeights(atoE, 2, z, w); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ATO(atoP, z, w)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(got-atoTau) > 1e-15 {
-		t.Errorf("ATO = %.17g, want −1/70 = %.17g", got, atoTau)
+	if math.Abs(got-math.Abs(atoTau)) > 1e-15 {
+		t.Errorf("ATO = %.17g, want |−1/70| = %.17g", got, -atoTau)
+	}
+	signed, err := ATOVec(atoP, len(atoP), 1, z, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(signed[0]-atoTau) > 1e-15 {
+		t.Errorf("ATOVec = %.17g, want −1/70 = %.17g", signed[0], atoTau)
 	}
 }
 
@@ -42,10 +52,10 @@ func TestATOVecMatchesColumns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n, k = 50, 3
 	o := make([]float64, n*k)
-	a := make([]float64, n)
+	a := make([]int, n)
 	w := make([]float64, n)
 	for i := range n {
-		a[i] = float64(i % 2)
+		a[i] = i % 2
 		w[i] = rng.Float64()
 		for j := range k {
 			o[i*k+j] = rng.NormFloat64()
@@ -64,8 +74,8 @@ func TestATOVecMatchesColumns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(got[j]-want) > 1e-14 {
-			t.Errorf("unit %d: ATOVec %.17g, ATO %.17g", j, got[j], want)
+		if math.Abs(math.Abs(got[j])-want) > 1e-14 {
+			t.Errorf("unit %d: |ATOVec| %.17g, ATO %.17g", j, math.Abs(got[j]), want)
 		}
 	}
 }
@@ -76,10 +86,10 @@ func TestATOWeightScaleInvariance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 100 {
 		n := 2 + rng.IntN(40)
-		o, a, w := make([]float64, n), make([]float64, n), make([]float64, n)
+		o, a, w := make([]float64, n), make([]int, n), make([]float64, n)
 		for i := range n {
 			o[i] = rng.Float64()
-			a[i] = float64(rng.IntN(2))
+			a[i] = rng.IntN(2)
 			w[i] = rng.Float64()
 		}
 		a[0], a[1] = 0, 1
@@ -104,31 +114,39 @@ func TestATOWeightScaleInvariance(t *testing.T) {
 
 func TestATOErrors(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		o, a, w []float64
-		want    string
+		name   string
+		o, w   []float64
+		z      []int
+		want   string
+		vecToo bool // ATOVec refuses it too
 	}{
-		{"lengths", []float64{1, 2}, []float64{0, 1}, []float64{1}, "equal lengths"},
-		{"no a=1", []float64{1, 2}, []float64{0, 0}, []float64{1, 1}, "a=1 has zero total weight"},
-		{"a=0 weightless", []float64{1, 2}, []float64{0, 1}, []float64{0, 1}, "a=0 has zero total weight"},
-		{"group not binary", []float64{1, 2}, []float64{0, 2}, []float64{1, 1}, "example 1: group 2"},
-		{"negative weight", []float64{1, 2}, []float64{0, 1}, []float64{-1, 1}, "example 0: weight -1"},
-		{"NaN weight", []float64{1, 2}, []float64{0, 1}, []float64{1, math.NaN()}, "example 1: weight NaN"},
-		{"NaN outcome", []float64{math.NaN(), 2}, []float64{0, 1}, []float64{1, 1}, "example 0: outcome NaN"},
+		{"lengths", []float64{1, 2}, []float64{1}, []int{0, 1}, "equal lengths", true},
+		{"one group", []float64{1, 2}, []float64{1, 1}, []int{0, 0}, "1 group, want at least 2", true},
+		{"group 0 weightless", []float64{1, 2}, []float64{0, 1}, []int{0, 1}, "group 0 has zero total weight", true},
+		{"negative weight", []float64{1, 2}, []float64{-1, 1}, []int{0, 1}, "example 0: weight -1", true},
+		{"NaN weight", []float64{1, 2}, []float64{1, math.NaN()}, []int{0, 1}, "example 1: weight NaN", true},
+		{"NaN outcome", []float64{math.NaN(), 2}, []float64{1, 1}, []int{0, 1}, "example 0: outcome NaN", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ATO(tc.o, tc.a, tc.w)
+			_, err := ATO(tc.o, tc.z, tc.w)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("ATO error %v, want one containing %q", err, tc.want)
 			}
-			if len(tc.w) == len(tc.a) {
-				if _, err := ATOVec(tc.o, len(tc.o), 1, tc.a, tc.w); err == nil {
+			if tc.vecToo {
+				if _, err := ATOVec(tc.o, len(tc.o), 1, tc.z, tc.w); err == nil {
 					t.Errorf("ATOVec accepted the input")
 				}
 			}
 		})
 	}
-	if _, err := ATOVec([]float64{1, 2, 3}, 2, 2, []float64{0, 1}, []float64{1, 1}); err == nil {
+	if _, err := ATOVec([]float64{1, 2, 3}, 2, 2, []int{0, 1}, []float64{1, 1}); err == nil {
 		t.Error("ATOVec accepted 3 values for a 2×2 outcome")
+	}
+	// The signed contrast is of groups 0 and 1 only; ATO compares any labels.
+	if _, err := ATOVec([]float64{1, 2}, 2, 1, []int{0, 2}, []float64{1, 1}); err == nil || !strings.Contains(err.Error(), "example 1: group 2") {
+		t.Errorf("ATOVec on labels 0 and 2: error %v, want one naming example 1", err)
+	}
+	if got, err := ATO([]float64{1, 2}, []int{0, 2}, []float64{1, 1}); err != nil || got != 1 {
+		t.Errorf("ATO on labels 0 and 2 = %v (%v), want 1", got, err)
 	}
 }

@@ -7,7 +7,7 @@ import "fmt"
 // metrics. A prediction is positive (selected) when p ≥ 0.5, as for
 // Metrics.Accuracy.
 type GroupMetrics struct {
-	A             int     `json:"a"`              // the group: 0 or 1 (ByGroups: its label)
+	A             int     `json:"a"`              // the group's label
 	Count         int     `json:"count"`          // its examples
 	BaseRate      float64 `json:"base_rate"`      // P(y=1)
 	MeanScore     float64 `json:"mean_score"`     // mean p
@@ -15,18 +15,23 @@ type GroupMetrics struct {
 	Accuracy      float64 `json:"accuracy"`       // P((p ≥ 0.5) = y)
 }
 
-// ByGroup computes the metrics of group a = 0 and of group a = 1 for
-// predicted probabilities p and labels y. The inputs must satisfy what
-// Evaluate requires (both groups present, p in [0, 1], y and a 0 or 1);
+// ByGroup computes the metrics of each group for predicted probabilities p
+// and labels y, in increasing order of the group labels z (GroupMetrics.A
+// is the label; a binary attribute a is the labels 0 and 1: BinaryGroups).
+// A prediction is positive when p ≥ 0.5. The inputs must satisfy what
+// Evaluate requires (at least two groups present, p in [0, 1], y 0 or 1);
 // otherwise the error names the first offending example.
-func ByGroup(p, y, a []float64) ([2]GroupMetrics, error) {
-	var out [2]GroupMetrics
-	if err := validate("probability", p, y, a, nil); err != nil {
-		return out, fmt.Errorf("by group: %w", err)
+func ByGroup(p, y []float64, z []int) ([]GroupMetrics, error) {
+	if err := validate("probability", p, y, z, nil); err != nil {
+		return nil, fmt.Errorf("by group: %w", err)
 	}
-	var pos, score, selected, correct [2]float64
+	codes, r := denseCodes(z)
+	out := make([]GroupMetrics, r)
+	pos, score := make([]float64, r), make([]float64, r)
+	selected, correct := make([]float64, r), make([]float64, r)
 	for i, pi := range p {
-		g := int(a[i])
+		g := codes[i]
+		out[g].A = z[i]
 		out[g].Count++
 		pos[g] += y[i]
 		score[g] += pi
@@ -39,7 +44,6 @@ func ByGroup(p, y, a []float64) ([2]GroupMetrics, error) {
 	}
 	for g := range out {
 		n := float64(out[g].Count)
-		out[g].A = g
 		out[g].BaseRate, out[g].MeanScore = pos[g]/n, score[g]/n
 		out[g].SelectionRate, out[g].Accuracy = selected[g]/n, correct[g]/n
 	}

@@ -12,8 +12,8 @@ import (
 func ExampleByGroup() {
 	p := []float64{0.1, 0.7, 0.2, 0.8, 0.9, 0.6}
 	y := []float64{0, 1, 0, 1, 1, 0}
-	a := []float64{0, 0, 0, 1, 1, 1}
-	groups, err := fairness.ByGroup(p, y, a)
+	z := []int{0, 0, 0, 1, 1, 1}
+	groups, err := fairness.ByGroup(p, y, z)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -226,17 +226,6 @@ func gap(v []float64) float64 {
 	return slices.Max(v) - slices.Min(v)
 }
 
-// BinaryGroups converts a 0/1 attribute to integer group labels.
-func BinaryGroups(a []float64) []int {
-	z := make([]int, len(a))
-	for i, v := range a {
-		if v == 1 {
-			z[i] = 1
-		}
-	}
-	return z
-}
-
 // ScaleNote says, once per output that shows them, what scale the score
 // metrics and the decision metrics are on (docs/method.md §7.2).
 const ScaleNote = "dp, eo, eopp: mean-variance indices of the score distributions (0 when the groups' scores are alike, " +

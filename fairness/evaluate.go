@@ -3,6 +3,7 @@ package fairness
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fpareto/fp/model"
 )
@@ -29,19 +30,21 @@ type Metrics struct {
 const ProbClip = 1e-15
 
 // Evaluate computes the metrics of predicted probabilities p for labels y
-// and groups a. e, when not nil, is the propensity ê(x) = P(a=1|x) of each
-// example, from which the overlap weights of the ATO come (OverlapWeights);
-// with e == nil the ATO is not computed and HasATO is false.
+// and groups z (integer labels; a binary attribute a is the labels 0 and 1:
+// BinaryGroups): the risk, the accuracy and the indices DP, EO and EOpp
+// over every group, and, when w is not nil, the ATO of p with the overlap
+// weights w (OverlapWeights gives them from propensities). With w == nil
+// the ATO is not computed and HasATO is false.
 //
-// p and e must be finite and in [0, 1], y and a must be 0 or 1, all of the
-// same length n ≥ 1, and both groups of a must be present; otherwise the
+// p must be finite and in [0, 1], y 0 or 1, w finite and ≥ 0, all of one
+// length n ≥ 1, and at least two groups must be present; otherwise the
 // error names the first offending example. The risk is the mean binary
 // cross-entropy with p clipped as described at ProbClip.
-func Evaluate(p, y, a, e []float64) (Metrics, error) {
-	if err := validate("probability", p, y, a, e); err != nil {
+func Evaluate(p, y []float64, z []int, w []float64) (Metrics, error) {
+	if err := validate("probability", p, y, z, w); err != nil {
 		return Metrics{}, err
 	}
-	return finish(p, y, a, e, probLoss(p, y))
+	return finish(p, y, z, w, probLoss(p, y))
 }
 
 // probLoss is the summed cross-entropy of probabilities p, clipped as
@@ -59,15 +62,15 @@ func probLoss(p, y []float64) float64 {
 	return loss
 }
 
-// EvaluateLogits is Evaluate for logits z: p = Sigmoid(z) and the risk is
-// computed in the stable form mean(softplus(z) − y·z), exact for any finite
-// z (docs/method.md §3). Training evaluates candidates with it.
-func EvaluateLogits(z, y, a, e []float64) (Metrics, error) {
-	if err := validate("logit", z, y, a, e); err != nil {
+// EvaluateLogits is Evaluate for logits s: p = Sigmoid(s) and the risk is
+// computed in the stable form mean(softplus(s) − y·s), exact for any finite
+// s (docs/method.md §3). Training evaluates candidates with it.
+func EvaluateLogits(s, y []float64, z []int, w []float64) (Metrics, error) {
+	if err := validate("logit", s, y, z, w); err != nil {
 		return Metrics{}, err
 	}
-	p, loss := logitLoss(z, y)
-	return finish(p, y, a, e, loss)
+	p, loss := logitLoss(s, y)
+	return finish(p, y, z, w, loss)
 }
 
 // logitLoss returns the probabilities of logits z and their summed
@@ -82,21 +85,19 @@ func logitLoss(z, y []float64) (p []float64, loss float64) {
 }
 
 // finish computes every metric but the risk, whose sum is given.
-func finish(p, y, a, e []float64, loss float64) (Metrics, error) {
+func finish(p, y []float64, z []int, w []float64, loss float64) (Metrics, error) {
 	n := len(p)
 	m := Metrics{N: n, Risk: loss / float64(n), Accuracy: accuracy(p, y)}
-	if e != nil {
-		w := make([]float64, n)
-		OverlapWeights(e, a, w)
-		tau, err := ATO(p, a, w)
+	if w != nil {
+		ato, err := ATO(p, z, w)
 		if err != nil {
 			return Metrics{}, fmt.Errorf("evaluate: %w", err)
 		}
-		m.ATO, m.HasATO = math.Abs(tau), true
+		m.ATO, m.HasATO = ato, true
 	}
-	m.DP = DP(p, a)
-	m.EO = EO(p, y, a)
-	m.EOpp = EOpp(p, y, a)
+	m.DP = DP(p, z)
+	m.EO = EO(p, y, z)
+	m.EOpp = EOpp(p, y, z)
 	return m, nil
 }
 
@@ -111,22 +112,22 @@ func accuracy(p, y []float64) float64 {
 	return float64(correct) / float64(len(p))
 }
 
-// validate checks the inputs of Evaluate; kind names the score ("probability"
-// or "logit").
-func validate(kind string, s, y, a, e []float64) error {
+// validate checks the inputs of Evaluate (w may be nil); kind names the
+// score ("probability" or "logit").
+func validate(kind string, s, y []float64, z []int, w []float64) error {
 	n := len(s)
 	if n == 0 {
 		return fmt.Errorf("evaluate: no examples")
 	}
-	if len(y) != n || len(a) != n || (e != nil && len(e) != n) {
-		ne := "no"
-		if e != nil {
-			ne = fmt.Sprint(len(e))
+	if len(y) != n || len(z) != n || (w != nil && len(w) != n) {
+		nw := "no"
+		if w != nil {
+			nw = fmt.Sprint(len(w))
 		}
-		return fmt.Errorf("evaluate: %d %ss, %d labels, %d groups and %s propensities: want equal lengths",
-			n, kind, len(y), len(a), ne)
+		plural := map[string]string{"probability": "probabilities", "logit": "logits"}[kind]
+		return fmt.Errorf("evaluate: %d %s, %d labels, %d groups and %s weights: want equal lengths",
+			n, plural, len(y), len(z), nw)
 	}
-	var n1 int
 	for i, v := range s {
 		switch {
 		case math.IsNaN(v) || math.IsInf(v, 0):
@@ -135,21 +136,12 @@ func validate(kind string, s, y, a, e []float64) error {
 			return fmt.Errorf("evaluate: example %d: probability %v outside [0, 1]", i, v)
 		case y[i] != 0 && y[i] != 1:
 			return fmt.Errorf("evaluate: example %d: label %v, want 0 or 1", i, y[i])
-		case a[i] != 0 && a[i] != 1:
-			return fmt.Errorf("evaluate: example %d: group %v, want 0 or 1", i, a[i])
-		case e != nil && !(e[i] >= 0 && e[i] <= 1):
-			return fmt.Errorf("evaluate: example %d: propensity %v outside [0, 1]", i, e[i])
-		}
-		if a[i] == 1 {
-			n1++
+		case w != nil && (!(w[i] >= 0) || math.IsInf(w[i], 0)):
+			return fmt.Errorf("evaluate: example %d: weight %v, want a finite number ≥ 0", i, w[i])
 		}
 	}
-	if n1 == 0 || n1 == n {
-		missing := 0
-		if n1 == 0 {
-			missing = 1
-		}
-		return fmt.Errorf("evaluate: no example has a=%d: the fairness metrics compare two groups", missing)
+	if slices.Min(z) == slices.Max(z) {
+		return fmt.Errorf("evaluate: every example is in group %d: the fairness metrics compare at least two groups", z[0])
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 // Three groups: the majority (0) is scored in the middle, one minority (1)
 // higher and the other (2) lower. Against "the majority vs the rest" the two
 // minorities cancel; the R-group indices see both.
-func ExampleEvaluateGroups() {
+func ExampleEvaluate_groups() {
 	p := []float64{0.4, 0.6, 0.4, 0.6, 0.6, 0.6, 0.4, 0.4}
 	y := []float64{0, 0, 1, 1, 0, 1, 0, 1}
 	z := []int{0, 0, 0, 0, 1, 1, 2, 2}
@@ -19,11 +19,11 @@ func ExampleEvaluateGroups() {
 		e = append(e, 0.5, 0.25, 0.25)
 	}
 	w := make([]float64, len(z))
-	if err := fairness.OverlapWeightsGroups(e, 3, z, w); err != nil {
+	if err := fairness.OverlapWeights(e, 3, z, w); err != nil {
 		fmt.Println(err)
 		return
 	}
-	m, err := fairness.EvaluateGroups(p, y, z, w)
+	m, err := fairness.Evaluate(p, y, z, w)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -31,8 +31,13 @@ func ExampleEvaluateGroups() {
 	fmt.Printf("R groups:  ato %.4f  dp %.4f  eo %.4f  eopp %.4f\n", m.ATO, m.DP, m.EO, m.EOpp)
 
 	// The binary contrast of the majority against the rest.
-	a := []float64{0, 0, 0, 0, 1, 1, 1, 1}
-	b, err := fairness.Evaluate(p, y, a, []float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5})
+	rest := []int{0, 0, 0, 0, 1, 1, 1, 1}
+	wb := make([]float64, len(rest))
+	if err := fairness.OverlapWeights([]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, 2, rest, wb); err != nil {
+		fmt.Println(err)
+		return
+	}
+	b, err := fairness.Evaluate(p, y, rest, wb)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -7,81 +7,6 @@ import (
 	"testing"
 )
 
-// At R = 2, with the groups labelled by a itself, every R-group function
-// gives exactly (bit for bit) what its binary counterpart gives.
-func TestGroupFunctionsEqualBinaryAtTwoGroups(t *testing.T) {
-	rng := rand.New(rand.NewPCG(21, 22))
-	for trial := range 50 {
-		n := 2 + rng.IntN(200)
-		p, y, a, e, s := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		z := make([]int, n)
-		for i := range n {
-			a[i] = float64(i % 2) // both groups present
-			if trial%3 == 0 {
-				a[i] = float64(rng.IntN(2))
-			}
-			z[i] = int(a[i])
-			y[i] = float64(rng.IntN(2))
-			p[i] = float64(rng.IntN(12)) / 11 // ties
-			s[i] = 6 * (rng.Float64() - 0.5)
-			e[i] = 0.05 + 0.9*rng.Float64()
-		}
-		if a[0] == a[1] {
-			a[0], z[0] = 1-a[1], 1-z[1]
-		}
-		w := make([]float64, n)
-		OverlapWeights(e, a, w)
-		for _, c := range []struct {
-			name       string
-			got, want  float64
-			gotE, wErr error
-		}{
-			{name: "dp", got: DPGroups(p, z), want: DP(p, a)},
-			{name: "eo", got: EOGroups(p, y, z), want: EO(p, y, a)},
-			{name: "eopp", got: EOppGroups(p, y, z), want: EOpp(p, y, a)},
-		} {
-			if c.got != c.want {
-				t.Fatalf("trial %d: %s R-group %.17g, binary %.17g", trial, c.name, c.got, c.want)
-			}
-		}
-		got, err := ATOGroups(p, z, w)
-		tau, err2 := ATO(p, a, w)
-		if err != nil || err2 != nil || got != math.Abs(tau) {
-			t.Fatalf("trial %d: ATOGroups %.17g (%v), |ATO| %.17g (%v)", trial, got, err, math.Abs(tau), err2)
-		}
-		gm, err := EvaluateGroups(p, y, z, w)
-		bm, err2 := Evaluate(p, y, a, e)
-		if err != nil || err2 != nil || gm != bm {
-			t.Fatalf("trial %d: EvaluateGroups %+v (%v), Evaluate %+v (%v)", trial, gm, err, bm, err2)
-		}
-		gm, err = EvaluateGroupsLogits(s, y, z, nil)
-		bm, err2 = EvaluateLogits(s, y, a, nil)
-		if err != nil || err2 != nil || gm != bm {
-			t.Fatalf("trial %d: EvaluateGroupsLogits %+v (%v), EvaluateLogits %+v (%v)", trial, gm, err, bm, err2)
-		}
-		groups, err := ByGroups(p, y, z)
-		pair, err2 := ByGroup(p, y, a)
-		if err != nil || err2 != nil || len(groups) != 2 || groups[0] != pair[0] || groups[1] != pair[1] {
-			t.Fatalf("trial %d: ByGroups %+v (%v), ByGroup %+v (%v)", trial, groups, err, pair, err2)
-		}
-		// The generalised weights from the two-column propensity (1 − ê, ê)
-		// are today's weights, up to rounding.
-		e2 := make([]float64, 2*n)
-		for i := range n {
-			e2[2*i], e2[2*i+1] = 1-e[i], e[i]
-		}
-		wg := make([]float64, n)
-		if err := OverlapWeightsGroups(e2, 2, z, wg); err != nil {
-			t.Fatal(err)
-		}
-		for i := range n {
-			if math.Abs(wg[i]-w[i]) > 1e-15 {
-				t.Fatalf("trial %d, example %d: generalised weight %.17g, overlap weight %.17g", trial, i, wg[i], w[i])
-			}
-		}
-	}
-}
-
 // With more groups the indices are the direct formula of docs/method.md §7
 // (mvDirect), unconditionally and within the classes of y.
 func TestGroupIndicesMatchDirectFormula(t *testing.T) {
@@ -109,9 +34,9 @@ func TestGroupIndicesMatchDirectFormula(t *testing.T) {
 			name      string
 			got, want float64
 		}{
-			{"dp", DPGroups(p, z), mvDirect(p, z)},
-			{"eo", EOGroups(p, y, z), max(mvDirect(s0, z0), mvDirect(s1, z1))},
-			{"eopp", EOppGroups(p, y, z), mvDirect(s1, z1)},
+			{"dp", DP(p, z), mvDirect(p, z)},
+			{"eo", EO(p, y, z), max(mvDirect(s0, z0), mvDirect(s1, z1))},
+			{"eopp", EOpp(p, y, z), mvDirect(s1, z1)},
 		} {
 			if math.Abs(c.got-c.want) > 1e-14 || math.IsNaN(c.got) {
 				t.Fatalf("trial %d (n=%d): %s %.17g, direct formula %.17g", trial, n, c.name, c.got, c.want)
@@ -120,7 +45,7 @@ func TestGroupIndicesMatchDirectFormula(t *testing.T) {
 	}
 }
 
-func TestOverlapWeightsGroupsHandWorked(t *testing.T) {
+func TestOverlapWeightsHandWorked(t *testing.T) {
 	// Row 0: e = (0.2, 0.3, 0.5), group 2. h = 1/(5 + 10/3 + 2) = 3/31,
 	// w = h/0.5 = 6/31.
 	// Row 1: e = (0.25, 0.25, 0.5), group 0. h = 1/(4 + 4 + 2) = 1/10,
@@ -130,7 +55,7 @@ func TestOverlapWeightsGroupsHandWorked(t *testing.T) {
 	e := []float64{0.2, 0.3, 0.5, 0.25, 0.25, 0.5, 0, 0.4, 0.6, 0, 0.4, 0.6}
 	z := []int{2, 0, 0, 1}
 	w := make([]float64, 4)
-	if err := OverlapWeightsGroups(e, 3, z, w); err != nil {
+	if err := OverlapWeights(e, 3, z, w); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []float64{6.0 / 31, 2.0 / 5, 1, 0} {
@@ -155,7 +80,7 @@ func TestOverlapWeightsGroupsHandWorked(t *testing.T) {
 		z[i] = rng.IntN(r)
 	}
 	w = make([]float64, n)
-	if err := OverlapWeightsGroups(e, r, z, w); err != nil {
+	if err := OverlapWeights(e, r, z, w); err != nil {
 		t.Fatal(err)
 	}
 	for i := range n {
@@ -169,7 +94,7 @@ func TestOverlapWeightsGroupsHandWorked(t *testing.T) {
 	}
 }
 
-func TestOverlapWeightsGroupsErrors(t *testing.T) {
+func TestOverlapWeightsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		e    []float64
@@ -187,7 +112,7 @@ func TestOverlapWeightsGroupsErrors(t *testing.T) {
 		{"NaN propensity", []float64{math.NaN(), 0.5}, 2, []int{0}, 1, "example 0: propensity of group 0 is NaN"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := OverlapWeightsGroups(tc.e, tc.r, tc.z, make([]float64, tc.nw))
+			err := OverlapWeights(tc.e, tc.r, tc.z, make([]float64, tc.nw))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one containing %q", err, tc.want)
 			}
@@ -195,7 +120,7 @@ func TestOverlapWeightsGroupsErrors(t *testing.T) {
 	}
 }
 
-func TestATOGroupsHandWorked(t *testing.T) {
+func TestOverlapMeansHandWorked(t *testing.T) {
 	// Groups 5, 1, 9 (labels need not be 0 … R−1):
 	//   group 1: o = 0.2, 0.4 with w = 1, 3 → m = (0.2 + 1.2)/4 = 0.35
 	//   group 5: o = 0.9 with w = 0.5       → m = 0.9
@@ -213,8 +138,8 @@ func TestATOGroupsHandWorked(t *testing.T) {
 			t.Errorf("group %d: label %d mean %.17g, want %d, %.17g", k, labels[k], means[k], []int{1, 5, 9}[k], want)
 		}
 	}
-	if got, err := ATOGroups(o, z, w); err != nil || math.Abs(got-0.7) > 1e-15 {
-		t.Errorf("ATOGroups = %.17g, %v; want 0.7", got, err)
+	if got, err := ATO(o, z, w); err != nil || math.Abs(got-0.7) > 1e-15 {
+		t.Errorf("ATO = %.17g, %v; want 0.7", got, err)
 	}
 
 	for _, tc := range []struct {
@@ -230,7 +155,7 @@ func TestATOGroupsHandWorked(t *testing.T) {
 		{"lengths", []float64{0.1}, []float64{1, 1}, []int{0, 1}, "1 outcomes, 2 groups and 2 weights"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := ATOGroups(tc.o, tc.z, tc.w); err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			if _, err := ATO(tc.o, tc.z, tc.w); err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("err = %v, want one containing %q", err, tc.wantErr)
 			}
 		})
@@ -271,17 +196,16 @@ func TestOppositeMinoritiesCancelInBinaryContrast(t *testing.T) {
 		}
 		eb[i] = 0.5
 	}
-	w, wb := make([]float64, n), make([]float64, n)
-	if err := OverlapWeightsGroups(e, r, z, w); err != nil {
+	w := make([]float64, n)
+	if err := OverlapWeights(e, r, z, w); err != nil {
 		t.Fatal(err)
 	}
-	OverlapWeights(eb, a, wb)
 
-	groups, err := EvaluateGroups(p, y, z, w)
+	groups, err := Evaluate(p, y, z, w)
 	if err != nil {
 		t.Fatal(err)
 	}
-	binary, err := Evaluate(p, y, a, eb)
+	binary, err := Evaluate(p, y, zOf(a), wOf(eb, a))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +229,7 @@ func TestOppositeMinoritiesCancelInBinaryContrast(t *testing.T) {
 	}
 }
 
-func TestEvaluateGroupsErrors(t *testing.T) {
+func TestEvaluateManyGroupsErrors(t *testing.T) {
 	p, y, z, w := []float64{0.2, 0.7}, []float64{0, 1}, []int{0, 1}, []float64{1, 1}
 	for _, tc := range []struct {
 		name string
@@ -325,13 +249,13 @@ func TestEvaluateGroupsErrors(t *testing.T) {
 		{"weightless group", p, y, z, []float64{1, 0}, "group 1 has zero total weight"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := EvaluateGroups(tc.p, tc.y, tc.z, tc.w)
+			_, err := Evaluate(tc.p, tc.y, tc.z, tc.w)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one containing %q", err, tc.want)
 			}
 		})
 	}
-	if _, err := ByGroups(p, []float64{0, 3}, z); err == nil || !strings.Contains(err.Error(), "by group: evaluate: example 1: label 3") {
-		t.Errorf("ByGroups with label 3: %v", err)
+	if _, err := ByGroup(p, []float64{0, 3}, z); err == nil || !strings.Contains(err.Error(), "by group: evaluate: example 1: label 3") {
+		t.Errorf("ByGroup with label 3: %v", err)
 	}
 }

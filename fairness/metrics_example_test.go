@@ -6,14 +6,25 @@ import (
 	"github.com/fpareto/fp/fairness"
 )
 
-// Metrics of a handful of predictions: probabilities p, labels y, groups a
-// and the propensity ê(x) = P(a=1 | x) that gives the overlap weights.
+// Metrics of a handful of predictions: probabilities p, labels y, a binary
+// attribute a and the propensity ê(x) = P(a=1 | x) that gives the overlap
+// weights. Two groups are the labels 0 and 1.
 func ExampleEvaluate() {
 	p := []float64{0.1, 0.2, 0.2, 0.3, 0.5, 0.6}
 	y := []float64{1, 1, 1, 1, 0, 0}
 	a := []float64{0, 0, 1, 1, 1, 0}
 	e := []float64{0.5, 0.5, 0.25, 0.25, 0.75, 0.5}
-	m, err := fairness.Evaluate(p, y, a, e)
+	z, err := fairness.BinaryGroups(a)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	w := make([]float64, len(z))
+	if err := fairness.OverlapWeights(e, 2, z, w); err != nil { // 1 − ê in group 1, ê in group 0
+		fmt.Println(err)
+		return
+	}
+	m, err := fairness.Evaluate(p, y, z, w)
 	if err != nil {
 		fmt.Println(err)
 		return

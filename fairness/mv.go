@@ -31,48 +31,39 @@ func MV(s []float64, z []int) float64 {
 	return mvGroups(partition(s, codes, r, nil, 0))
 }
 
-// DP is demographic parity: MV(p, a) for a binary attribute a (an example
-// is in group 1 iff a_i = 1, as in OverlapWeights). The conventions of MV
-// apply: one group only gives 0, a NaN score gives NaN, and mismatched
-// lengths panic.
-func DP(p, a []float64) float64 {
-	checkLen("DP", len(p), len(a), -1)
-	return mvGroups(partition(p, binaryCodes(a), 2, nil, 0))
+// DP is demographic parity: MV(p, z), the mean-variance index of the
+// scores p over every group at once. The groups z are integer labels (a
+// binary attribute a is the labels 0 and 1: BinaryGroups). The conventions
+// of MV apply: one group only gives 0, a NaN score gives NaN, and
+// mismatched lengths panic.
+func DP(p []float64, z []int) float64 {
+	checkLen("DP", len(p), len(z), -1)
+	return MV(p, z)
 }
 
-// EO is equalized odds: the larger of the MV of p against a within the
+// EO is equalized odds: the larger of the MV of p against z within the
 // examples with y = 0 and within those with y = 1 (the conditional
 // mean-variance index of the paper's appendix: P̂, F̂ and F̂_r are all
 // computed within the subset). A subset that is empty or holds one group
 // only contributes 0. y is a 0/1 label; any value other than 1 counts as 0.
-func EO(p, y, a []float64) float64 {
-	checkLen("EO", len(p), len(a), len(y))
-	codes := binaryCodes(a)
-	return max(mvGroups(partition(p, codes, 2, y, 0)), mvGroups(partition(p, codes, 2, y, 1)))
+func EO(p, y []float64, z []int) float64 {
+	checkLen("EO", len(p), len(z), len(y))
+	codes, r := denseCodes(z)
+	return max(mvGroups(partition(p, codes, r, y, 0)), mvGroups(partition(p, codes, r, y, 1)))
 }
 
-// EOpp is equal opportunity: the MV of p against a within the examples with
+// EOpp is equal opportunity: the MV of p against z within the examples with
 // y = 1 (0 when that subset is empty or holds one group only).
-func EOpp(p, y, a []float64) float64 {
-	checkLen("EOpp", len(p), len(a), len(y))
-	return mvGroups(partition(p, binaryCodes(a), 2, y, 1))
+func EOpp(p, y []float64, z []int) float64 {
+	checkLen("EOpp", len(p), len(z), len(y))
+	codes, r := denseCodes(z)
+	return mvGroups(partition(p, codes, r, y, 1))
 }
 
-func checkLen(fn string, np, na, ny int) {
-	if na != np || (ny >= 0 && ny != np) {
-		panic(fmt.Sprintf("fairness.%s: %d scores, %d groups and %d labels", fn, np, na, max(ny, 0)))
+func checkLen(fn string, np, nz, ny int) {
+	if nz != np || (ny >= 0 && ny != np) {
+		panic(fmt.Sprintf("fairness.%s: %d scores, %d groups and %d labels", fn, np, nz, max(ny, 0)))
 	}
-}
-
-// binaryCodes maps a binary attribute to codes: 1 iff a_i = 1.
-func binaryCodes(a []float64) []int32 {
-	codes := make([]int32, len(a))
-	for i, v := range a {
-		if v == 1 {
-			codes[i] = 1
-		}
-	}
-	return codes
 }
 
 // partition returns the scores of each of the r groups, in one backing

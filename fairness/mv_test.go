@@ -102,9 +102,9 @@ func TestDPEOEOppHandWorked(t *testing.T) {
 		name      string
 		got, want float64
 	}{
-		{"DP", DP(atoP, atoA), 1.0 / 54},
-		{"EO", EO(atoP, labelY, atoA), 1.0 / 8},
-		{"EOpp", EOpp(atoP, labelY, atoA), 3.0 / 64},
+		{"DP", DP(atoP, zOf(atoA)), 1.0 / 54},
+		{"EO", EO(atoP, labelY, zOf(atoA)), 1.0 / 8},
+		{"EOpp", EOpp(atoP, labelY, zOf(atoA)), 3.0 / 64},
 	} {
 		if math.Abs(tc.got-tc.want) > 1e-15 {
 			t.Errorf("%s = %.17g, want %.17g", tc.name, tc.got, tc.want)
@@ -113,7 +113,7 @@ func TestDPEOEOppHandWorked(t *testing.T) {
 	// A subset with one group contributes 0: with every y = 1 example in
 	// group 0, EOpp is 0 and EO is the y = 0 subset's index.
 	y := []float64{1, 1, 0, 0}
-	a := []float64{0, 0, 0, 1}
+	a := []int{0, 0, 0, 1}
 	p := []float64{0.2, 0.9, 0.5, 0.6}
 	if got := EOpp(p, y, a); got != 0 {
 		t.Errorf("EOpp with one group among y=1 = %g, want 0", got)
@@ -206,12 +206,12 @@ func TestBinaryIndicesInRange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for trial := range 500 {
 		n := 1 + rng.IntN(80)
-		p, y, a := make([]float64, n), make([]float64, n), make([]float64, n)
+		p, y, a := make([]float64, n), make([]float64, n), make([]int, n)
 		shift := rng.Float64() // how strongly p depends on a
 		for i := range n {
-			a[i] = float64(rng.IntN(2))
+			a[i] = rng.IntN(2)
 			y[i] = float64(rng.IntN(2))
-			p[i] = min(1, rng.Float64()*(1-shift)+shift*a[i])
+			p[i] = min(1, rng.Float64()*(1-shift)+shift*float64(a[i]))
 			if trial%2 == 0 {
 				p[i] = math.Round(p[i]*4) / 4 // ties
 			}
@@ -225,7 +225,7 @@ func TestBinaryIndicesInRange(t *testing.T) {
 	// Complete separation with large groups approaches the supremum for
 	// continuous scores, 1/12 (= ¼·∫∫ of the squared CDF gap), and stays below ¼.
 	const m = 2000
-	p, a := make([]float64, 2*m), make([]float64, 2*m)
+	p, a := make([]float64, 2*m), make([]int, 2*m)
 	for i := range m {
 		p[i], a[i] = float64(i)/(2*m), 0
 		p[m+i], a[m+i] = float64(m+i)/(2*m), 1
@@ -243,7 +243,7 @@ func TestMVNaNAndLengths(t *testing.T) {
 		"MV":   func() { MV([]float64{1}, nil) },
 		"DP":   func() { DP([]float64{1}, nil) },
 		"EO":   func() { EO([]float64{1}, []float64{1}, nil) },
-		"EOpp": func() { EOpp([]float64{1}, nil, []float64{1}) },
+		"EOpp": func() { EOpp([]float64{1}, []float64{1}, nil) },
 	} {
 		func() {
 			defer func() {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fpareto/fp/fairness"
@@ -318,17 +319,28 @@ func (f *Folder) AtLevel(rec *records.Record, sel bool, resamples int, level flo
 // their bootstrap sample. note says why the ATO is missing (no
 // propensity); refusal, when not "", why no interval is given.
 func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, sel bool, who string) (met fairness.Metrics, build func() (*bootstrap.Sample, error), note, refusal string) {
-	// w holds the propensities ê (binary) or the overlap weights (groups).
+	// z holds the groups (0 … r−1; two groups: the attribute) and w their
+	// overlap weights, nil without a propensity.
 	var w []float64
 	var err error
-	groups := len(rec.GroupCounts) > 0
-	if groups {
-		if r := len(pr.Levels); r != len(rec.GroupCounts) {
+	z, r := pr.Groups, len(pr.Levels)
+	if len(rec.GroupCounts) > 0 {
+		if r != len(rec.GroupCounts) {
 			return met, nil, "", fmt.Sprintf("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
 		}
 		w, err = f.src.OverlapWeightsGroupsOn(rec.Split, sel)
 	} else {
-		w, err = f.src.PropensityOn(rec.Split, sel)
+		r = 2
+		if z, err = fairness.BinaryGroups(pr.A); err != nil {
+			return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
+		}
+		var e []float64
+		if e, err = f.src.PropensityOn(rec.Split, sel); err == nil {
+			if len(e) != len(z) {
+				return met, nil, "", fmt.Sprintf("no interval for %s: %d propensities for %d test rows", who, len(e), len(z))
+			}
+			_, w, err = fairness.Binary(pr.A, e)
+		}
 	}
 	if err != nil {
 		// Without the propensity the ATO cannot be recomputed; the other
@@ -336,21 +348,10 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, sel boo
 		w, note = nil, fmt.Sprintf("no ATO interval for %s: %v", who, err)
 	}
 	if w != nil && len(w) != len(pr.Z) {
-		what := "propensities"
-		if groups {
-			what = "overlap weights"
-		}
-		return met, nil, "", fmt.Sprintf("no interval for %s: %d %s for %d test rows", who, len(w), what, len(pr.Z))
+		return met, nil, "", fmt.Sprintf("no interval for %s: %d overlap weights for %d test rows", who, len(w), len(pr.Z))
 	}
-	if groups {
-		met, err = fairness.EvaluateGroupsLogits(pr.Z, pr.Y, pr.Groups, w)
-		build = func() (*bootstrap.Sample, error) {
-			return bootstrap.NewGroupsLogits(pr.Z, pr.Y, pr.Groups, len(pr.Levels), w)
-		}
-	} else {
-		met, err = fairness.EvaluateLogits(pr.Z, pr.Y, pr.A, w)
-		build = func() (*bootstrap.Sample, error) { return bootstrap.NewLogits(pr.Z, pr.Y, pr.A, w) }
-	}
+	met, err = fairness.EvaluateLogits(pr.Z, pr.Y, z, w)
+	build = func() (*bootstrap.Sample, error) { return bootstrap.NewLogits(pr.Z, pr.Y, z, r, w) }
 	if err != nil {
 		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
 	}
@@ -379,10 +380,18 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 		return c
 	}
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
+	// Said per folder, not per candidate: its candidates share the rows.
+	var few []string
 	if iv.SmallestCell < bootstrap.FewCellRows {
-		// Said per folder, not per candidate: its candidates share the rows.
-		c.Caution = fmt.Sprintf("in %s a group has fewer than %d rows within a class: the eo and eopp intervals "+
-			"rest on those rows and cover less reliably (docs/method.md §7.1)", f.dir, bootstrap.FewCellRows)
+		few = append(few, fmt.Sprintf("a group has fewer than %d rows within a class: the eo and eopp intervals "+
+			"rest on those rows", bootstrap.FewCellRows))
+	}
+	if iv.HasATO && iv.SmallestESS < bootstrap.FewCellRows {
+		few = append(few, fmt.Sprintf("a group's overlap weights amount to %.0f effective rows: the ato interval "+
+			"rests on those rows", iv.SmallestESS))
+	}
+	if len(few) > 0 {
+		c.Caution = fmt.Sprintf("in %s %s, and cover less reliably (docs/method.md §7.1)", f.dir, strings.Join(few, "; "))
 	}
 	corr := iv.Corrected
 	c.Unbiased = &corr
@@ -435,8 +444,10 @@ const CacheFile = "intervals.json"
 
 // cacheFormat changes whenever what a cached CI means does (6: the
 // intervals that cover near 0, with the unbiased estimates and the note on
-// small cells as a caution; the rate gaps by Newcombe's intervals).
-const cacheFormat = 6
+// small cells as a caution; the rate gaps by Newcombe's intervals; 7: the
+// ratio by MOVER-R intervals, the ATO's expanded for few effective rows,
+// the gaps' upper ends without the Bonferroni correction).
+const cacheFormat = 7
 
 type cacheFile struct {
 	Format  int              `json:"format"`
@@ -490,7 +501,10 @@ func (f *Folder) Save() bool {
 func decide(rec *records.Record, pr *runfolder.Predictions) (fairness.Decision, error) {
 	groups := pr.Groups
 	if len(rec.GroupCounts) == 0 {
-		groups = fairness.BinaryGroups(pr.A)
+		var err error
+		if groups, err = fairness.BinaryGroups(pr.A); err != nil {
+			return fairness.Decision{}, err
+		}
 	}
 	return fairness.DecideLogits(pr.Z, pr.Y, groups, fairness.ThresholdOr(rec.Threshold))
 }

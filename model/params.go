@@ -9,17 +9,44 @@ import (
 // Params holds a network's weights. W[l] is row-major In×Out, B[l] has Out
 // entries. Tensors() lists them in the fixed order W0, B0, W1, B1, … that every
 // engine and the optimizer use.
+//
+// A network has one output, a logit, unless Outputs says otherwise: the
+// propensity model of R ≥ 3 groups is the same network with R outputs, one
+// logit per group (docs/method.md §4.4), so that one type, one forward pass
+// and one file layout serve both. The engines train one-output networks.
 type Params struct {
 	Arch Arch
 	Dim  int
-	W    [][]float64
-	B    [][]float64
+	// Outputs is the width of the last layer; 0 means 1, the one logit of
+	// a classifier or of a two-group propensity model.
+	Outputs int
+	W       [][]float64
+	B       [][]float64
 }
 
-// NewParams returns zeroed parameters.
-func NewParams(a Arch, dim int) *Params {
+// Out is the number of outputs: Outputs, or 1 when it is 0.
+func (p *Params) Out() int { return max(p.Outputs, 1) }
+
+// Shapes lists the linear layers: Arch's on Dim inputs, with Out() outputs
+// in the last.
+func (p *Params) Shapes() []Shape {
+	s := p.Arch.Shapes(p.Dim)
+	if len(s) > 0 {
+		s[len(s)-1].Out = p.Out()
+	}
+	return s
+}
+
+// NewParams returns zeroed parameters of a one-output network.
+func NewParams(a Arch, dim int) *Params { return NewOutputs(a, dim, 1) }
+
+// NewOutputs returns zeroed parameters of a network of out outputs.
+func NewOutputs(a Arch, dim, out int) *Params {
 	p := &Params{Arch: a, Dim: dim}
-	for _, s := range a.Shapes(dim) {
+	if out != 1 {
+		p.Outputs = out
+	}
+	for _, s := range p.Shapes() {
 		p.W = append(p.W, make([]float64, s.In*s.Out))
 		p.B = append(p.B, make([]float64, s.Out))
 	}
@@ -29,16 +56,18 @@ func NewParams(a Arch, dim int) *Params {
 // Init draws parameters as PyTorch's Linear does by default (docs/method.md §2): every
 // weight and bias of layer l from U(−1/√fan_in, 1/√fan_in), layer by layer,
 // weights before biases, weights in row-major In×Out order.
-func Init(a Arch, dim int, rng *rand.Rand) *Params {
-	p := NewParams(a, dim)
-	InitLayers(a.Shapes(dim), p.W, p.B, rng)
+func Init(a Arch, dim int, rng *rand.Rand) *Params { return InitOutputs(a, dim, 1, rng) }
+
+// InitOutputs is Init for a network of out outputs.
+func InitOutputs(a Arch, dim, out int, rng *rand.Rand) *Params {
+	p := NewOutputs(a, dim, out)
+	InitLayers(p.Shapes(), p.W, p.B, rng)
 	return p
 }
 
 // InitLayers draws the weights w[l] and biases b[l] of the linear layers
 // shapes as Init does: layer by layer, weights before biases, each from
-// U(−1/√fan_in, 1/√fan_in). Any fully connected network (the propensity
-// model's softmax one too) starts from it.
+// U(−1/√fan_in, 1/√fan_in). Any fully connected network starts from it.
 func InitLayers(shapes []Shape, w, b [][]float64, rng *rand.Rand) {
 	for l, s := range shapes {
 		bound := 1 / math.Sqrt(float64(s.In))
@@ -62,7 +91,7 @@ func (p *Params) Tensors() [][]float64 {
 
 // Clone returns a deep copy.
 func (p *Params) Clone() *Params {
-	q := NewParams(p.Arch, p.Dim)
+	q := NewOutputs(p.Arch, p.Dim, p.Out())
 	q.CopyFrom(p)
 	return q
 }
@@ -75,9 +104,13 @@ func (p *Params) CopyFrom(q *Params) {
 	}
 }
 
-// Validate checks that the parameter slices match the architecture and are finite.
+// Validate checks that the parameter slices match the architecture and the
+// number of outputs, and are finite.
 func (p *Params) Validate() error {
-	shapes := p.Arch.Shapes(p.Dim)
+	if p.Outputs < 0 {
+		return fmt.Errorf("network %v: %d outputs", p.Arch, p.Outputs)
+	}
+	shapes := p.Shapes()
 	if len(p.W) != len(shapes) || len(p.B) != len(shapes) {
 		return fmt.Errorf("network %v on %d inputs: want %d layers, got %d weights and %d biases",
 			p.Arch, p.Dim, len(shapes), len(p.W), len(p.B))

@@ -15,7 +15,7 @@ import (
 //
 //	D_u = max_{r,s} |m_r,u − m_s,u| = max_r m_r,u − min_r m_r,u,
 //
-// the R-group ATO (fairness.ATOGroups) of the unit on the batch; U sums D_u
+// the R-group ATO (fairness.ATO) of the unit on the batch; U sums D_u
 // over the units the penalty covers, as the binary penalties sum |τ̂_u|.
 // At R = 2, D_u = |m_1,u − m_0,u| = |τ̂_u|. Its subgradient goes through
 // the group of the maximum and the group of the minimum, the lowest group

@@ -176,9 +176,9 @@ func TestGroupPenaltyCatchesOppositeEffects(t *testing.T) {
 			for i := range z {
 				z[i] = int(a[i])
 			}
-			metric, err := fairness.ATOGroups(o, z, w)
+			metric, err := fairness.ATO(o, z, w)
 			if err != nil || math.Abs(metric-ur) > 1e-12 {
-				t.Errorf("fairness.ATOGroups = %v (%v), the penalty %v", metric, err, ur)
+				t.Errorf("fairness.ATO = %v (%v), the penalty %v", metric, err, ur)
 			}
 		})
 	}

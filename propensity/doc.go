@@ -25,14 +25,16 @@
 // WithTarget what leaving each out would cost, for a warning a user can act
 // on.
 //
-// A sensitive attribute of R ≥ 3 groups has its own model (docs/method.md
-// §4.4): a softmax network of R outputs (propensityfit.FitMultinomial
-// trains it by the same recipe, with a loop of its own, the engines training
-// one logit), and FitSoftmaxTemperature fits one temperature on its logits; Multinomial's
-// Predict gives R calibrated propensities per row. OverlapWeights gives the
+// A sensitive attribute of R ≥ 3 groups is the same network with R
+// outputs, one logit per group (docs/method.md §4.4; model.Params.Outputs):
+// Multinomial holds it, propensityfit.FitMultinomial trains it by the same
+// recipe and in the same loop, and FitSoftmaxTemperature fits one
+// temperature on its logits; Multinomial's Predict gives R calibrated
+// propensities per row (a softmax, whose two-group case over the logits
+// (0, z) is the sigmoid of Model). OverlapWeights gives the
 // generalised overlap weights h(x)/e_a(x), h = 1/Σ_r 1/e_r (Li and Li
 // 2019), DiagnoseGroups and UnreliableGroups the overlap diagnostics and
-// the reliability rule per group. Two groups never go through this model.
+// the reliability rule per group. Two groups keep the one-logit Model.
 //
 // The package knows nothing about λ, objectives, engines or fronts: a Model's
 // Predict gives clipped, calibrated scores.

@@ -16,8 +16,8 @@ import (
 //	w_i = h(x_i) / e_{a_i}(x_i),  h(x) = 1 / Σ_r 1/e_r(x).
 //
 // With two groups, e = (1 − ê, ê) and a ∈ {0, 1}, h = ê(1 − ê) and w is
-// fairness.OverlapWeights' 1 − ê for a = 1 and ê for a = 0 (up to
-// rounding). Errors: fewer than two groups, shapes that differ, a group
+// 1 − ê for a = 1 and ê for a = 0 (up to rounding), what
+// fairness.OverlapWeights gives for the propensity scores ê. Errors: fewer than two groups, shapes that differ, a group
 // outside 0…groups−1, or a propensity that is not in (0, 1]; each names the
 // row.
 func OverlapWeights(e []float64, groups int, a []int, w []float64) error {
@@ -39,7 +39,7 @@ func OverlapWeights(e []float64, groups int, a []int, w []float64) error {
 	}
 	// The audit computes the same weights from propensity columns; one
 	// arithmetic serves both.
-	return fairness.OverlapWeightsGroups(e, groups, a, w)
+	return fairness.OverlapWeights(e, groups, a, w)
 }
 
 // GroupOverlap is Overlap for R groups (docs/method.md §4.4): how far the

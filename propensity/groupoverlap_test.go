@@ -24,8 +24,8 @@ func binaryColumns(e, a []float64) ([]float64, []int) {
 }
 
 // TestOverlapWeightsTwoGroupsMatchBinary: with two groups the generalised
-// weights h/e_a are the binary weights of fairness.OverlapWeights on the
-// same propensities, up to rounding, from the clip bounds to ½.
+// weights h/e_a are the weights fairness.OverlapWeights gives for the
+// propensity scores, up to rounding, from the clip bounds to ½.
 func TestOverlapWeightsTwoGroupsMatchBinary(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	e := []float64{propensity.Clip, 1 - propensity.Clip, 0.5, 0.01, 0.99, 1e-3, 0.25}
@@ -37,9 +37,11 @@ func TestOverlapWeightsTwoGroupsMatchBinary(t *testing.T) {
 		a[i] = float64(rng.IntN(2))
 	}
 	a[0], a[1] = 1, 0 // the largest weights, 1 − Clip, on the rarest rows
-	want := make([]float64, len(e))
-	fairness.OverlapWeights(e, a, want)
 	ee, ga := binaryColumns(e, a)
+	want := make([]float64, len(e))
+	if err := fairness.OverlapWeights(e, 2, ga, want); err != nil {
+		t.Fatal(err)
+	}
 	got := make([]float64, len(e))
 	if err := propensity.OverlapWeights(ee, 2, ga, got); err != nil {
 		t.Fatal(err)

@@ -4,17 +4,22 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/fpareto/fp/model"
 )
 
-// Multinomial is a trained propensity model of R ≥ 3 groups: a softmax
-// network and one temperature on its logits (docs/method.md §4.4).
+// Multinomial is a trained propensity model of R ≥ 3 groups
+// (docs/method.md §4.4): the network of Model with R outputs, one logit per
+// group (Net.Outputs = R), and one temperature on its logits. Two groups
+// are the one-logit case, Model, where softmax(0, z) is the logistic
+// sigmoid(z).
 type Multinomial struct {
-	Net *SoftmaxNet
+	Net *model.Params
 	T   float64 // temperature > 0: e = softmax(logits/T)
 }
 
 // Groups is R, the number of groups the model predicts.
-func (m *Multinomial) Groups() int { return m.Net.Groups }
+func (m *Multinomial) Groups() int { return m.Net.Out() }
 
 // Validate checks that m can predict: a well-formed, finite network of at
 // least three groups and a finite temperature > 0.
@@ -25,11 +30,11 @@ func (m *Multinomial) Validate() error {
 	if !(m.T > 0) || math.IsInf(m.T, 1) {
 		return fmt.Errorf("multinomial propensity model: temperature %v, want a finite value > 0", m.T)
 	}
-	if err := m.Net.Validate(); err != nil {
-		return fmt.Errorf("multinomial propensity model: %w", err)
+	if m.Net.Outputs == 2 {
+		return errors.New("multinomial propensity model: 2 groups, want ≥ 3 (two groups use the binary model)")
 	}
-	if m.Net.Groups < 3 {
-		return fmt.Errorf("multinomial propensity model: %d groups, want ≥ 3 (two groups use the binary model)", m.Net.Groups)
+	if err := validateSoftmax(m.Net, 3); err != nil {
+		return fmt.Errorf("multinomial propensity model: %w", err)
 	}
 	return nil
 }
@@ -43,7 +48,7 @@ func (m *Multinomial) Predict(x []float64, n int) []float64 {
 	if n < 0 || len(x) != n*m.Net.Dim {
 		panic(fmt.Sprintf("propensity: predict %d rows of %d inputs from %d values", n, m.Net.Dim, len(x)))
 	}
-	R := m.Net.Groups
+	R := m.Net.Out()
 	z := make([]float64, n*R)
 	m.Net.Forward(x, n, z)
 	e := make([]float64, n*R)

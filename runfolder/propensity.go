@@ -133,7 +133,7 @@ func parsePropensityGroups(path string, b []byte) (*PropensityFile, *propensity.
 	if err := pm.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := checkLevels(f.Levels, net.Groups); err != nil {
+	if err := checkLevels(f.Levels, net.Out()); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := checkSchema(f.Network); err != nil {
@@ -203,7 +203,7 @@ func WritePropensityGroups(dir string, m int, pm *propensity.Multinomial, levels
 	if err := checkLevels(levels, pm.Groups()); err != nil {
 		return fmt.Errorf("propensity model of split %d: %w", m, err)
 	}
-	pf := PropensityFile{Format: PropensityFormatGroups, Levels: levels, T: pm.T, Network: pm.Net.File(nil, nil, nil)}
+	pf := PropensityFile{Format: PropensityFormatGroups, Levels: levels, T: pm.T, Network: pm.File(nil, nil, nil)}
 	if err := pf.setEncoding(m, pm.Net.Dim, enc); err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func (pf *PropensityFile) Groups() (*propensity.Multinomial, error) {
 	if err := pm.Validate(); err != nil {
 		return nil, err
 	}
-	return pm, checkLevels(pf.Levels, net.Groups)
+	return pm, checkLevels(pf.Levels, net.Out())
 }
 
 // PredictGroups returns the calibrated propensities of n rows x of the

@@ -148,6 +148,10 @@ analyse)
 	"$PY" $STUDY pilot --dir "$OUT" >/dev/null
 	exec "$PY" $STUDY analyse --dir "$OUT"
 	;;
+requirements)
+	# requirements PROC: the study's requirements, NAME|FLAGS per line (for the re-score).
+	requirements "${1:?usage: scripts/certify_study.sh requirements p1|p2}"
+	;;
 study | pilot)
 	[ $# -gt 0 ] || set -- p1-5000 p2-5000 p1-1000 p2-1000
 	export -f cell_loop rep train population requirements pilot_requirements

@@ -7,6 +7,11 @@ OUT/coverage-CELL.jsonl; `scripts/certify_study.py analyse --dir OUT` makes the 
     FP=bin/fp WORK=/tmp/certify-study-work OUT=results/certify-study/newcombe CELL=p1-1000 \\
         scripts/certify_study_rescore.py
 
+With PICKS=1 the certified picks are redone too: each repetition's six `fp pick --confidence 0.9`
+of the study (`scripts/certify_study.sh requirements PROC`) are rerun into REP/rescore-TAG/ (TAG from
+OUT's last path element; the point picks are the study's, copied there) and their line is written to
+OUT/certify-CELL.jsonl.
+
 A repetition whose line is in the output is skipped, so a rerun resumes."""
 import importlib.util
 import json
@@ -32,10 +37,39 @@ pop = cs.Population(pop_path)
 os.makedirs(OUT, exist_ok=True)
 out = os.path.join(OUT, f"coverage-{CELL}.jsonl")
 done = {json.loads(line)["rep"] for line in open(out)} if os.path.exists(out) else set()
+PICKS = os.environ.get("PICKS") == "1"
+reqs = subprocess.run(["bash", os.path.join(HERE, "certify_study.sh"), "requirements", proc], check=True,
+                      capture_output=True, text=True).stdout.split("\n")
+reqs = [r for r in reqs if r]
+cert_out = os.path.join(OUT, f"certify-{CELL}.jsonl")
+cert_done = {json.loads(line)["rep"] for line in open(cert_out)} if os.path.exists(cert_out) else set()
+tag = "rescore-" + os.path.basename(os.path.normpath(OUT))
+
+
+def redo_picks(rep, d):
+    sub = os.path.join(d, tag)
+    os.makedirs(sub, exist_ok=True)
+    for r in reqs:
+        name, flags = r.split("|", 1)
+        for ext in (".json", ".err"):
+            src = os.path.join(d, f"pick-{name}-point{ext}")
+            if os.path.exists(src):
+                with open(src) as a, open(os.path.join(sub, f"pick-{name}-point{ext}"), "w") as b:
+                    b.write(a.read())
+        with open(os.path.join(sub, f"pick-{name}-cert.json"), "w") as f, \
+                open(os.path.join(sub, f"pick-{name}-cert.err"), "w") as e:
+            subprocess.run([FP, "pick", os.path.join(d, "ato"), os.path.join(d, "dp"), *flags.split(),
+                            "--confidence", "0.9", "--ci-resamples", "0", "--json"], stdout=f, stderr=e, check=False)
+    with open(cert_out, "a") as f:
+        f.write(json.dumps(cs.pick_row(CELL, rep, sub, pop, reqs, float("nan"))) + "\n")
+
+
 for rep in range(REPS):
+    d = os.path.join(WORK, "runs", f"rep-{CELL}", f"rep-{rep:03d}")
+    if PICKS and rep not in cert_done:
+        redo_picks(rep, d)
     if rep in done:
         continue
-    d = os.path.join(WORK, "runs", f"rep-{CELL}", f"rep-{rep:03d}")
     for m in FRONTS:
         with open(os.path.join(d, f"front-{m}.json"), "w") as f:
             subprocess.run([FP, "front", os.path.join(d, "ato"), os.path.join(d, "dp"), "--metric", m, "--ci", "--json"],

@@ -147,7 +147,11 @@ func TestAuditMatchesFairness(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	m, err := fairness.Evaluate(p, y, a, e)
+	g, w, err := fairness.Binary(a, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := fairness.Evaluate(p, y, g, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +332,11 @@ func TestAuditLogits(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	m, err := fairness.EvaluateLogits(z, y, a, e)
+	g, w, err := fairness.Binary(a, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := fairness.EvaluateLogits(z, y, g, w)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,11 @@ func TestPredictAndAuditReproduceTheRecords(t *testing.T) {
 			e[i], _ = strconv.ParseFloat(r[2], 64)
 			z[i], _ = strconv.ParseFloat(r[5], 64)
 		}
-		met, err := fairness.EvaluateLogits(z, y, a, e)
+		g, w, err := fairness.Binary(a, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		met, err := fairness.EvaluateLogits(z, y, g, w)
 		if err != nil {
 			t.Fatal(err)
 		}

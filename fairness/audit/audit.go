@@ -116,22 +116,25 @@ type Result struct {
 // those of the decision column when the file has one (expectations over a
 // randomized classifier's decisions), else of the scores at the threshold.
 func Compute(in *datasets.Predictions, opt Options) (*Result, error) {
+	z, w, err := fairness.Binary(in.A, in.E)
+	if err != nil {
+		return nil, fmt.Errorf("audit %s: %w", in.File, err)
+	}
 	var m fairness.Metrics
-	var err error
 	p := in.P
 	if in.Z != nil {
-		m, err = fairness.EvaluateLogits(in.Z, in.Y, in.A, in.E)
+		m, err = fairness.EvaluateLogits(in.Z, in.Y, z, w)
 		p = make([]float64, len(in.Z))
 		for i, z := range in.Z {
 			p[i] = model.Sigmoid(z)
 		}
 	} else {
-		m, err = fairness.Evaluate(in.P, in.Y, in.A, in.E)
+		m, err = fairness.Evaluate(in.P, in.Y, z, w)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("audit %s: %w", in.File, err)
 	}
-	groups, err := fairness.ByGroup(p, in.Y, in.A)
+	groups, err := fairness.ByGroup(p, in.Y, z)
 	if err != nil {
 		return nil, fmt.Errorf("audit %s: %w", in.File, err)
 	}
@@ -142,7 +145,7 @@ func Compute(in *datasets.Predictions, opt Options) (*Result, error) {
 		}
 		return names[g]
 	}
-	dec, rates, acc, err := decide(p, in.D, in.Y, fairness.BinaryGroups(in.A), name, opt)
+	dec, rates, acc, err := decide(p, in.D, in.Y, z, name, opt)
 	if err != nil {
 		return nil, fmt.Errorf("audit %s: %w", in.File, err)
 	}

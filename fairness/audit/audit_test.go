@@ -30,7 +30,7 @@ func TestComputeFromScoresAndLogits(t *testing.T) {
 			t.Errorf("%s: %+v: want 4 rows, accuracy 0.75, no ATO without propensities, 2 groups", in.File, res)
 		}
 		// The metrics are those of package fairness, from scores or logits.
-		if m, _ := fairness.Evaluate(p, y, a, nil); math.Abs(res.DP-m.DP) > 1e-9 || math.Abs(res.EO-m.EO) > 1e-9 || res.DP == 0 {
+		if m, _ := fairness.Evaluate(p, y, []int{int(a[0]), int(a[1]), int(a[2]), int(a[3])}, nil); math.Abs(res.DP-m.DP) > 1e-9 || math.Abs(res.EO-m.EO) > 1e-9 || res.DP == 0 {
 			t.Errorf("%s: dp %v, eo %v; want fairness.Evaluate's %v, %v", in.File, res.DP, res.EO, m.DP, m.EO)
 		}
 		var b strings.Builder

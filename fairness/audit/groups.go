@@ -32,7 +32,7 @@ type GroupRow struct {
 // GroupResult is the audit of a file of predictions in R groups (fp audit's
 // JSON output when --group names several columns or a column of more than
 // two values). The fairness metrics are the R-group ones of package
-// fairness (EvaluateGroups).
+// fairness (Evaluate).
 type GroupResult struct {
 	N        int      `json:"n"`
 	Risk     float64  `json:"risk"`
@@ -53,14 +53,14 @@ type GroupResult struct {
 
 // ComputeGroups computes the R-group metrics of the predictions and every
 // group's row. With propensities the ato uses the generalised overlap
-// weights (fairness.OverlapWeightsGroups); a group whose rows all have
+// weights (fairness.OverlapWeights); a group whose rows all have
 // weight 0 leaves it undefined and is an error naming the group.
 func ComputeGroups(in *datasets.GroupedPredictions, opt Options) (*GroupResult, error) {
 	r := len(in.Groups)
 	var w []float64
 	if in.E != nil {
 		w = make([]float64, len(in.G))
-		if err := fairness.OverlapWeightsGroups(in.E, r, in.G, w); err != nil {
+		if err := fairness.OverlapWeights(in.E, r, in.G, w); err != nil {
 			return nil, fmt.Errorf("audit %s: %w", in.File, err)
 		}
 		total := make([]float64, r)
@@ -78,18 +78,18 @@ func ComputeGroups(in *datasets.GroupedPredictions, opt Options) (*GroupResult, 
 	var err error
 	p := in.P
 	if in.Z != nil {
-		m, err = fairness.EvaluateGroupsLogits(in.Z, in.Y, in.G, w)
+		m, err = fairness.EvaluateLogits(in.Z, in.Y, in.G, w)
 		p = make([]float64, len(in.Z))
 		for i, z := range in.Z {
 			p[i] = model.Sigmoid(z)
 		}
 	} else {
-		m, err = fairness.EvaluateGroups(in.P, in.Y, in.G, w)
+		m, err = fairness.Evaluate(in.P, in.Y, in.G, w)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("audit %s: %w", in.File, err)
 	}
-	groups, err := fairness.ByGroups(p, in.Y, in.G)
+	groups, err := fairness.ByGroup(p, in.Y, in.G)
 	if err != nil {
 		return nil, fmt.Errorf("audit %s: %w", in.File, err)
 	}

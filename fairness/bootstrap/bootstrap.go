@@ -25,37 +25,40 @@ type Sample struct {
 	order       []int     // order[k]: the row, in the order given, at score-order position k
 }
 
-// New prepares predicted probabilities p with labels y, groups a and, when
-// e is not nil, the propensity ê of each row (for the ATO). The inputs are
-// checked as fairness.Evaluate checks them.
-func New(p, y, a, e []float64) (*Sample, error) {
-	if _, err := fairness.Evaluate(p, y, a, e); err != nil {
-		return nil, fmt.Errorf("bootstrap: %w", err)
+// New prepares predicted probabilities p with labels y, groups g (codes
+// 0 … r−1, r ≥ 2; a 0/1 attribute is r = 2: fairness.BinaryGroups) and,
+// when w is not nil, each row's overlap weight (fairness.OverlapWeights;
+// for the ATO), so that with every multiplicity 1 the metrics are
+// fairness.Evaluate(p, y, g, w)'s. The inputs are checked as
+// fairness.Evaluate checks them, and every one of the r groups must occur;
+// a resample is valid only when it holds each of them.
+func New(p, y []float64, g []int, r int, w []float64) (*Sample, error) {
+	c, err := check(p, y, g, r, w, fairness.Evaluate)
+	if err != nil {
+		return nil, err
 	}
-	return newSample(p, y, binary(a), 2, overlap(e, a), probLosses(p, y)), nil
+	return newSample(p, y, c, r, w, probLosses(p, y)), nil
 }
 
-// NewLogits is New for logits z: p = sigmoid(z) and each row's loss is
-// softplus(z) − y·z, as fairness.EvaluateLogits computes it.
-func NewLogits(z, y, a, e []float64) (*Sample, error) {
-	if _, err := fairness.EvaluateLogits(z, y, a, e); err != nil {
-		return nil, fmt.Errorf("bootstrap: %w", err)
+// NewLogits is New for logits s (docs/method.md §1.9 for R groups):
+// p = sigmoid(s) and each row's loss is softplus(s) − y·s, as
+// fairness.EvaluateLogits computes it.
+func NewLogits(s, y []float64, g []int, r int, w []float64) (*Sample, error) {
+	c, err := check(s, y, g, r, w, fairness.EvaluateLogits)
+	if err != nil {
+		return nil, err
 	}
-	p, loss := logitLosses(z, y)
-	return newSample(p, y, binary(a), 2, overlap(e, a), loss), nil
+	p, loss := logitLosses(s, y)
+	return newSample(p, y, c, r, w, loss), nil
 }
 
-// NewGroupsLogits is NewLogits for a sensitive attribute of r ≥ 2 groups
-// (docs/method.md §1.9): g holds each row's group, 0 … r−1, and w, when not
-// nil, each row's generalised overlap weight (fairness.OverlapWeightsGroups),
-// so that with every multiplicity 1 the metrics are
-// fairness.EvaluateGroupsLogits(z, y, g, w)'s. Every one of the r groups must
-// occur; a resample is valid only when it holds each of them.
-func NewGroupsLogits(z, y []float64, g []int, r int, w []float64) (*Sample, error) {
+// check validates the inputs of New with evaluate and returns the groups as
+// the sample stores them.
+func check(s, y []float64, g []int, r int, w []float64, evaluate func(s, y []float64, g []int, w []float64) (fairness.Metrics, error)) ([]int32, error) {
 	if r < 2 || r > math.MaxInt32 {
 		return nil, fmt.Errorf("bootstrap: %d groups, want at least 2", r)
 	}
-	if _, err := fairness.EvaluateGroupsLogits(z, y, g, w); err != nil {
+	if _, err := evaluate(s, y, g, w); err != nil {
 		return nil, fmt.Errorf("bootstrap: %w", err)
 	}
 	seen := make([]bool, r)
@@ -69,29 +72,7 @@ func NewGroupsLogits(z, y []float64, g []int, r int, w []float64) (*Sample, erro
 	if k := slices.Index(seen, false); k >= 0 {
 		return nil, fmt.Errorf("bootstrap: group %d of %d has no rows", k, r)
 	}
-	p, loss := logitLosses(z, y)
-	return newSample(p, y, codes, r, w, loss), nil
-}
-
-// binary codes a 0/1 attribute as groups 0 and 1 (1 iff a_i = 1).
-func binary(a []float64) []int32 {
-	g := make([]int32, len(a))
-	for i, v := range a {
-		if v == 1 {
-			g[i] = 1
-		}
-	}
-	return g
-}
-
-// overlap is the overlap weights of propensities e (nil without them).
-func overlap(e, a []float64) []float64 {
-	if e == nil {
-		return nil
-	}
-	w := make([]float64, len(e))
-	fairness.OverlapWeights(e, a, w)
-	return w
+	return codes, nil
 }
 
 func probLosses(p, y []float64) []float64 {
@@ -233,7 +214,7 @@ func (s *Sample) HasATO() bool { return s.w != nil }
 // m[k] times — except that m is indexed in score order (see Draw): the
 // multiplicities of a bootstrap are exchangeable, so no mapping back is
 // needed. With every m[k] = 1 the result is fairness.Evaluate's (or
-// fairness.EvaluateGroupsLogits' for a sample of NewGroupsLogits). ok is
+// fairness.EvaluateLogits' for a sample of NewLogits). ok is
 // false when the resample lacks a group (no contrast between all the
 // groups can be measured); DP, EO and EOpp are then those of the groups
 // present and the ATO is NaN. m must have Len() entries ≥ 0 with a
@@ -401,6 +382,10 @@ type Intervals struct {
 	// or y = 1) of the sample: what EO, EOpp and the TPR and FPR gaps
 	// rest on.
 	SmallestCell int
+	// SmallestESS is, with a propensity, the smallest Kish effective size
+	// (Σw)²/Σw² of a group under the overlap weights: what the ATO's
+	// interval rests on (0 without a propensity).
+	SmallestESS float64
 }
 
 // FewCellRows is the number of rows of a group within a class below which
@@ -408,7 +393,11 @@ type Intervals struct {
 // such rows eopp's covered a population value near 0 in 83% of trained
 // networks (docs/reproduction.md, "Certified picks and intervals that
 // cover"), the bootstrap of so few rows understating their variation. (The
-// rate gaps' score intervals keep their level with fewer.)
+// rate gaps' score intervals keep their level with fewer.) The ATO's
+// interval is said to rest on few rows below as many effective rows
+// (SmallestESS): with about ten, a minority whose scores are a mixture (most
+// at one value, a quarter spread far below) is covered by no resampling
+// interval more than about 80% of the time.
 const FewCellRows = 30
 
 // MinValidShare is the least share of resamples that must hold both groups
@@ -434,7 +423,7 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 	risk := make([]float64, 0, resamples)
 	acc := make([]float64, 0, resamples)
 	var dp, eo0, eo1 []float64
-	ato, ratio := newPairs(s.r), newPairs(s.r)
+	ato := newPairs(s.r)
 	for range resamples {
 		s.Draw(rng, m)
 		rk, ac := s.riskAccuracy(m)
@@ -450,12 +439,14 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		u := s.mvUnbiased(m, W)
 		dp, eo0, eo1 = append(dp, u[0]), append(eo0, u[1]), append(eo1, u[2])
 		if s.w != nil {
-			ato.add(g.ato, false)
+			ato.add(g.ato)
 		}
-		ratio.add(g.sel, true)
 	}
 	out := Intervals{Resamples: resamples, Valid: len(dp), Level: level, HasATO: s.HasATO(), Corrected: s.Corrected(),
 		SmallestCell: s.smallestCell()}
+	if s.HasATO() {
+		out.SmallestESS = slices.Min(s.pairESS())
+	}
 	out.Risk, out.Accuracy = percentile(risk, level), percentile(acc, level)
 	if float64(len(dp)) < MinValidShare*float64(resamples) {
 		nan := Interval{math.NaN(), math.NaN()}
@@ -464,15 +455,15 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		return out, fmt.Errorf("bootstrap: only %d of %d resamples hold both groups: a group is too small for fairness intervals", len(dp), resamples)
 	}
 	out.DP, out.EOpp, out.EO = clipped(dp, level), clipped(eo1, level), eoImage(level, eo0, eo1)
-	// The rate gaps: Newcombe's intervals from the counts (newcombe.go);
-	// the ratio from the resamples.
+	// The rate gaps and the ratio: score intervals from the counts
+	// (newcombe.go).
 	rc := s.counts(ones(s.Len()))
 	out.DPDiff = gapImage(level, [2][]float64{rc.sel, rc.n})
 	out.EOppDiff = gapImage(level, [2][]float64{rc.tp, rc.pos})
 	out.EODiff = gapImage(level, [2][]float64{rc.tp, rc.pos}, [2][]float64{rc.fp, rc.neg})
-	out.DPRatio = ratioImage(level, ratio)
+	out.DPRatio = ratioImage(level, rc.sel, rc.n)
 	if s.HasATO() {
-		out.ATO = absMaxImage(level, ato)
+		out.ATO = absMaxImage(level, ato, s.pairESS())
 	}
 	return out, nil
 }

@@ -77,11 +77,11 @@ func TestUnitMultiplicitiesAreEvaluate(t *testing.T) {
 		var want fairness.Metrics
 		var err error
 		if tc.logit {
-			s, err = NewLogits(z, y, a, tc.e)
-			want, _ = fairness.EvaluateLogits(z, y, a, tc.e)
+			s, err = binaryLogits(z, y, a, tc.e)
+			want, _ = evalBinaryLogits(z, y, a, tc.e)
 		} else {
-			s, err = New(p, y, a, tc.e)
-			want, _ = fairness.Evaluate(p, y, a, tc.e)
+			s, err = binaryNew(p, y, a, tc.e)
+			want, _ = evalBinary(p, y, a, tc.e)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -104,7 +104,7 @@ func TestMultiplicitiesAreRepeatedRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	z, y, a, e := synthetic(400, rng)
 	p := probs(z)
-	s, err := New(p, y, a, e)
+	s, err := binaryNew(p, y, a, e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestMultiplicitiesAreRepeatedRows(t *testing.T) {
 				}
 			}
 		}
-		want, err := fairness.Evaluate(ep, ey, ea, ee)
+		want, err := evalBinary(ep, ey, ea, ee)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestMetricsWithoutAGroup(t *testing.T) {
 	y := []float64{0, 1, 0, 1}
 	a := []float64{0, 0, 1, 1}
 	e := []float64{0.5, 0.5, 0.5, 0.5}
-	s, err := New(p, y, a, e)
+	s, err := binaryNew(p, y, a, e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestMetricsWithoutAGroup(t *testing.T) {
 
 func TestIntervals(t *testing.T) {
 	z, y, a, e := synthetic(2000, rand.New(rand.NewPCG(5, 6)))
-	s, err := NewLogits(z, y, a, e)
+	s, err := binaryLogits(z, y, a, e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestIntervals(t *testing.T) {
 	if iv != again {
 		t.Fatalf("same seed, different intervals: %+v, %+v", iv, again)
 	}
-	est, _ := fairness.EvaluateLogits(z, y, a, e)
+	est, _ := evalBinaryLogits(z, y, a, e)
 	for _, c := range []struct {
 		name string
 		iv   Interval
@@ -207,7 +207,7 @@ func TestIntervalsTinyGroup(t *testing.T) {
 		}
 	}
 	a[0] = 1
-	s, err := New(p, y, a, nil)
+	s, err := binaryNew(p, y, a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestIntervalsTinyGroup(t *testing.T) {
 }
 
 func TestIntervalsArguments(t *testing.T) {
-	s, err := New([]float64{0.1, 0.9}, []float64{0, 1}, []float64{0, 1}, nil)
+	s, err := binaryNew([]float64{0.1, 0.9}, []float64{0, 1}, []float64{0, 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestIntervalsArguments(t *testing.T) {
 	if _, err := s.Intervals(100, 1, rand.New(rand.NewPCG(1, 1))); err == nil {
 		t.Error("level 1 accepted")
 	}
-	if _, err := New([]float64{0.1, math.NaN()}, []float64{0, 1}, []float64{0, 1}, nil); err == nil {
+	if _, err := binaryNew([]float64{0.1, math.NaN()}, []float64{0, 1}, []float64{0, 1}, nil); err == nil {
 		t.Error("NaN score accepted")
 	}
 }
@@ -249,7 +249,7 @@ func TestQuantile(t *testing.T) {
 
 func BenchmarkIntervals(b *testing.B) {
 	z, y, a, e := synthetic(3000, rand.New(rand.NewPCG(1, 2)))
-	s, err := NewLogits(z, y, a, e)
+	s, err := binaryLogits(z, y, a, e)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestDecisionMatchesFairness(t *testing.T) {
 			if c.r == 3 {
 				y[2], y[5] = 0, 0 // keep the groups' label mix irregular
 			}
-			s0, err := NewGroupsLogits(z, y, g, c.r, nil)
+			s0, err := NewLogits(z, y, g, c.r, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,8 @@ package bootstrap
 import (
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // This file holds what makes the intervals cover near 0 as well as away
@@ -130,21 +132,12 @@ type pairs [][]float64
 
 func newPairs(r int) pairs { return make(pairs, r*(r-1)/2) }
 
-// add appends v_r − v_s (diff) or v_r / v_s (ratio) of every pair.
-func (p pairs) add(v []float64, ratio bool) {
+// add appends v_r − v_s of every pair.
+func (p pairs) add(v []float64) {
 	k := 0
 	for a := range v {
 		for b := a + 1; b < len(v); b++ {
-			var c float64
-			switch {
-			case !ratio:
-				c = v[a] - v[b]
-			case v[a] == v[b]:
-				c = 1 // equal rates, both 0 included: the ratio of dp_ratio
-			default:
-				c = v[a] / v[b] // +Inf when v[b] = 0
-			}
-			if !math.IsNaN(c) {
+			if c := v[a] - v[b]; !math.IsNaN(c) {
 				p[k] = append(p[k], c)
 			}
 			k++
@@ -152,19 +145,24 @@ func (p pairs) add(v []float64, ratio bool) {
 	}
 }
 
-// absMaxImage is the interval of max_k |d_k| on the event that every
-// contrast d_k lies in its interval at level (each at the Bonferroni level
-// over all the contrasts of sets, so that they hold together): the lower
-// end the largest of the smallest |d| in each interval, the upper the
-// largest |d|. A pair without values (a rate undefined in every resample)
-// is left out, as the metric leaves such a group out.
-func absMaxImage(level float64, sets ...pairs) Interval {
+// absMaxImage is the interval of max_k |d_k| from the contrasts' resampled
+// values p: the lower end the largest of the smallest |d| in each
+// contrast's interval, each at the Bonferroni level over the contrasts
+// (every one must hold from below), the upper end the largest |d|, each at
+// level (only the largest contrast must hold from above). When ess is not
+// nil, ess[k] is the effective number of rows behind contrast k (the
+// smaller of its two groups' Kish sizes), and each percentile interval is
+// Hesterberg's expanded percentile interval (The American Statistician 69,
+// 2015): its level raised so that its normal quantile is √(n/(n−1)) times
+// Student's t quantile on n − 1 degrees of freedom, which undoes most of
+// the percentile interval's narrowness with a handful of rows. A pair
+// without values (a rate undefined in every resample) is left out, as the
+// metric leaves such a group out.
+func absMaxImage(level float64, p pairs, ess []float64) Interval {
 	k := 0
-	for _, p := range sets {
-		for _, v := range p {
-			if len(v) > 0 {
-				k++
-			}
+	for _, v := range p {
+		if len(v) > 0 {
+			k++
 		}
 	}
 	if k == 0 {
@@ -172,15 +170,27 @@ func absMaxImage(level float64, sets ...pairs) Interval {
 	}
 	each := 1 - (1-level)/float64(k)
 	out := Interval{0, 0}
-	for _, p := range sets {
-		for _, v := range p {
-			if len(v) == 0 {
-				continue
-			}
-			out.Lo, out.Hi = max(out.Lo, absLo(percentile(v, each))), max(out.Hi, absHi(percentile(v, each)))
+	for i, v := range p {
+		if len(v) == 0 {
+			continue
 		}
+		lo, hi := each, level
+		if ess != nil {
+			lo, hi = expanded(lo, ess[i]), expanded(hi, ess[i])
+		}
+		out.Lo, out.Hi = max(out.Lo, absLo(percentile(v, lo))), max(out.Hi, absHi(percentile(v, hi)))
 	}
 	return out
+}
+
+// expanded is the level of the expanded percentile interval of nominal
+// level for n effective rows (absMaxImage); below two rows it is that of
+// two.
+func expanded(level, n float64) float64 {
+	n = max(n, 2)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(1 - (1-level)/2)
+	z := math.Sqrt(n/(n-1)) * t
+	return 1 - 2*distuv.UnitNormal.Survival(z)
 }
 
 // absLo and absHi are the smallest and the largest |d| for d in iv.
@@ -192,38 +202,6 @@ func absLo(iv Interval) float64 {
 }
 
 func absHi(iv Interval) float64 { return max(math.Abs(iv.Lo), math.Abs(iv.Hi)) }
-
-// ratioImage is absMaxImage for dp_ratio = min over pairs of min(q, 1/q),
-// q = s_r/s_s the pair's ratio of selection rates.
-func ratioImage(level float64, p pairs) Interval {
-	k := 0
-	for _, v := range p {
-		if len(v) > 0 {
-			k++
-		}
-	}
-	if k == 0 {
-		return Interval{1, 1}
-	}
-	each := 1 - (1-level)/float64(k)
-	fold := func(q float64) float64 { return min(q, 1/q) }
-	out := Interval{1, 1}
-	for _, v := range p {
-		if len(v) == 0 {
-			continue
-		}
-		iv := percentile(v, each)
-		var lo, hi float64
-		switch {
-		case iv.Lo <= 1 && iv.Hi >= 1:
-			lo, hi = min(fold(iv.Lo), fold(iv.Hi)), 1
-		default:
-			lo, hi = min(fold(iv.Lo), fold(iv.Hi)), max(fold(iv.Lo), fold(iv.Hi))
-		}
-		out.Lo, out.Hi = min(out.Lo, lo), min(out.Hi, hi)
-	}
-	return out
-}
 
 // clipped is the percentile interval of a nonnegative index's unbiased
 // estimates over the resamples, its ends raised to 0 where they fall
@@ -282,3 +260,28 @@ func (s *Sample) totals(m []float64) [3][]float64 {
 
 // hasAll reports whether every group has rows in the resample.
 func hasAll(W [3][]float64) bool { return !slices.Contains(W[0], 0) }
+
+// pairESS is, for each pair of groups in the order of pairs, the smaller of
+// the two groups' Kish effective sizes (Σw)²/Σw² under the overlap weights:
+// how many rows the pair's ATO contrast effectively rests on.
+func (s *Sample) pairESS() []float64 {
+	sum, sq := make([]float64, s.r), make([]float64, s.r)
+	for k, w := range s.w {
+		sum[s.g[k]] += w
+		sq[s.g[k]] += w * w
+	}
+	out := make([]float64, 0, s.r*(s.r-1)/2)
+	for a := range s.r {
+		for b := a + 1; b < s.r; b++ {
+			ea, eb := 0.0, 0.0
+			if sq[a] > 0 {
+				ea = sum[a] * sum[a] / sq[a]
+			}
+			if sq[b] > 0 {
+				eb = sum[b] * sum[b] / sq[b]
+			}
+			out = append(out, min(ea, eb))
+		}
+	}
+	return out
+}

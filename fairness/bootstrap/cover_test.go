@@ -22,7 +22,7 @@ func TestUnbiasedMultiplicitiesAreRepeatedRows(t *testing.T) {
 			y[i] = float64(rng.IntN(2))
 			z[i] = math.Round(rng.NormFloat64()*4) / 4 // ties
 		}
-		s, err := NewGroupsLogits(z, y, g, r, nil)
+		s, err := NewLogits(z, y, g, r, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestUnbiasedMultiplicitiesAreRepeatedRows(t *testing.T) {
 				gg = append(gg, int(s.g[k]))
 			}
 		}
-		rep, err := NewGroupsLogits(zz, yy, gg, r, nil)
+		rep, err := NewLogits(zz, yy, gg, r, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestUnbiasedIndexIsUnbiased(t *testing.T) {
 				y[i] = 1
 			}
 		}
-		s, err := NewLogits(z, y, a, nil)
+		s, err := binaryLogits(z, y, a, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,11 +140,11 @@ func TestCoverageNearZeroAndAway(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, uint64(c.shift*1000)))
 			zp, yp, ap, ep := coverageProcess(1_000_000, c.shift, rng)
-			pop, err := fairness.EvaluateLogits(zp, yp, ap, ep)
+			pop, err := evalBinaryLogits(zp, yp, ap, ep)
 			if err != nil {
 				t.Fatal(err)
 			}
-			dec, err := fairness.DecideLogits(zp, yp, fairness.BinaryGroups(ap), 0.5)
+			dec, err := fairness.DecideLogits(zp, yp, groupsOf(ap), 0.5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +162,7 @@ func TestCoverageNearZeroAndAway(t *testing.T) {
 			hits := map[string]int{}
 			for range reps {
 				z, y, a, e := coverageProcess(n, c.shift, rng)
-				s, err := NewLogits(z, y, a, e)
+				s, err := binaryLogits(z, y, a, e)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -220,7 +220,7 @@ func TestAbsImage(t *testing.T) {
 	}
 	// Through absMaxImage, with every value on the negative side but one.
 	v := []float64{-0.05, -0.04, -0.045, -0.03, -0.035, -0.02, -0.025, -0.01, -0.015, 0.001}
-	if iv := absMaxImage(0.999, pairs{v}); !(iv.Lo == 0 && iv.Hi > 0.04) {
+	if iv := absMaxImage(0.999, pairs{v}, nil); !(iv.Lo == 0 && iv.Hi > 0.04) {
 		t.Errorf("image %v, want [0, ≈0.05]", iv)
 	}
 }
@@ -240,5 +240,105 @@ func TestNewcombe(t *testing.T) {
 	// Equal counts: the interval holds 0.
 	if g := gapImage(0.95, [2][]float64{{3, 3}, {5, 5}}); g.Lo != 0 || !(g.Hi > 0.3) {
 		t.Errorf("equal rates of five rows: %v", g)
+	}
+}
+
+// The MOVER-R interval of a ratio of shares against an independent
+// implementation of Zou & Donner's formula (numpy/scipy; 56/70 over 48/80
+// also lies within 0.015 of the Katz log interval [1.077, 1.651]), and the
+// expanded percentile level against scipy's t and normal quantiles.
+func TestMoverRatioAndExpandedLevel(t *testing.T) {
+	z := 1.959963984540054
+	for _, c := range []struct {
+		xa, na, xb, nb float64
+		lo, hi         float64
+	}{
+		{3, 10, 120, 240, 0.2146396833046445, 1.2256515385824556},
+		{56, 70, 48, 80, 1.0782946132402962, 1.6629199665110788},
+		{0, 10, 5, 240, 0, 16.231448655509524},
+		{4, 10, 0, 240, 20.6916696880554, math.Inf(1)}, // nobody selected in b
+	} {
+		iv := moverRatio(c.xa, c.na, c.xb, c.nb, z)
+		if math.Abs(iv.Lo-c.lo) > 1e-9 || !(iv.Hi == c.hi || math.Abs(iv.Hi-c.hi) < 1e-9) {
+			t.Errorf("ratio of %g/%g to %g/%g: %v, want [%g, %g]", c.xa, c.na, c.xb, c.nb, iv, c.lo, c.hi)
+		}
+	}
+	if got := expanded(0.95, 10); math.Abs(got-0.9828987219483842) > 1e-9 {
+		t.Errorf("expanded level of 0.95 at 10 rows: %g, want 0.98290", got)
+	}
+	if got := expanded(0.95, 1e6); math.Abs(got-0.95) > 1e-5 {
+		t.Errorf("expanded level at a million rows: %g, want 0.95", got)
+	}
+}
+
+// dp_ratio's interval covers the population ratio at its level with ten
+// rows in the small group, where the percentile interval of resampled
+// ratios missed from above.
+func TestRatioImageCoversWithFewRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	const draws = 4000
+	pa, pb, na, nb := 0.35, 0.55, 10.0, 240.0
+	truth := pa / pb
+	hit := 0
+	for range draws {
+		xa, xb := 0.0, 0.0
+		for range int(na) {
+			if rng.Float64() < pa {
+				xa++
+			}
+		}
+		for range int(nb) {
+			if rng.Float64() < pb {
+				xb++
+			}
+		}
+		if iv := ratioImage(0.95, []float64{xa, xb}, []float64{na, nb}); iv.Lo <= truth && truth <= iv.Hi {
+			hit++
+		}
+	}
+	if cov := float64(hit) / draws; cov < 0.93 || cov > 0.995 {
+		t.Errorf("coverage %.3f over %d draws, want 0.93–0.995", cov, draws)
+	}
+}
+
+// With three groups the gap's upper end is the largest pair's interval at
+// the nominal level (only the largest gap must hold from above) and its
+// lower end comes from the pairs at the Bonferroni level of three.
+func TestGapImageEnds(t *testing.T) {
+	x, n := []float64{10, 20, 40}, []float64{50, 60, 80}
+	g := gapImage(0.95, [2][]float64{x, n})
+	z, zk := 1.959963984540054, 2.3939797998185104 // scipy norm.ppf(0.975), norm.ppf(1 − 0.05/6)
+	top := newcombe(x[2], n[2], x[0], n[0], z)     // 0.5 − 0.2, the largest gap
+	if math.Abs(g.Hi-absHi(top)) > 1e-9 {
+		t.Errorf("upper end %g, want the largest pair's %g", g.Hi, absHi(top))
+	}
+	if low := absLo(newcombe(x[2], n[2], x[0], n[0], zk)); math.Abs(g.Lo-low) > 1e-9 {
+		t.Errorf("lower end %g, want %g", g.Lo, low)
+	}
+}
+
+// SmallestESS is the smaller group's Kish size of the overlap weights,
+// (Σw)²/Σw², computed here by hand: group 1's weights 1, 1, 0.5 give
+// 6.25/2.25; group 0's five equal weights give 5.
+func TestSmallestESS(t *testing.T) {
+	p := []float64{0.2, 0.4, 0.6, 0.8, 0.3, 0.7, 0.5, 0.1}
+	y := []float64{0, 1, 1, 0, 1, 0, 1, 0}
+	g := []int{1, 1, 1, 0, 0, 0, 0, 0}
+	w := []float64{1, 1, 0.5, 0.3, 0.3, 0.3, 0.3, 0.3}
+	s, err := New(p, y, g, 2, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv, err := s.Intervals(200, 0.95, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 6.25 / 2.25; math.Abs(iv.SmallestESS-want) > 1e-12 {
+		t.Errorf("SmallestESS %g, want %g", iv.SmallestESS, want)
+	}
+	if s, _ := New(p, y, g, 2, nil); s != nil {
+		if iv, _ := s.Intervals(50, 0.95, rand.New(rand.NewPCG(1, 2))); iv.SmallestESS != 0 {
+			t.Errorf("without a propensity SmallestESS %g, want 0", iv.SmallestESS)
+		}
 	}
 }

@@ -7,8 +7,7 @@
 // and every metric is computed with the rows weighted by them, in one pass
 // over the sorted rows: an interval costs O(n) per resample, not
 // O(n log n). With every multiplicity 1 the metrics are those of
-// fairness.Evaluate, or of fairness.EvaluateGroupsLogits for a sensitive
-// attribute in R > 2 groups (NewGroupsLogits).
+// fairness.Evaluate, for two groups or R alike (New, NewLogits).
 //
 // What an interval holds fixed: the network (its scores) and, for the ATO,
 // the propensity model (its overlap weights); only the rows vary. The

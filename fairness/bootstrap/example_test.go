@@ -13,8 +13,8 @@ import (
 func Example() {
 	p := []float64{0.1, 0.3, 0.35, 0.6, 0.2, 0.55, 0.8, 0.9}
 	y := []float64{0, 0, 1, 1, 0, 0, 1, 1}
-	a := []float64{0, 0, 0, 0, 1, 1, 1, 1}
-	s, err := bootstrap.New(p, y, a, nil)
+	z := []int{0, 0, 0, 0, 1, 1, 1, 1} // two groups
+	s, err := bootstrap.New(p, y, z, 2, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

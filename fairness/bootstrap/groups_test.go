@@ -37,23 +37,23 @@ func syntheticGroups(n, r int, rng *rand.Rand) (z, y []float64, g []int, w []flo
 		}
 		z[i] = math.Round((x+0.2*float64(g[i]))*1000) / 1000
 	}
-	if err := fairness.OverlapWeightsGroups(e, r, g, w); err != nil {
+	if err := fairness.OverlapWeights(e, r, g, w); err != nil {
 		panic(err)
 	}
 	return z, y, g, w
 }
 
-// With R groups, unit multiplicities give fairness.EvaluateGroupsLogits and
+// With R groups, unit multiplicities give fairness.EvaluateLogits and
 // integer multiplicities the metrics of the rows repeated that often.
-func TestGroupsAreEvaluateGroups(t *testing.T) {
+func TestGroupsAreEvaluate(t *testing.T) {
 	for _, r := range []int{2, 3, 5} {
 		rng := rand.New(rand.NewPCG(uint64(r), 9))
 		z, y, g, w := syntheticGroups(600, r, rng)
-		s, err := NewGroupsLogits(z, y, g, r, w)
+		s, err := NewLogits(z, y, g, r, w)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := fairness.EvaluateGroupsLogits(z, y, g, w)
+		want, err := fairness.EvaluateLogits(z, y, g, w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestGroupsAreEvaluateGroups(t *testing.T) {
 					ey, eg, ew = append(ey, s.y[k]), append(eg, int(s.g[k])), append(ew, s.w[k])
 				}
 			}
-			want, err := fairness.EvaluateGroupsLogits(ez, ey, eg, ew)
+			want, err := fairness.EvaluateLogits(ez, ey, eg, ew)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,9 +97,9 @@ func TestGroupsAreEvaluateGroups(t *testing.T) {
 
 func logit(p float64) float64 { return math.Log(p) - math.Log1p(-p) }
 
-// At two groups a sample of NewGroupsLogits with the generalised overlap
-// weights is the binary sample of NewLogits on every resample: bit for bit
-// but for the ATO, whose weights h/e_a round differently from 1 − ê and ê.
+// At two groups the weights of the two-column propensities (1 − ê, ê) give
+// the sample of the propensity scores ê on every resample: bit for bit but
+// for the ATO, whose weights h/e_a round differently from 1 − ê and ê.
 func TestGroupsTwoIsBinary(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	z, y, a, e := synthetic(500, rng)
@@ -110,14 +110,14 @@ func TestGroupsTwoIsBinary(t *testing.T) {
 		e2[2*i], e2[2*i+1] = 1-e[i], e[i]
 	}
 	w := make([]float64, len(a))
-	if err := fairness.OverlapWeightsGroups(e2, 2, g, w); err != nil {
+	if err := fairness.OverlapWeights(e2, 2, g, w); err != nil {
 		t.Fatal(err)
 	}
-	sb, err := NewLogits(z, y, a, e)
+	sb, err := binaryLogits(z, y, a, e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sg, err := NewGroupsLogits(z, y, g, 2, w)
+	sg, err := NewLogits(z, y, g, 2, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestGroupsResampleWithoutAGroup(t *testing.T) {
 	y := []float64{0, 1, 0, 1, 0, 1}
 	g := []int{0, 0, 1, 1, 2, 2}
 	w := []float64{1, 1, 1, 1, 1, 1}
-	s, err := NewGroupsLogits(z, y, g, 3, w)
+	s, err := NewLogits(z, y, g, 3, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestGroupsResampleWithoutAGroup(t *testing.T) {
 	if ok || !math.IsNaN(got.ATO) {
 		t.Fatalf("group 2 absent: ok = %v, ato %g; want false and NaN", ok, got.ATO)
 	}
-	want, err := fairness.EvaluateGroupsLogits(kz, ky, kg, keep)
+	want, err := fairness.EvaluateLogits(kz, ky, kg, keep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestGroupsResampleWithoutAGroup(t *testing.T) {
 	}
 }
 
-func TestNewGroupsLogitsErrors(t *testing.T) {
+func TestNewLogitsGroupsErrors(t *testing.T) {
 	z, y := []float64{0, 1, 2}, []float64{0, 1, 0}
 	for _, tc := range []struct {
 		name string
@@ -184,7 +184,7 @@ func TestNewGroupsLogitsErrors(t *testing.T) {
 		{"a group outside 0 … r−1", []int{0, 1, 3}, 3},
 		{"an empty group", []int{0, 1, 1}, 3},
 	} {
-		if _, err := NewGroupsLogits(z, y, tc.g, tc.r, nil); err == nil {
+		if _, err := NewLogits(z, y, tc.g, tc.r, nil); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}

@@ -74,9 +74,14 @@ func (s *Sample) counts(m []float64) groupCounts {
 
 // gapImage is the interval of the largest gap max_{a,b} |p_a − p_b| over
 // the pairs of groups of each of sets (x, n per group; a group without
-// rows in a set is left out, as the metric leaves it out): the image of
-// the pairs' Newcombe intervals, each at the Bonferroni level over every
-// pair of every set, so that they hold together.
+// rows in a set is left out, as the metric leaves it out), the image of the
+// pairs' Newcombe intervals. Its two ends need different care: the lower
+// end is the largest of the pairs' smallest |d|, which holds only if every
+// pair's interval holds from below, so each pair's lower end is at the
+// Bonferroni level over every pair of every set; the upper end is the
+// largest of the pairs' largest |d|, which holds as soon as the pair with
+// the largest gap holds from above, so it needs no correction. Each end
+// misses with probability at most (1 − level)/2.
 func gapImage(level float64, sets ...[2][]float64) Interval {
 	k := 0
 	for _, set := range sets {
@@ -91,7 +96,8 @@ func gapImage(level float64, sets ...[2][]float64) Interval {
 	if k == 0 {
 		return Interval{0, 0}
 	}
-	z := distuv.UnitNormal.Quantile(1 - (1-level)/float64(k)/2)
+	zLo := distuv.UnitNormal.Quantile(1 - (1-level)/float64(k)/2)
+	zHi := distuv.UnitNormal.Quantile(1 - (1-level)/2)
 	out := Interval{0, 0}
 	for _, set := range sets {
 		x, n := set[0], set[1]
@@ -100,10 +106,67 @@ func gapImage(level float64, sets ...[2][]float64) Interval {
 				if n[a] == 0 || n[b] == 0 {
 					continue
 				}
-				iv := newcombe(x[a], n[a], x[b], n[b], z)
-				out.Lo, out.Hi = max(out.Lo, absLo(iv)), max(out.Hi, absHi(iv))
+				lo, hi := newcombe(x[a], n[a], x[b], n[b], zLo), newcombe(x[a], n[a], x[b], n[b], zHi)
+				out.Lo, out.Hi = max(out.Lo, absLo(lo)), max(out.Hi, absHi(hi))
 			}
 		}
 	}
 	return Interval{out.Lo, min(1, out.Hi)}
+}
+
+// moverRatio is the score interval of the ratio p_a / p_b of x_a of n_a and
+// x_b of n_b at normal quantile z: the MOVER-R of Zou & Donner (Statistics
+// in Medicine 27, 2008), which recovers the ratio's variance from each
+// share's Wilson interval as Newcombe's interval does for the difference.
+// With no selected row in group b the upper end is +Inf.
+func moverRatio(xa, na, xb, nb, z float64) Interval {
+	pa, pb := xa/na, xb/nb
+	la, ua := wilson(xa, na, z)
+	lb, ub := wilson(xb, nb, z)
+	prod := pa * pb
+	lo := (prod - math.Sqrt(max(0, prod*prod-la*ub*(2*pa-la)*(2*pb-ub)))) / (ub * (2*pb - ub))
+	hi := math.Inf(1)
+	if d := lb * (2*pb - lb); d > 0 {
+		hi = (prod + math.Sqrt(max(0, prod*prod-ua*lb*(2*pa-ua)*(2*pb-lb)))) / d
+	}
+	return Interval{max(0, lo), hi}
+}
+
+// ratioImage is the interval of dp_ratio = min over pairs of groups of
+// min(q, 1/q), q = s_a/s_b the pair's ratio of selection rates (x selected
+// of n rows per group; a group without rows is left out): the image of the
+// pairs' MOVER-R intervals, each at the Bonferroni level over the pairs so
+// that they hold together. Percentile intervals of resampled ratios missed
+// the population value in 12% of the networks of a 4% minority, always
+// from above (docs/reproduction.md, "Certified picks and intervals that
+// cover").
+func ratioImage(level float64, x, n []float64) Interval {
+	k := 0
+	for a := range n {
+		for b := a + 1; b < len(n); b++ {
+			if n[a] > 0 && n[b] > 0 {
+				k++
+			}
+		}
+	}
+	if k == 0 {
+		return Interval{1, 1}
+	}
+	z := distuv.UnitNormal.Quantile(1 - (1-level)/float64(k)/2)
+	fold := func(q float64) float64 { return min(q, 1/q) }
+	out := Interval{1, 1}
+	for a := range n {
+		for b := a + 1; b < len(n); b++ {
+			if n[a] == 0 || n[b] == 0 {
+				continue
+			}
+			iv := moverRatio(x[a], n[a], x[b], n[b], z)
+			lo, hi := min(fold(iv.Lo), fold(iv.Hi)), max(fold(iv.Lo), fold(iv.Hi))
+			if iv.Lo <= 1 && iv.Hi >= 1 {
+				hi = 1
+			}
+			out.Lo, out.Hi = min(out.Lo, lo), min(out.Hi, hi)
+		}
+	}
+	return out
 }

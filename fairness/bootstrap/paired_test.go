@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/fpareto/fp/fairness"
 )
 
 // Multiplicities in the given order of the rows, mapped by ScoreOrder,
@@ -22,7 +20,7 @@ func TestScoreOrderIsTheGivenRowsRepeated(t *testing.T) {
 		z2[i] = math.Round((-0.7*v+0.3*rng.NormFloat64())*1000) / 1000
 	}
 	for _, scores := range [][]float64{z, z2} {
-		s, err := NewLogits(scores, y, a, e)
+		s, err := binaryLogits(scores, y, a, e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +34,7 @@ func TestScoreOrderIsTheGivenRowsRepeated(t *testing.T) {
 					ez, ey, ea, ee = append(ez, scores[i]), append(ey, y[i]), append(ea, a[i]), append(ee, e[i])
 				}
 			}
-			want, err := fairness.EvaluateLogits(ez, ey, ea, ee)
+			want, err := evalBinaryLogits(ez, ey, ea, ee)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,11 +59,11 @@ func TestDifferences(t *testing.T) {
 	for i, v := range z {
 		zb[i] = v + 0.05*(2*y[i]-1)
 	}
-	sa, err := NewLogits(z, y, a, e)
+	sa, err := binaryLogits(z, y, a, e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := NewLogits(zb, y, a, e)
+	sb, err := binaryLogits(zb, y, a, e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,13 +115,13 @@ func TestDifferences(t *testing.T) {
 func TestDifferencesRefused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	z, y, a, e := synthetic(200, rng)
-	s, _ := NewLogits(z, y, a, e)
+	s, _ := binaryLogits(z, y, a, e)
 	// Other rows: the labels differ.
 	y2 := append([]float64(nil), y...)
 	y2[17] = 1 - y2[17]
-	other, _ := NewLogits(z, y2, a, e)
-	short, _ := NewLogits(z[:150], y[:150], a[:150], e[:150])
-	noATO, _ := NewLogits(z, y, a, nil)
+	other, _ := binaryLogits(z, y2, a, e)
+	short, _ := binaryLogits(z[:150], y[:150], a[:150], e[:150])
+	noATO, _ := binaryLogits(z, y, a, nil)
 	cases := []struct {
 		name      string
 		b         *Sample

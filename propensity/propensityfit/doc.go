@@ -1,8 +1,9 @@
 // Package propensityfit trains the propensity models of package propensity
-// (docs/method.md §4): Fit trains the network of two groups with any
-// train.Engine and fits its temperature on held-out rows; FitMultinomial
-// trains the softmax network of R ≥ 3 groups with a loop and a handwritten
-// gradient of its own (the engines train one logit) and fits its
-// temperature. Config is the model and how it is trained, DefaultConfig
-// docs/method.md §4's.
+// (docs/method.md §4): one network (model.Params) with one output for two
+// groups or R outputs for R ≥ 3, trained in one loop (train.Fit) and then
+// calibrated by one temperature on held-out rows. Fit trains the one-logit
+// network with any train.Engine; FitMultinomial trains the R-output one,
+// whose multinomial cross-entropy gradient it computes itself (the engines
+// train one logit). Config is the model and how it is trained,
+// DefaultConfig docs/method.md §4's.
 package propensityfit

@@ -208,9 +208,10 @@ func splitCalibration(groups [][]int, frac float64, rng *rand.Rand) (trainIdx, c
 // held-out NLL (propensity.FitSoftmaxTemperature), and T = 1 is kept if the fitted T
 // were worse.
 //
-// The engines of package train compute one logit, so the network is trained
-// here by a dedicated loop with a handwritten gradient (checked against
-// finite differences in the tests).
+// The network is Fit's with R outputs (model.Params.Outputs), trained by
+// train.Fit as Fit's is; the engines of package train compute one logit, so
+// the gradient of the multinomial cross-entropy is computed here
+// (softmaxTrainer; checked against finite differences in the tests).
 //
 // All randomness comes from rng, drawn in this order: the split (group 0,
 // 1, …), the initial weights, then per epoch the row order and per batch
@@ -256,7 +257,7 @@ func FitMultinomial(ctx context.Context, x []float64, n, dim int, a []int, group
 	trX, trA := gatherGroups(x, a, dim, trainIdx)
 	caX, caA := gatherGroups(x, a, dim, calibIdx)
 
-	net := propensity.InitSoftmaxNet(cfg.Arch, dim, groups, rng)
+	net := model.InitOutputs(cfg.Arch, dim, groups, rng)
 	if err := trainSoftmax(ctx, net, trX, trA, cfg, rng); err != nil {
 		return nil, Report{}, fmt.Errorf("propensity: train: %w", err)
 	}
@@ -289,70 +290,70 @@ func gatherGroups(x []float64, a []int, dim int, idx []int) ([]float64, []int) {
 	return gx, ga
 }
 
-// trainSoftmax runs cfg.Epochs epochs of Adam on the mean cross-entropy of
-// rows x (groups a), the loop train.Fit runs for one logit: each epoch
-// shuffles the rows, each batch gets fresh dropout masks (one per hidden
-// layer, batch size × hidden units, drawn even for the padding of the last
-// batch, as train.Fit draws them) and one Adam step.
-func trainSoftmax(ctx context.Context, net *propensity.SoftmaxNet, x []float64, a []int, cfg Config, rng *rand.Rand) error {
+// trainSoftmax trains net on the mean cross-entropy of rows x (groups a,
+// codes 0 … R−1) with train.Fit, the loop every network of fp trains in:
+// each epoch shuffles the rows, each batch gets fresh dropout masks (one per
+// hidden layer, batch size × hidden units, drawn for the padding of the
+// last batch too) and one Adam step (cfg.Adam, constant rate).
+func trainSoftmax(ctx context.Context, net *model.Params, x []float64, a []int, cfg Config, rng *rand.Rand) error {
 	n := len(a)
+	d := train.Data{X: x, N: n, Dim: net.Dim, Y: make([]float64, n), A: make([]float64, n), Groups: net.Out()}
+	for i, g := range a {
+		d.A[i] = float64(g)
+	}
 	size := max(1, int(math.Round(cfg.BatchFrac*float64(n))))
-	params := net.Tensors()
-	g := newSoftmaxGrad(net, size)
-	adam, err := optim.NewAdamFor(cfg.Adam, params)
-	if err != nil {
-		return err
+	tr := &softmaxTrainer{
+		spec: train.Spec{Arch: net.Arch, Dim: net.Dim, BatchSize: size, Dropout: cfg.Dropout, Init: net,
+			Objective: scalarize.Objective{Method: scalarize.Risk}},
+		net: net, g: newSoftmaxGrad(net, size), a: make([]int, size),
 	}
-	masks := make([][]float64, net.Arch.HiddenLayers())
-	for l := range masks {
-		masks[l] = make([]float64, size*net.Arch.Hidden)
-		model.FillMask(nil, masks[l], 0)
+	opt := train.Options{Epochs: cfg.Epochs, Adam: cfg.Adam}
+	if cfg.OnEpoch != nil {
+		opt.OnEpoch = func(st train.EpochStats) { cfg.OnEpoch(st.Epoch, cfg.Epochs) }
 	}
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
+	_, err := train.Fit(ctx, tr, d, opt, rng)
+	return err
+}
+
+// softmaxTrainer is the train.Trainer of a network of R outputs (net,
+// trained in place) on the multinomial cross-entropy of the batch's groups
+// (its A, codes 0 … R−1). The engines compute one logit, so its gradient is
+// computed here (softmaxGrad); everything else, from the batches to the
+// Adam step, is train.Fit's, as for the two-group model.
+type softmaxTrainer struct {
+	spec train.Spec
+	net  *model.Params
+	g    *softmaxGrad
+	a    []int // the batch's groups
+}
+
+func (t *softmaxTrainer) BatchSize() int      { return t.spec.BatchSize }
+func (t *softmaxTrainer) Spec() train.Spec    { return t.spec }
+func (t *softmaxTrainer) Params() [][]float64 { return t.net.Tensors() }
+func (t *softmaxTrainer) Grads() [][]float64  { return t.g.grads }
+
+// Gradient computes the mean cross-entropy of the batch's real rows and
+// its gradient; the padding rows take no part.
+func (t *softmaxTrainer) Gradient(b *train.Batch) (train.Loss, error) {
+	n := b.N
+	for k, v := range b.A[:n] {
+		t.a[k] = int(v)
 	}
-	bx := make([]float64, size*net.Dim)
-	ba := make([]int, size)
-	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		for start := 0; start < n; start += size {
-			idx := perm[start:min(start+size, n)]
-			for k, i := range idx {
-				copy(bx[k*net.Dim:(k+1)*net.Dim], x[i*net.Dim:(i+1)*net.Dim])
-				ba[k] = a[i]
-			}
-			if cfg.Dropout > 0 {
-				for _, m := range masks {
-					model.FillMask(rng, m, cfg.Dropout)
-				}
-			}
-			loss := g.lossGrad(bx[:len(idx)*net.Dim], ba[:len(idx)], masks)
-			if math.IsNaN(loss) || math.IsInf(loss, 0) {
-				return fmt.Errorf("diverged in epoch %d: loss is %v", epoch, loss)
-			}
-			for _, t := range g.grads {
-				for _, v := range t {
-					if math.IsNaN(v) || math.IsInf(v, 0) {
-						return fmt.Errorf("diverged in epoch %d: gradient is not finite", epoch)
-					}
-				}
-			}
-			adam.Step(params, g.grads)
-		}
-		if cfg.OnEpoch != nil {
-			cfg.OnEpoch(epoch, cfg.Epochs)
-		}
-	}
+	loss := t.g.lossGrad(b.X[:n*t.net.Dim], t.a[:n], b.Masks)
+	return train.Loss{R: loss, Objective: loss}, nil
+}
+
+// Predict writes the R logits of each of n rows of x (row-major n×R).
+func (t *softmaxTrainer) Predict(x []float64, n int, logits []float64) error {
+	t.net.Forward(x, n, logits)
 	return nil
 }
 
+func (t *softmaxTrainer) Network() *model.Params { return t.net.Clone() }
+
 // softmaxGrad holds the buffers of one batch's forward and backward pass.
 type softmaxGrad struct {
-	net    *propensity.SoftmaxNet
+	net    *model.Params
 	shapes []model.Shape
 	grads  [][]float64  // as net.Tensors(): dW0, dB0, dW1, …
 	pre    [][]float64  // per hidden layer, size×H pre-activations
@@ -361,7 +362,7 @@ type softmaxGrad struct {
 	dh     [2][]float64 // size×H gradient buffers, used in turn
 }
 
-func newSoftmaxGrad(net *propensity.SoftmaxNet, size int) *softmaxGrad {
+func newSoftmaxGrad(net *model.Params, size int) *softmaxGrad {
 	g := &softmaxGrad{net: net, shapes: net.Shapes()}
 	for l, s := range g.shapes {
 		g.grads = append(g.grads, make([]float64, s.In*s.Out), make([]float64, s.Out))
@@ -370,7 +371,7 @@ func newSoftmaxGrad(net *propensity.SoftmaxNet, size int) *softmaxGrad {
 			g.act = append(g.act, make([]float64, size*s.Out))
 		}
 	}
-	g.z = make([]float64, size*net.Groups)
+	g.z = make([]float64, size*net.Out())
 	g.dh = [2][]float64{make([]float64, size*net.Arch.Hidden), make([]float64, size*net.Arch.Hidden)}
 	return g
 }
@@ -387,7 +388,7 @@ func newSoftmaxGrad(net *propensity.SoftmaxNet, size int) *softmaxGrad {
 func (g *softmaxGrad) lossGrad(x []float64, a []int, masks [][]float64) float64 {
 	net, n := g.net, len(a)
 	L := len(g.shapes)
-	R := net.Groups
+	R := net.Out()
 	for _, t := range g.grads {
 		clear(t)
 	}
@@ -398,7 +399,7 @@ func (g *softmaxGrad) lossGrad(x []float64, a []int, masks [][]float64) float64 
 		for i := 0; i < n; i++ {
 			out := pre[i*s.Out : (i+1)*s.Out]
 			copy(out, net.B[l])
-			affine(out, in[i*inW:(i+1)*inW], net.W[l])
+			model.AddAffine(out, in[i*inW:(i+1)*inW], net.W[l])
 			for j, v := range out {
 				act[i*s.Out+j] = max(v, 0) * m[i*s.Out+j]
 			}
@@ -410,7 +411,7 @@ func (g *softmaxGrad) lossGrad(x []float64, a []int, masks [][]float64) float64 
 	for i := 0; i < n; i++ {
 		zi := z[i*R : (i+1)*R]
 		copy(zi, net.B[L-1])
-		affine(zi, in[i*inW:(i+1)*inW], net.W[L-1])
+		model.AddAffine(zi, in[i*inW:(i+1)*inW], net.W[L-1])
 		loss += propensity.LogSumExp(zi) - zi[a[i]]
 		// zi becomes ∂loss/∂zi.
 		propensity.SoftmaxInto(zi, zi, 1)
@@ -477,22 +478,6 @@ func affineOuter(dW, in, d []float64) {
 		row := dW[j*k : (j+1)*k]
 		for c, dc := range d {
 			row[c] += v * dc
-		}
-	}
-}
-
-// affine adds in·w to out, w row-major len(in)×len(out), as the network's
-// forward pass does (propensity.SoftmaxNet.Forward). Inputs that are 0 are
-// skipped.
-func affine(out, in, w []float64) {
-	k := len(out)
-	for j, v := range in {
-		if v == 0 {
-			continue
-		}
-		row := w[j*k : (j+1)*k]
-		for c := range out {
-			out[c] += v * row[c]
 		}
 	}
 }

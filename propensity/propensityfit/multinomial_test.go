@@ -13,10 +13,10 @@ import (
 	"github.com/fpareto/fp/model"
 )
 
-// randomSoftmaxNet is a network of arch with weights of a scale that puts
+// randomGroupsNet is a network of arch with weights of a scale that puts
 // the hidden units on both sides of the ReLU.
-func randomSoftmaxNet(rng *rand.Rand, arch model.Arch, dim, groups int) *propensity.SoftmaxNet {
-	p := propensity.InitSoftmaxNet(arch, dim, groups, rand.New(rand.NewPCG(0, 0))) // every weight is drawn again below
+func randomGroupsNet(rng *rand.Rand, arch model.Arch, dim, groups int) *model.Params {
+	p := model.InitOutputs(arch, dim, groups, rand.New(rand.NewPCG(0, 0))) // every weight is drawn again below
 	for _, t := range p.Tensors() {
 		for i := range t {
 			t[i] = rng.NormFloat64() * 0.7
@@ -42,7 +42,7 @@ func TestSoftmaxGradMatchesFiniteDifferences(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			const dim, n = 4, 9
 			rng := rand.New(rand.NewPCG(7, uint64(tc.groups)))
-			net := randomSoftmaxNet(rng, tc.arch, dim, tc.groups)
+			net := randomGroupsNet(rng, tc.arch, dim, tc.groups)
 			x := make([]float64, n*dim)
 			for i := range x {
 				x[i] = rng.NormFloat64()
@@ -92,7 +92,7 @@ func TestSoftmaxLossMatchesForward(t *testing.T) {
 	const dim, n, groups = 3, 11, 4
 	arch := model.Arch{Layers: 3, Hidden: 7}
 	rng := rand.New(rand.NewPCG(3, 4))
-	net := randomSoftmaxNet(rng, arch, dim, groups)
+	net := randomGroupsNet(rng, arch, dim, groups)
 	x := make([]float64, n*dim)
 	for i := range x {
 		x[i] = rng.NormFloat64()
@@ -296,7 +296,7 @@ func TestFitMultinomialErrors(t *testing.T) {
 func TestMultinomialPredictAndValidate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	arch := model.Arch{Layers: 3, Hidden: 4}
-	m := &propensity.Multinomial{Net: randomSoftmaxNet(rng, arch, 2, 3), T: 2}
+	m := &propensity.Multinomial{Net: randomGroupsNet(rng, arch, 2, 3), T: 2}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -339,13 +339,14 @@ func TestMultinomialPredictAndValidate(t *testing.T) {
 		{"nil", nil, "no network"},
 		{"zero T", &propensity.Multinomial{Net: m.Net, T: 0}, "temperature 0"},
 		{"infinite T", &propensity.Multinomial{Net: m.Net, T: math.Inf(1)}, "temperature +Inf"},
-		{"two groups", &propensity.Multinomial{Net: randomSoftmaxNet(rng, arch, 2, 2), T: 1}, "2 groups, want ≥ 3"},
-		{"short layer", &propensity.Multinomial{Net: &propensity.SoftmaxNet{Arch: arch, Dim: 2, Groups: 3, W: m.Net.W[:2], B: m.Net.B[:2]}, T: 1}, "want 3 layers"},
-		{"nan", &propensity.Multinomial{Net: func() *propensity.SoftmaxNet {
-			p := randomSoftmaxNet(rng, arch, 2, 3)
+		{"two groups", &propensity.Multinomial{Net: randomGroupsNet(rng, arch, 2, 2), T: 1}, "2 groups, want ≥ 3"},
+		{"short layer", &propensity.Multinomial{Net: &model.Params{Arch: arch, Dim: 2, Outputs: 3, W: m.Net.W[:2], B: m.Net.B[:2]}, T: 1}, "want 3 layers"},
+		{"nan", &propensity.Multinomial{Net: func() *model.Params {
+			p := randomGroupsNet(rng, arch, 2, 3)
 			p.W[1][2] = math.NaN()
 			return p
-		}(), T: 1}, "layer 2: parameter is NaN"},
+		}(), T: 1}, "layer 2: weight is NaN"},
+		{"one logit", &propensity.Multinomial{Net: model.InitOutputs(arch, 2, 1, rng), T: 1}, "1 groups, want ≥ 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.m.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {

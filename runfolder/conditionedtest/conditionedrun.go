@@ -104,7 +104,11 @@ func Convert(dir string, evalLambda float64) (map[int]*model.Conditioned, error)
 		}
 		z := Logits(nets[r.Split], files[r.Split], r.Lambda, ts.Data, ts.Rows)
 		y, a := ts.Data.Subset(ts.Rows)
-		met, err := fairness.EvaluateLogits(z, y, a, ts.Propensity)
+		g, w, err := fairness.Binary(a, ts.Propensity)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Key(), err)
+		}
+		met, err := fairness.EvaluateLogits(z, y, g, w)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Key(), err)
 		}

@@ -358,7 +358,11 @@ func (r *Runner) thresholdsCandidate(sd *splitData, b *base, l float64, rules []
 		dec, err := fairness.DecideRandomized(d, y, groups)
 		return dec, oneDecision(d), err
 	}
-	dec, single, err := decide(sd.testX, sd.testY, r.groupsOf(sd.testA, sd.testZ))
+	groups, err := r.groupsOf(sd.testA, sd.testZ)
+	if err != nil {
+		return rec, fmt.Errorf("split %d: %w", sd.m, err)
+	}
+	dec, single, err := decide(sd.testX, sd.testY, groups)
 	if err != nil {
 		return rec, fmt.Errorf("split %d, λ = %g: decision metrics: %w", sd.m, l, err)
 	}
@@ -367,7 +371,11 @@ func (r *Runner) thresholdsCandidate(sd *splitData, b *base, l float64, rules []
 	ms := dec.MajorityShare()
 	rec.MajorityShare = &ms
 	if rec.Selection != nil && len(sd.sel.y) > 0 {
-		sdec, ssingle, err := decide(sd.sel.x, sd.sel.y, r.groupsOf(sd.sel.a, sd.sel.z))
+		sgroups, err := r.groupsOf(sd.sel.a, sd.sel.z)
+		if err != nil {
+			return rec, fmt.Errorf("split %d: selection rows: %w", sd.m, err)
+		}
+		sdec, ssingle, err := decide(sd.sel.x, sd.sel.y, sgroups)
 		if err != nil {
 			return rec, fmt.Errorf("split %d, λ = %g: decision metrics on the selection rows: %w", sd.m, l, err)
 		}
@@ -402,9 +410,9 @@ func (r *Runner) levels() []string {
 
 // groupsOf are the group codes of rows with binary attribute a or, for
 // R > 2 groups, groups z.
-func (r *Runner) groupsOf(a []float64, z []int) []int {
+func (r *Runner) groupsOf(a []float64, z []int) ([]int, error) {
 	if r.cfg.groups > 2 {
-		return z
+		return z, nil
 	}
 	return fairness.BinaryGroups(a)
 }

@@ -11,7 +11,8 @@
 # predictor (accuracy 1 − const_error, gap 0), which every method can output. Means over the splits
 # get a 95% percentile bootstrap interval (10,000 resamples of the splits, seed 1); so does the
 # paired difference between the best method that does not use the sensitive attribute at
-# prediction time and the best that does.
+# prediction time and the best that does. Every method is taken on the splits of the methods' own
+# runs (results/DATASET/methods/base), which may be fewer than the decision study's.
 import json
 import os
 import sys
@@ -56,6 +57,9 @@ def interval(v, seed=1):
 def main():
     root = sys.argv[1]
     dec, meth = os.path.join(root, "decision"), os.path.join(root, "methods")
+    # Every method on the splits the methods' runs have (a smaller run than the decision study's
+    # is compared on its splits only).
+    splits = {r["split"] for r in records(os.path.join(meth, "base"))}
     for notion, (key, bound) in BOUNDS.items():
         methods = {
             "penalty cheb %s-mean (fp)" % notion: (os.path.join(dec, "cheb-%s-mean" % notion), False),
@@ -72,7 +76,7 @@ def main():
         for name, (path, uses) in methods.items():
             if not os.path.isdir(path):
                 continue
-            recs = [r for r in records(path) if "sel_" + key in r]
+            recs = [r for r in records(path) if "sel_" + key in r and r["split"] in splits]
             if name.startswith("λ = 0"):
                 recs = [r for r in recs if r["lambda"] == 0]
             if not recs:

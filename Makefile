@@ -4,7 +4,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 STATICCHECK_VERSION := v0.8.2
 PKGS    := ./...
 
-.PHONY: all build test test-short bench lint staticcheck demo report-demo docs clean reproduce reproduce-adv-matched reproduce-conditioned
+.PHONY: all build test test-short bench lint staticcheck demo report-demo docs clean reproduce reproduce-adv-matched reproduce-conditioned rederive
 
 all: build
 
@@ -86,3 +86,8 @@ reproduce-adv-matched: build
 # JOBS="adult-sex:conditioned-ato-output:1"
 reproduce-conditioned: build
 	JOBS="$(JOBS)" scripts/conditioned.sh
+
+# Every committed comparison under results/ re-derived under fp's front rule, with q-values per
+# results page, from the committed records (no training; about six minutes): results/rederived/
+rederive: build
+	/usr/bin/python3 scripts/rederive.py bin/fp

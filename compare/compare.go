@@ -32,6 +32,23 @@ type Options struct {
 	// Axis is the x axis of every plane, records.AxisRisk (default) or
 	// records.AxisError.
 	Axis string
+	// Reference is both coordinates of the hypervolumes' reference point
+	// in the normalised space, above 1 (default pareto.Reference's 1.1).
+	// A second reference point is a check of how much a verdict owes to
+	// the area the extremes of the fronts bound.
+	Reference float64
+}
+
+// MaxReference bounds Options.Reference: far beyond the unit square the
+// extremes' area swamps the front's shape.
+const MaxReference = 10.0
+
+// CheckReference checks a reference point coordinate (Options.Reference).
+func CheckReference(r float64) error {
+	if !(r > 1) || r > MaxReference {
+		return fmt.Errorf("reference %v: want a number above 1 and at most %g", r, MaxReference)
+	}
+	return nil
 }
 
 // Result is a comparison of groups of candidates.
@@ -112,11 +129,20 @@ type SplitRow struct {
 	Constant *float64 `json:"constant,omitempty"`
 }
 
-// PairedRow compares groups A and B on one metric split by split.
+// PairedRow compares groups A and B on one metric split by split. A is
+// the group read from the earlier argument (Order).
 type PairedRow struct {
 	Metric  string `json:"metric"`
 	Dataset string `json:"dataset,omitempty"`
 	pareto.Paired
+	// QValue is the Benjamini–Hochberg q-value of PValue over every paired
+	// test of the comparison (all metrics, datasets and pairs): the false
+	// discovery rate at which this difference still counts.
+	QValue float64 `json:"q_value"`
+	// ARuns and BRuns name the files or folders A's and B's records were
+	// read from, in the order given.
+	ARuns []string `json:"a_runs"`
+	BRuns []string `json:"b_runs"`
 }
 
 // Run compares the groups of recs (successful candidates). Records of
@@ -150,6 +176,13 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 	}
 	if opt.Seed == 0 {
 		opt.Seed = 1
+	}
+	ref := pareto.Reference
+	if opt.Reference != 0 {
+		if err := CheckReference(opt.Reference); err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+		ref = pareto.Point{X: opt.Reference, Y: opt.Reference}
 	}
 	tol := opt.Tolerance
 	if tol == 0 {
@@ -196,7 +229,7 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 		}
 	}
 	slices.SortStableFunc(data, func(a, b records.DataGroup) int { return strings.Compare(a.Label, b.Label) })
-	res := &Result{Tolerance: tol, Reference: [2]float64{pareto.Reference.X, pareto.Reference.Y}, DecidedOn: opt.Decide.String(),
+	res := &Result{Tolerance: tol, Reference: [2]float64{ref.X, ref.Y}, DecidedOn: opt.Decide.String(),
 		EvalOnlyLeftOut: left, FrontRule: string(opt.Rule), Axis: opt.Axis}
 	for _, r := range recs {
 		if len(r.GroupCounts) > 0 && !slices.Contains(res.Groups, r.Sensitive) {
@@ -216,6 +249,13 @@ func Run(recs []records.Record, opt Options) (*Result, error) {
 				return nil, fmt.Errorf("compare: %w", err)
 			}
 		}
+	}
+	p := make([]float64, len(res.Paired))
+	for i := range res.Paired {
+		p[i] = res.Paired[i].PValue
+	}
+	for i, q := range pareto.BenjaminiHochberg(p) {
+		res.Paired[i].QValue = q
 	}
 	return res, nil
 }
@@ -285,7 +325,19 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 	for name := range groups {
 		names = append(names, name)
 	}
+	// The paper's order seeds each pair's bootstrap, so that comparing B
+	// with A draws the resamples of A with B; the rows follow the
+	// arguments.
 	slices.SortFunc(names, func(a, b string) int { return rowOrder(a, groups[a], b, groups[b]) })
+	canonical := slices.Clone(names)
+	arg := sourceOrder(recs)
+	runs := map[string][]string{}
+	for _, name := range names {
+		runs[name] = sourcesOf(groups[name])
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		return cmp.Compare(arg[groups[a][0].Source], arg[groups[b][0].Source])
+	})
 
 	// points are shown (test metrics), decide decides the fronts.
 	points, decide := map[string][]pareto.Point{}, map[string][]pareto.Point{}
@@ -305,7 +357,8 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 		}
 	}
 	bySplit, pooled := constants(recs, opt)
-	popt := pareto.Options{Tolerance: tol, Rule: opt.Rule, Constant: pooled}
+	ref := pareto.Point{X: res.Reference[0], Y: res.Reference[1]}
+	popt := pareto.Options{Tolerance: tol, Rule: opt.Rule, Constant: pooled, Reference: ref}
 	if !opt.Decide.Selects() {
 		decide, decideSplits = points, nil
 	} else {
@@ -350,7 +403,7 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 		}
 		res.Pooled = append(res.Pooled, row)
 	}
-	perSplit, err := pareto.PerSplitWith(splits, pareto.SplitOptions{Decide: decideSplits, Rule: opt.Rule, Constants: bySplit})
+	perSplit, err := pareto.PerSplitWith(splits, pareto.SplitOptions{Decide: decideSplits, Rule: opt.Rule, Constants: bySplit, Reference: ref})
 	if err != nil {
 		return err // Run has checked every record's constant: not reached
 	}
@@ -364,14 +417,39 @@ func (res *Result) add(metric, dataset string, recs []records.Record, opt Option
 	hash := fnv.New64a()
 	hash.Write([]byte(metric + "\x00" + dataset))
 	pairs := pareto.ComparePairs(perSplit, pareto.PairedOptions{
-		Resamples: opt.Resamples, Seed: opt.Seed ^ hash.Sum64(), Order: names})
+		Resamples: opt.Resamples, Seed: opt.Seed ^ hash.Sum64(), Order: names, SeedOrder: canonical})
 	for _, p := range pairs {
 		if p.Splits == 0 {
 			continue // no split in common: nothing to pair
 		}
-		res.Paired = append(res.Paired, PairedRow{Metric: metric, Dataset: dataset, Paired: p})
+		res.Paired = append(res.Paired, PairedRow{Metric: metric, Dataset: dataset, Paired: p, ARuns: runs[p.A], BRuns: runs[p.B]})
 	}
 	return nil
+}
+
+// sourceOrder numbers the files or folders recs were read from in the order
+// their first records come: the order of the arguments, which read them
+// one after another.
+func sourceOrder(recs []records.Record) map[string]int {
+	at := map[string]int{}
+	for i := range recs {
+		if _, ok := at[recs[i].Source]; !ok {
+			at[recs[i].Source] = len(at)
+		}
+	}
+	return at
+}
+
+// sourcesOf lists the files or folders recs were read from, in order of
+// their first record (none for records not read from one).
+func sourcesOf(recs []records.Record) []string {
+	out := []string{}
+	for i := range recs {
+		if recs[i].Source != "" && !slices.Contains(out, recs[i].Source) {
+			out = append(out, recs[i].Source)
+		}
+	}
+	return out
 }
 
 // uniform reports whether f gives one value for every record.
@@ -389,7 +467,9 @@ var methodOrder = map[string]int{"cheb": 0, "cheb-aug": 1, "linear": 2, "adversa
 
 // rowOrder orders groups as the paper's tables do when each group is one
 // method: Chebyshev, linear, adversarial; penultimate-layer ATO before ATO
-// on all layers; smaller β scale first. Other groups follow by name.
+// on all layers; smaller β scale first. Other groups follow by name. It
+// orders the groups read from one argument, and seeds each pair's
+// bootstrap whatever the order of the arguments.
 func rowOrder(a string, ra []records.Record, b string, rb []records.Record) int {
 	x, y := &ra[0], &rb[0]
 	ox, okx := methodOrder[x.Method]

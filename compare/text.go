@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/fpareto/fp/fairness"
@@ -37,9 +38,7 @@ func WriteText(w io.Writer, res *Result) error {
 			"collapsed / single-class /\n",
 			axis, res.Reference[0], res.Reference[1], res.Tolerance)
 	} else {
-		if res.Axis != records.AxisRisk {
-			fmt.Fprintf(w, "front rule minmax, x axis %s.\n", axis)
-		}
+		fmt.Fprintf(w, "front rule minmax (the paper's protocol), x axis %s; fp's default rule is constant (--front-rule).\n", axis)
 		fmt.Fprintf(w, "nondominated: distinct points (closer than %g in both normalised axes count once). hypervolume: both axes\n"+
 			"min–max normalised over the candidates of every group, reference (%g, %g). front collapsed / single-class /\n",
 			res.Tolerance, res.Reference[0], res.Reference[1])
@@ -65,12 +64,17 @@ func WriteText(w io.Writer, res *Result) error {
 	if len(res.Paired) > 0 {
 		if res.FrontRule == string(pareto.RuleConstant) {
 			fmt.Fprint(w, "split by split: each split on its own scale (its candidates and its constant predictor); A − B is the mean\n"+
-				"paired difference of hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value\n"+
-				"(* p < 0.05).\n")
+				"paired difference of hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value\n")
 		} else {
 			fmt.Fprint(w, "split by split: each split normalised over its own candidates; A − B is the mean paired difference of\n"+
-				"hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value (* p < 0.05).\n")
+				"hypervolume with its 95% bootstrap interval, p the two-sided Wilcoxon signed-rank p-value\n")
 		}
+		tests := fmt.Sprintf("the %d paired tests", len(res.Paired))
+		if len(res.Paired) == 1 {
+			tests = "the one paired test" // its q is its p
+		}
+		fmt.Fprintf(w, "(* p < 0.05), q its Benjamini–Hochberg q-value over %s of this comparison (* q < 0.05).\n"+
+			"A is the group given first (the earlier argument), B the later.\n", tests)
 	}
 	for _, s := range order {
 		fmt.Fprintln(w)
@@ -99,16 +103,12 @@ func WriteText(w io.Writer, res *Result) error {
 		if len(pairs) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s, split by split\n", head)
+		fmt.Fprintf(w, "\n%s, split by split: %s\n", head, pairHeading(pairs))
 		t = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(t, "A\tB\tsplits\tA wins\tmean A − B\t95% interval\tp")
+		fmt.Fprintln(t, "A\tB\tsplits\tA wins\tmean A − B\t95% interval\tp\tq")
 		for _, p := range pairs {
-			mark := ""
-			if p.PValue < 0.05 {
-				mark = " *"
-			}
-			fmt.Fprintf(t, "%s\t%s\t%d\t%d\t%+.4f\t[%+.4f, %+.4f]\t%.2g%s\n", p.A, p.B, p.Splits, p.AWins, p.Mean,
-				p.CILow, p.CIHigh, p.PValue, mark)
+			fmt.Fprintf(t, "%s\t%s\t%d\t%d\t%+.4f\t[%+.4f, %+.4f]\t%.2g%s\t%.2g%s\n", p.A, p.B, p.Splits, p.AWins, p.Mean,
+				p.CILow, p.CIHigh, p.PValue, mark(p.PValue), p.QValue, mark(p.QValue))
 		}
 		if err := t.Flush(); err != nil {
 			return err
@@ -118,8 +118,46 @@ func WriteText(w io.Writer, res *Result) error {
 	return nil
 }
 
-// significance is the level the text marks p-values against.
+// significance is the level the text marks p- and q-values against.
 const significance = 0.05
+
+// mark is " *" for a p- or q-value below the level, else "".
+func mark(p float64) string {
+	if p < significance {
+		return " *"
+	}
+	return ""
+}
+
+// pairHeading names A and B of a table's rows: "A − B, A = x (its runs),
+// B = y (its runs)" for one pair; for more, the groups in the order given,
+// each row's A being the earlier of its two.
+func pairHeading(pairs []PairedRow) string {
+	named := func(group string, runs []string) string {
+		if len(runs) == 0 {
+			return group
+		}
+		return group + " (" + strings.Join(runs, ", ") + ")"
+	}
+	if len(pairs) == 1 {
+		p := pairs[0]
+		return "A − B, A = " + named(p.A, p.ARuns) + ", B = " + named(p.B, p.BRuns)
+	}
+	var groups []string
+	seen := map[string]bool{}
+	for _, p := range pairs {
+		for _, g := range []struct {
+			name string
+			runs []string
+		}{{p.A, p.ARuns}, {p.B, p.BRuns}} {
+			if !seen[g.name] {
+				seen[g.name] = true
+				groups = append(groups, named(g.name, g.runs))
+			}
+		}
+	}
+	return "A − B, A the earlier of each row's groups in the order given: " + strings.Join(groups, ", ")
+}
 
 // writeMinPNotes says when too few splits make the p-values of a table
 // unable to reach its level: with n splits on which the groups differ, the

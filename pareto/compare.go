@@ -35,6 +35,9 @@ type Options struct {
 	// tolerance is a resolution of the candidates' spread, not an area.
 	Rule     Rule
 	Constant float64
+	// Reference is the hypervolumes' reference point in the normalised
+	// space; the zero Point is Reference.
+	Reference Point
 }
 
 func (o Options) tolerance() float64 {
@@ -75,6 +78,7 @@ func CompareWith(groups map[string][]Point, opt Options) []Summary {
 		}
 	}
 	scale := NewScale(opt.Rule, opt.Constant, all) // of the shown points: for the hypervolumes
+	scale.Ref = opt.Reference
 	dec, decAll := groups, all
 	if opt.Decide != nil {
 		dec, decAll = opt.Decide, nil

@@ -48,6 +48,9 @@ type SplitOptions struct {
 	// Constants gives each split's constant predictor x.
 	Rule      Rule
 	Constants map[int]float64
+	// Reference is the hypervolumes' reference point in the normalised
+	// space; the zero Point is Reference.
+	Reference Point
 }
 
 // PerSplitWith returns the hypervolume of every group on every split,
@@ -79,6 +82,7 @@ func PerSplitWith(splits map[int]map[string][]Point, opt SplitOptions) ([]SplitH
 			return nil, fmt.Errorf("split %d: no constant predictor for the %s front rule", m, opt.Rule)
 		}
 		scale := NewScale(opt.Rule, c, sets...)
+		scale.Ref = opt.Reference
 		for k, name := range names {
 			chosen := sets[k] // every point: dominated ones add nothing
 			if opt.Decide != nil {
@@ -143,6 +147,12 @@ type PairedOptions struct {
 	// Order lists the groups in the order of the output: A is the group
 	// listed first. Groups left out follow by name. Default: by name.
 	Order []string
+	// SeedOrder names the order in which a pair's two names seed its
+	// bootstrap (the one listed first hashed first; groups left out
+	// follow by name). Default: Order. A comparison that lists the groups
+	// the other way round with the same SeedOrder draws the same resamples,
+	// so its interval is exactly the negated one.
+	SeedOrder []string
 }
 
 // ComparePairs compares every pair of groups of hv (A before B in
@@ -166,25 +176,11 @@ func ComparePairs(hv []SplitHypervolume, opt PairedOptions) []Paired {
 	for name := range by {
 		names = append(names, name)
 	}
-	rank := map[string]int{}
-	for i, name := range opt.Order {
-		if _, dup := rank[name]; !dup {
-			rank[name] = i
-		}
+	if opt.SeedOrder == nil {
+		opt.SeedOrder = opt.Order
 	}
-	slices.SortFunc(names, func(a, b string) int {
-		ra, oka := rank[a]
-		rb, okb := rank[b]
-		switch {
-		case oka && okb:
-			return ra - rb
-		case oka:
-			return -1
-		case okb:
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
+	byOrder, bySeed := listedFirst(opt.Order), listedFirst(opt.SeedOrder)
+	slices.SortFunc(names, byOrder)
 	var out []Paired
 	for i, a := range names {
 		for _, b := range names[i+1:] {
@@ -209,7 +205,11 @@ func ComparePairs(hv []SplitHypervolume, opt PairedOptions) []Paired {
 			}
 			p.MinPValue = MinSignedRankP(nonZero)
 			h := fnv.New64a()
-			h.Write([]byte(a + "\x00" + b))
+			if bySeed(a, b) <= 0 {
+				h.Write([]byte(a + "\x00" + b))
+			} else {
+				h.Write([]byte(b + "\x00" + a))
+			}
 			p.Mean = mean(d)
 			p.CILow, p.CIHigh = bootstrapMean(d, opt.Resamples, rand.New(rand.NewPCG(opt.Seed, h.Sum64())))
 			p.PValue = SignedRank(d)
@@ -217,6 +217,30 @@ func ComparePairs(hv []SplitHypervolume, opt PairedOptions) []Paired {
 		}
 	}
 	return out
+}
+
+// listedFirst returns the comparison of two group names that puts the ones
+// in order first, in its order, and the rest after them by name.
+func listedFirst(order []string) func(a, b string) int {
+	rank := map[string]int{}
+	for i, name := range order {
+		if _, dup := rank[name]; !dup {
+			rank[name] = i
+		}
+	}
+	return func(a, b string) int {
+		ra, oka := rank[a]
+		rb, okb := rank[b]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return strings.Compare(a, b)
+	}
 }
 
 func mean(d []float64) float64 {

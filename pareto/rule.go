@@ -52,6 +52,9 @@ type Scale struct {
 	// Constant is the constant predictor (c, 0) in the plane's own
 	// coordinates; nil under RuleMinMax.
 	Constant *Point
+	// Ref is the hypervolume's reference point in the normalised space;
+	// the zero Point is Reference.
+	Ref Point
 }
 
 // NewScale returns the scale of the plane whose compared candidates are
@@ -98,7 +101,11 @@ func (s Scale) Normalize(front []Point) []Point {
 }
 
 // Hypervolume is the hypervolume of front on the scale, reference point
-// Reference.
+// s.Ref (Reference when zero).
 func (s Scale) Hypervolume(front []Point) float64 {
-	return Hypervolume(s.Normalize(front), Reference)
+	ref := s.Ref
+	if ref == (Point{}) {
+		ref = Reference
+	}
+	return Hypervolume(s.Normalize(front), ref)
 }

@@ -125,7 +125,7 @@ func TestCompareBeforeAndAfterExcludingAColumn(t *testing.T) {
 		}
 	}
 	text, _, err := runFP(t, "compare", all, edited)
-	if err != nil || strings.Count(text, ", split by split\n") != len(records.Metrics) || !strings.Contains(text, "mean A − B") {
+	if err != nil || strings.Count(text, ", split by split: A − B, A = ") != len(records.Metrics) || !strings.Contains(text, "mean A − B") {
 		t.Errorf("fp compare prints no paired per-split statistics: %v\n%s", err, text)
 	}
 	if _, _, err := runFP(t, "front", all, edited); err != nil {

@@ -29,11 +29,15 @@ func compareCommand() *cli.Command {
 			"best candidate of all rows (0) to the constant predictor at the training base rate (1) and the\n" +
 			"unfairness axis from 0 to the largest value of all rows, and adds the constant predictor (1, 0)\n" +
 			"to every front, so that candidates no better than it add nothing; minmax (the paper's protocol)\n" +
-			"min–max normalises both axes over the candidates of all rows. Reference point (1.1, 1.1). Points\n" +
+			"min–max normalises both axes over the candidates of all rows. Reference point (1.1, 1.1), or\n" +
+			"(R, R) with --reference R: a second reference point shows how much a verdict owes to it. Points\n" +
 			"closer than --tolerance in both min–max normalised axes count as one. Then, split by split, each\n" +
 			"group's hypervolume (on that split's own scale: its candidates and, under constant, its constant\n" +
-			"predictor) and for each pair of groups the mean paired difference with a 95% bootstrap interval\n" +
-			"and a two-sided Wilcoxon signed-rank p-value (exact up to 50 splits). --json prints every split's\n" +
+			"predictor) and for each pair of groups the mean paired difference A − B with a 95% bootstrap\n" +
+			"interval, a two-sided Wilcoxon signed-rank p-value (exact up to 50 splits) and its Benjamini–Hochberg\n" +
+			"q-value over every pair and metric of the comparison. A is the group of the earlier argument (the\n" +
+			"run given first), B the later, so swapping the arguments negates every difference; groups of one\n" +
+			"argument follow the paper's order of methods. --json prints every split's\n" +
 			"values. Records of different datasets are refused unless grouped by dataset. Failed candidates\n" +
 			"are left out.",
 		Flags:  comparisonFlags(),
@@ -49,6 +53,8 @@ func comparisonFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "tolerance", Value: pareto.DefaultTolerance, Usage: "points closer than this in both normalised axes are one distinct point"},
 		&cli.StringFlag{Name: "axis", Value: records.AxisRisk, Usage: "the x axis: risk (test log-loss) or error (1 − accuracy)"},
 		frontRuleFlag(),
+		&cli.Float64Flag{Name: "reference", Value: pareto.Reference.X, Usage: "the hypervolume reference point (R, R) in the normalised " +
+			"plane, R above 1 (1.01: the extremes of each front bound almost no area)"},
 		decideFlag(),
 		&cli.BoolFlag{Name: jsonFlag, Usage: "print JSON"},
 	}
@@ -91,6 +97,9 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := compare.CheckReference(c.Float64("reference")); err != nil {
+		return nil, nil, fmt.Errorf("%s: --%w", cmd, err)
+	}
 	read, err := readSweeps(c, cmd, paths)
 	if err != nil {
 		return nil, nil, err
@@ -99,7 +108,8 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := compare.Run(read.ok, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide, Rule: rule, Axis: axis})
+	res, err := compare.Run(read.ok, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide, Rule: rule, Axis: axis,
+		Reference: c.Float64("reference")})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
 	}

@@ -91,3 +91,40 @@ func TestCompareNeedsRecords(t *testing.T) {
 		t.Errorf("missing file: err = %v", err)
 	}
 }
+
+// fp compare B A is fp compare A B turned round: on the committed COMPAS
+// records of linear one layer and Chebyshev output, every paired mean and
+// interval negated, p and q kept, a and b and their runs swapped; A is the
+// run given first, though the paper's order puts Chebyshev first.
+func TestCompareArgumentOrderSwapsAAndB(t *testing.T) {
+	t.Chdir("../..")
+	lin, cheb := "results/compas/linear-ato-penultimate.jsonl", "results/compas/cheb-ato-output.jsonl"
+	run := func(args ...string) compare.Result {
+		out, _, err := runFP(t, append([]string{"compare", "--front-rule", "minmax", "--json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res compare.Result
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	ab, ba := run(lin, cheb), run(cheb, lin)
+	if len(ab.Paired) != 4 || len(ba.Paired) != 4 {
+		t.Fatalf("%d and %d paired rows, want one per metric", len(ab.Paired), len(ba.Paired))
+	}
+	for i, p := range ab.Paired {
+		q := ba.Paired[i]
+		if p.A != "linear/ato-penultimate" || len(p.ARuns) != 1 || p.ARuns[0] != lin || len(p.BRuns) != 1 || p.BRuns[0] != cheb {
+			t.Errorf("%s: A = %s %v, B = %s %v: want the run given first as A", p.Metric, p.A, p.ARuns, p.B, p.BRuns)
+		}
+		if q.Metric != p.Metric || q.A != p.B || q.B != p.A || q.ARuns[0] != cheb || q.BRuns[0] != lin ||
+			q.Mean != -p.Mean || q.CILow != -p.CIHigh || q.CIHigh != -p.CILow || q.PValue != p.PValue || q.QValue != p.QValue {
+			t.Errorf("%s: A − B %+v\nB − A %+v", p.Metric, p.Paired, q.Paired)
+		}
+		if p.QValue < p.PValue || p.QValue > 1 {
+			t.Errorf("%s: q %g beside p %g", p.Metric, p.QValue, p.PValue)
+		}
+	}
+}

@@ -7,12 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fpareto/fp/compare"
-	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/records"
 )
 
@@ -126,6 +124,9 @@ func TestFrontRuleAndAxis(t *testing.T) {
 		{"no const_error, minmax", []string{"compare", "--front-rule", "minmax", "--axis", "error", riskC, riskL}, nil},
 		{"bad axis", []string{"front", "--axis", "auc", riskC}, []string{"--axis", `"auc"`, "risk or error"}},
 		{"bad rule", []string{"compare", "--front-rule", "hv", riskC}, []string{"--front-rule", `"hv"`, "constant or minmax"}},
+		{"reference at 1", []string{"compare", "--front-rule", "minmax", "--reference", "1", riskC, riskL}, []string{"--reference 1", "above 1"}},
+		{"reference far out", []string{"front", "--front-rule", "minmax", "--reference", "11", riskC}, []string{"--reference 11", "at most 10"}},
+		{"reference 1.01", []string{"compare", "--front-rule", "minmax", "--reference", "1.01", riskC, riskL}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runFP(t, tc.args...)
@@ -149,50 +150,73 @@ func TestFrontRuleAndAxis(t *testing.T) {
 }
 
 // The min–max rule reproduces a comparison committed before the constant
-// rule existed, as docs/reproduction.md ran it: the text to the byte, and
-// the JSON to the byte but for the two lines naming the rule and the axis,
-// the text but for the note on the metrics' scales added since.
+// rule existed, as docs/reproduction.md ran it. The text: every line of the
+// committed file, in order, begins a line of the output (the paired tables
+// have gained a q column and their headings name A and B), but for the
+// line on p-values that now goes on to q-values. The JSON: every value of
+// the committed file is the output's (the output adds the rule, the axis,
+// the q-values and the runs).
 func TestCompareMinMaxReproducesCommittedFile(t *testing.T) {
 	t.Chdir("../..")
 	runs := []string{"results/compas/scalarizations/cheb-ato-output", "results/compas/scalarizations/cheb-aug-ato-output"}
-	for _, tc := range []struct {
-		file string
-		args []string
-		drop []string // lines of the output the committed file lacks
-	}{
-		{"results/compas/compare-cheb-aug.txt", nil, strings.Split(fairness.ScaleNote, "\n")},
-		{"results/compas/compare-cheb-aug.json", []string{"--json"}, []string{`  "front_rule": "minmax",`, `  "axis": "risk",`}},
-	} {
-		want, err := os.ReadFile(tc.file)
-		if err != nil {
-			t.Fatal(err)
+	want, err := os.ReadFile("results/compas/compare-cheb-aug.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The overlap line no longer states the bound of an extreme ê, which
+	// since scales with the groups' shares (these records hold the share
+	// of ê < 0.01 or > 0.99, the bound of their time).
+	want = bytes.ReplaceAll(want, []byte("extreme ê (< 0.01 or > 0.99) at most"), []byte("extreme ê at most"))
+	out, _, err := runFP(t, "compare", "--front-rule", "minmax", runs[0], runs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(out, "\n")
+	k := 0
+	for _, line := range strings.Split(string(want), "\n") {
+		if strings.HasSuffix(line, "p the two-sided Wilcoxon signed-rank p-value (* p < 0.05).") {
+			continue
 		}
-		// The overlap line no longer states the bound of an extreme ê, which
-		// since scales with the groups' shares (these records hold the share
-		// of ê < 0.01 or > 0.99, the bound of their time).
-		want = bytes.ReplaceAll(want, []byte("extreme ê (< 0.01 or > 0.99) at most"), []byte("extreme ê at most"))
-		out, _, err := runFP(t, append(append([]string{"compare", "--front-rule", "minmax"}, tc.args...), runs...)...)
-		if err != nil {
-			t.Fatal(err)
+		for k < len(got) && !strings.HasPrefix(got[k], line) {
+			k++
 		}
-		var kept []string
-		dropped := 0
-		for _, line := range strings.SplitAfter(out, "\n") {
-			if slices.Contains(tc.drop, strings.TrimSuffix(line, "\n")) {
-				dropped++
-				continue
-			}
-			kept = append(kept, line)
+		if k == len(got) {
+			t.Fatalf("compare-cheb-aug.txt: line %q is not reproduced:\n%s", line, out)
 		}
-		if dropped != len(tc.drop) {
-			t.Errorf("%s: the output does not state the rule and axis as %q", tc.file, tc.drop)
-		}
-		if got := strings.Join(kept, ""); !bytes.Equal([]byte(got), want) {
-			t.Errorf("%s is not reproduced:\n%s", tc.file, firstDiff(got, string(want)))
+		k++
+	}
+	if !strings.Contains(out, "split by split: A − B, A = cheb/ato-output ("+runs[0]+"), B = cheb-aug/ato-output ("+runs[1]+")") {
+		t.Errorf("the paired table does not name A and B:\n%s", out)
+	}
+
+	var committed, now map[string]any
+	raw, err := os.ReadFile("results/compas/compare-cheb-aug.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &committed); err != nil {
+		t.Fatal(err)
+	}
+	js, _, err := runFP(t, "compare", "--front-rule", "minmax", "--json", runs[0], runs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(js), &now); err != nil {
+		t.Fatal(err)
+	}
+	committed["overlap"] = now["overlap"] // the overlap bound's wording, as above
+	if path, ok := subsetOf(committed, now, "$"); !ok {
+		t.Errorf("compare-cheb-aug.json is not reproduced at %s", path)
+	}
+	paired := now["paired"].([]any)
+	for _, p := range paired {
+		row := p.(map[string]any)
+		if _, ok := row["q_value"]; !ok || fmt.Sprint(row["a_runs"]) != "["+runs[0]+"]" || fmt.Sprint(row["b_runs"]) != "["+runs[1]+"]" {
+			t.Errorf("paired row %v lacks q_value, or its a_runs and b_runs are not the runs given", row)
 		}
 	}
 	// The default rule scales otherwise, and says so.
-	out, _, err := runFP(t, append([]string{"compare"}, runs...)...)
+	out, _, err = runFP(t, append([]string{"compare"}, runs...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,20 +225,32 @@ func TestCompareMinMaxReproducesCommittedFile(t *testing.T) {
 	}
 }
 
-// firstDiff shows the first line where got and want differ.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range max(len(g), len(w)) {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
+// subsetOf reports whether every value in want is in got, the same, and
+// where the first one is not.
+func subsetOf(want, got any, path string) (string, bool) {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return path, false
 		}
-		if i < len(w) {
-			b = w[i]
+		for k, v := range w {
+			if p, ok := subsetOf(v, g[k], path+"."+k); !ok {
+				return p, false
+			}
 		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n got  %s\n want %s", i+1, a, b)
+		return "", true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return path, false
 		}
+		for i := range w {
+			if p, ok := subsetOf(w[i], g[i], fmt.Sprintf("%s[%d]", path, i)); !ok {
+				return p, false
+			}
+		}
+		return "", true
 	}
-	return "(equal lines, different endings)"
+	return path, fmt.Sprint(want) == fmt.Sprint(got)
 }

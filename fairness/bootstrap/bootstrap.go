@@ -391,8 +391,7 @@ type Intervals struct {
 // FewCellRows is the number of rows of a group within a class below which
 // the intervals of eo and eopp are said to rest on few rows: with about 25
 // such rows eopp's covered a population value near 0 in 83% of trained
-// networks (docs/reproduction.md, "Certified picks and intervals that
-// cover"), the bootstrap of so few rows understating their variation. (The
+// networks (results/certify.md), the bootstrap of so few rows understating their variation. (The
 // rate gaps' score intervals keep their level with fewer.) The ATO's
 // interval is said to rest on few rows below as many effective rows
 // (SmallestESS): with about ten, a minority whose scores are a mixture (most

@@ -13,8 +13,7 @@ import (
 // interval. It keeps its coverage with a handful of rows per group — a
 // minority of 4% leaves about five rows of each class among 250 test
 // rows, where percentile intervals of resampled rates covered two thirds
-// of the time (docs/reproduction.md, "Certified picks and intervals that
-// cover") — and it needs no resampling.
+// of the time (results/certify.md) — and it needs no resampling.
 
 // wilson is the Wilson score interval of x successes in n at normal
 // quantile z.
@@ -138,8 +137,7 @@ func moverRatio(xa, na, xb, nb, z float64) Interval {
 // pairs' MOVER-R intervals, each at the Bonferroni level over the pairs so
 // that they hold together. Percentile intervals of resampled ratios missed
 // the population value in 12% of the networks of a 4% minority, always
-// from above (docs/reproduction.md, "Certified picks and intervals that
-// cover").
+// from above (results/certify.md).
 func ratioImage(level float64, x, n []float64) Interval {
 	k := 0
 	for a := range n {

@@ -169,6 +169,16 @@ func TestBuildCountsAndNotes(t *testing.T) {
 	if n := strings.Count(page, "not significant"); n != 4 {
 		t.Errorf("the page calls %d paired comparisons not significant, want 4 (one per metric)", n)
 	}
+	// Each paired table has a q column, holding the comparison's q-values
+	// (Benjamini–Hochberg over the four tests: none below its p).
+	if n := strings.Count(page, `<th class="n">q</th>`); n != 4 {
+		t.Errorf("the page has %d q columns, want one per paired table (4)", n)
+	}
+	for _, m := range p.Comparisons[0].Metrics {
+		if pr := m.Paired[0]; !(pr.QValue >= pr.PValue) || pr.QValue > 1 {
+			t.Errorf("%s: q %g beside p %g", m.Metric, pr.QValue, pr.PValue)
+		}
+	}
 }
 
 func TestBuildShowsTheRecordedInvocations(t *testing.T) {

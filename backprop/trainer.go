@@ -101,7 +101,9 @@ func newTrainer(spec train.Spec, pen penalty, groups int) *Trainer {
 	t.d0 = make([]float64, sh)
 	t.d1 = make([]float64, sh)
 	t.sgn = make([]float64, t.h)
-	t.wt = make([]float64, t.h*t.h)
+	if t.nh >= 2 { // only a hidden-to-hidden layer's gradient transposes its weights
+		t.wt = make([]float64, t.h*t.h)
+	}
 	if groups > 0 {
 		t.gc = make([][]float64, groups)
 		t.means = make([]float64, groups*max(t.h, 1))

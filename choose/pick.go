@@ -392,3 +392,39 @@ func (l LeftOut) Note(n int) string {
 	}
 	return fmt.Sprintf("left out %d of %d candidates before forming the front: %s", l.Total(), n, l)
 }
+
+// NoteAllowing is Note, with the flag that keeps all but the constant
+// predictors named where the degenerate ones were left out (allow false).
+func (l LeftOut) NoteAllowing(n int, allow bool) string {
+	note := l.Note(n)
+	if note != "" && !allow && l.Total() > l.Collapsed {
+		note += " (--allow-degenerate keeps all but the constant predictors)"
+	}
+	return note
+}
+
+// Notes are what a user should know of the pick p: its own note, and, when
+// it was decided on the test rows its metrics come from, that they are
+// optimistic.
+func (p *Picked) Notes() []string {
+	var out []string
+	if p.Note != "" {
+		out = append(out, p.Note)
+	}
+	if p.Basis == "test" {
+		out = append(out, "the candidate was chosen on the test rows its metrics come from, "+
+			"so they are optimistic; check it on fresh data (fp predict, then fp audit)")
+	}
+	return out
+}
+
+// In says that every candidate of the sweeps at paths is degenerate, with
+// the flag that keeps all but the constant predictors where the others
+// were left out (allow false).
+func (e *LeftOutError) In(paths []string, allow bool) string {
+	msg := e.Error() + " in " + strings.Join(paths, ", ")
+	if !allow && e.LeftOut.Total() > e.LeftOut.Collapsed {
+		msg += "; --allow-degenerate keeps all but the constant predictors"
+	}
+	return msg
+}

@@ -500,3 +500,30 @@ func (res *Result) MixedSweeps(by records.Grouping) []Pooled {
 	}
 	return out
 }
+
+// ParseOptions reads the options of a comparison as fp's flags give them:
+// the grouping (--by), the distinct-point tolerance (--tolerance, in (0,
+// 1)), the x axis (--axis), the front rule (--front-rule) and the
+// hypervolume reference (--reference, CheckReference). Each error names its
+// flag.
+func ParseOptions(by string, tolerance float64, axis, rule string, reference float64) (Options, error) {
+	g, err := records.ParseGrouping(by)
+	if err != nil {
+		return Options{}, fmt.Errorf("--by: %w", err)
+	}
+	if !(tolerance > 0) || tolerance >= 1 {
+		return Options{}, fmt.Errorf("--tolerance %v: want a number between 0 and 1", tolerance)
+	}
+	a, err := records.ParseAxis(axis)
+	if err != nil {
+		return Options{}, fmt.Errorf("--axis: %w", err)
+	}
+	r, err := pareto.ParseRule(rule)
+	if err != nil {
+		return Options{}, fmt.Errorf("--front-rule: %w", err)
+	}
+	if err := CheckReference(reference); err != nil {
+		return Options{}, fmt.Errorf("--%w", err)
+	}
+	return Options{By: g, Tolerance: tolerance, Axis: a, Rule: r, Reference: reference}, nil
+}

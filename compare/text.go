@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )
@@ -53,7 +54,7 @@ func WriteText(w io.Writer, res *Result) error {
 			"are of the test metrics of the candidates so chosen (chosen on selection rows, shown on test rows).\n")
 	}
 	for _, g := range res.Groups {
-		fmt.Fprintf(w, "groups: %s; dp, eo, eopp and ato are the indices over these groups (docs/method.md §7).\n", g)
+		fmt.Fprintf(w, "groups: %s; dp, eo, eopp and ato are the indices over these groups (docs/method.md §7).\n", printable.String(g))
 	}
 	if res.EvalOnlyLeftOut > 0 {
 		fmt.Fprintf(w, "left out: %d eval_only records of a conditioned sweep (λ of --eval-lambdas only, which the other groups did not train).\n", res.EvalOnlyLeftOut)

@@ -17,7 +17,7 @@ type CSVOptions struct {
 	// of their intersection (GroupOptions.All unless Groups lists levels);
 	// a column whose whole name is the string is that column.
 	Sensitive         string
-	Positive          string // the target value coded 1; "" = the rule below
+	Positive          string // the target value coded 1 (against the rest, for more than two); "" = the rule below
 	SensitivePositive string // the sensitive value coded 1; "" = the rule below
 	// Groups asks for the sensitive values as groups (docs/method.md §1.9);
 	// not with SensitivePositive.
@@ -55,7 +55,7 @@ func LoadCSV(path string, opt CSVOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Name, d.Source = filepath.Base(path), path
+	d.Name, d.Source, d.Notes = filepath.Base(path), path, t.notes
 	return d, nil
 }
 
@@ -192,7 +192,9 @@ rowLoop:
 	if _, err := d.finish(t, rows, feats); err != nil {
 		return nil, err
 	}
-	d.Schema.TargetNegative = otherValue(target, rows, d.LabelPositive)
+	if len(usedCodes(target, rows)) == 2 { // else every value but the positive one codes 0
+		d.Schema.TargetNegative = otherValue(target, rows, d.LabelPositive)
+	}
 	switch {
 	case d.Levels != nil:
 		// Two named groups code as the column would; otherwise a = 0 is
@@ -244,14 +246,16 @@ func otherValue(c *column, rows []int, pos string) string {
 	return ""
 }
 
-// binaryColumn codes a two-valued column 0/1 over rows.
+// binaryColumn codes a two-valued column 0/1 over rows, or a column of
+// more values with positive given, that value against the rest. Any other
+// count of values is refused naming the flags that handle more.
 func binaryColumn(t *table, c *column, rows []int, positive, role, flag string) ([]float64, string, error) {
 	var vals []string
 	for _, k := range usedCodes(c, rows) {
 		vals = append(vals, c.levels[k])
 	}
 	sortValues(vals)
-	if len(vals) > 2 && role == "sensitive" && positive != "" {
+	if len(vals) > 2 && positive != "" {
 		if !slices.Contains(vals, positive) {
 			return nil, "", t.errColumn(c, fmt.Errorf("%w: %s %q is not a value of the %s column (values: %s)",
 				ErrBadValue, flag, positive, role, quoteList(vals)))
@@ -281,7 +285,14 @@ func binaryColumn(t *table, c *column, rows []int, positive, role, flag string) 
 			return nil, "", t.errColumn(c, fmt.Errorf("%w: no row with %s value %q is left after dropping %d rows with empty cells",
 				ErrEmptyGroup, role, gone, t.rows()-len(rows)))
 		}
-		return nil, "", t.errColumn(c, fmt.Errorf("%w in the %s column, found %d: %s", ErrNotBinary, role, len(vals), quoteList(vals)))
+		more := fmt.Sprintf("; give %s VALUE to code that value 1 and every other 0", flag)
+		if role == "sensitive" {
+			more = "; give --sensitive-levels all (or the VALUES kept) to compare the groups, or --sensitive-positive VALUE for that value against the rest"
+		}
+		if len(vals) < 2 {
+			more = ""
+		}
+		return nil, "", t.errColumn(c, fmt.Errorf("%w in the %s column, found %d: %s%s", ErrNotBinary, role, len(vals), quoteList(vals), more))
 	}
 	pos := positive
 	switch {

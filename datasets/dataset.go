@@ -47,6 +47,9 @@ type Dataset struct {
 	// GroupNotes say, one line each, which values joined the group
 	// OtherLevel for having too few rows.
 	GroupNotes []string
+	// Notes say, one line each, what was made of the file beyond its
+	// columns: an unnamed first column read as a row index and left out.
+	Notes []string
 
 	// ColumnWarnings name feature columns that identify rows rather than
 	// describe them (unique per row, a one-hot encoding wider than half the

@@ -74,7 +74,18 @@
 // row with CSVOptions.DropMissing. Errors name the file, the 1-based row
 // (Parquet has no lines) and the column. A network whose column is numeric
 // refuses a Parquet string column of that name. ParquetReader reads one
-// row group at a time; ParquetWriter writes rows of text cells.
+// row group at a time; ParquetWriter writes rows of text cells. Every
+// length a Parquet file's footer and page headers declare is checked
+// against the bytes that hold it before anything of that size is
+// allocated, so a damaged file is refused in one line, never read past
+// memory.
+//
+// A CSV file is read as UTF-8: a cell or a name that is not (a file saved
+// as Latin-1) is refused naming its line and column, by training and
+// prediction alike, rather than read with U+FFFD in it. A first column
+// without a name is the row index pandas writes (DataFrame.to_csv without
+// index=False): it is left out with a note (IndexNote), in training and
+// prediction alike; any other column without a name is refused.
 package datasets
 
 //go:generate go test -run=^TestEmbeddedCopies$ -update

@@ -8,6 +8,9 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
+
+	"github.com/fpareto/fp/internal/printable"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
@@ -33,6 +36,9 @@ type ParquetReader struct {
 	text   []byte   // the current row's cells, end to end
 	ends   []int    // end of each field's cell in text
 	fields [][]byte // slices of text
+
+	ra   io.ReaderAt // the file, whose page headers fill checks
+	size int64
 
 	closer io.Closer
 }
@@ -88,12 +94,15 @@ func NewParquetReader(r io.ReaderAt, size int64, file string) (pr *ParquetReader
 			pr, err = nil, &ParseError{File: file, Err: fmt.Errorf("not a valid Parquet file: %v", p)}
 		}
 	}()
+	if err := checkParquetFooter(r, size); err != nil {
+		return nil, &ParseError{File: file, Err: fmt.Errorf("not a valid Parquet file: %w", err)}
+	}
 	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true),
 		parquet.ReadBufferSize(64<<10))
 	if err != nil {
 		return nil, &ParseError{File: file, Err: fmt.Errorf("not a Parquet file: %w", err)}
 	}
-	pr = &ParquetReader{file: file, pf: pf, buf: make([]parquet.Row, rowBatch)}
+	pr = &ParquetReader{file: file, pf: pf, buf: make([]parquet.Row, rowBatch), ra: r, size: size}
 	pr.leafTo = make([]int, len(pf.Schema().Columns()))
 	for i := range pr.leafTo {
 		pr.leafTo[i] = -1
@@ -253,6 +262,9 @@ func (r *ParquetReader) fill() error {
 		if r.g == len(groups) {
 			return io.EOF
 		}
+		if err := r.checkPages(r.g); err != nil {
+			return &ParseError{File: r.file, Row: r.row + 1, Err: fmt.Errorf("not a valid Parquet file: row group %d: %w", r.g+1, err)}
+		}
 		r.rows = groups[r.g].Rows()
 		r.g++
 	}
@@ -264,6 +276,26 @@ func (r *ParquetReader) fill() error {
 	}
 	if err != nil {
 		return &ParseError{File: r.file, Row: r.row + 1, Err: fmt.Errorf("reading row group %d: %w", r.g, err)}
+	}
+	return nil
+}
+
+// checkPages checks the page headers of every column chunk of row group g
+// (checkParquetPages) before the library allocates what they declare.
+func (r *ParquetReader) checkPages(g int) error {
+	groups := r.pf.Metadata().RowGroups
+	if g >= len(groups) {
+		return nil
+	}
+	for _, c := range groups[g].Columns {
+		m := &c.MetaData
+		start := m.DataPageOffset
+		if d := m.DictionaryPageOffset; d > 0 && d < start {
+			start = d
+		}
+		if err := checkParquetPages(r.ra, r.size, start, m.TotalCompressedSize); err != nil {
+			return fmt.Errorf("column %s: %w", printable.String(strings.Join(m.PathInSchema, ".")), err)
+		}
 	}
 	return nil
 }

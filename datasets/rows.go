@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // OriginalFile is the published file a built-in dataset's rows come from
@@ -220,7 +221,12 @@ func (r *RowReader) nextCSV() ([][]byte, error) {
 	return r.fields, r.checkCount()
 }
 
+// checkCount checks a row's fields: as many as the header has, and each
+// UTF-8 text (checkUTF8).
 func (r *RowReader) checkCount() error {
+	if err := r.checkUTF8(); err != nil {
+		return err
+	}
 	if r.header != nil && len(r.fields) != len(r.header) {
 		what := "as in the header"
 		if r.adult {
@@ -228,6 +234,33 @@ func (r *RowReader) checkCount() error {
 		}
 		return &ParseError{File: r.file, Line: r.line, Err: fmt.Errorf("%w: expected %d fields %s, got %d",
 			ErrFieldCount, len(r.header), what, len(r.fields))}
+	}
+	return nil
+}
+
+// checkUTF8 refuses a field that is not UTF-8 text. fp reads text files
+// as UTF-8, training and prediction alike: a file saved in another
+// encoding (Latin-1's "région") would otherwise train on names and
+// values with U+FFFD in them that no later read of the same file matches.
+func (r *RowReader) checkUTF8() error {
+	for j, f := range r.fields {
+		if utf8.Valid(f) {
+			continue
+		}
+		bad := 0
+		for bad < len(f) {
+			c, n := utf8.DecodeRune(f[bad:])
+			if c == utf8.RuneError && n <= 1 {
+				break
+			}
+			bad += n
+		}
+		e := &ParseError{File: r.file, Line: r.line, Column: j + 1,
+			Err: fmt.Errorf("%w: byte 0x%02X at byte %d of the field; save the file as UTF-8 (from Latin-1: iconv -f latin1 -t utf-8)", ErrNotUTF8, f[bad], bad+1)}
+		if j < len(r.header) {
+			e.Name = r.header[j]
+		}
+		return e
 	}
 	return nil
 }

@@ -106,6 +106,17 @@ func OpenRows(path, dataset string) (RowSource, error) {
 	return rr, nil
 }
 
+// IndexNote says, for a header whose first name is empty (the row index
+// pandas writes with DataFrame.to_csv unless index=False), that the
+// column is read as a row index and left out; false for any other header.
+// Training and prediction both leave such a column out and both say so.
+func IndexNote(file string, header []string) (string, bool) {
+	if len(header) < 2 || header[0] != "" {
+		return "", false
+	}
+	return fmt.Sprintf("%s: column 1 has no name in the header: read as a row index (as pandas writes one) and left out; name it in the header to use it", file), true
+}
+
 // errorAt locates err at a row (or the header) of a source, and a column
 // (0-based field; −1 for none).
 func errorAt(file string, at Position, field int, name string, err error) *ParseError {
@@ -113,9 +124,12 @@ func errorAt(file string, at Position, field int, name string, err error) *Parse
 }
 
 // readTable reads every row of src into a table. With want nil it keeps
-// every column (and rejects duplicate or empty names); otherwise it keeps
-// the first column of each wanted name. A kept column of a type fp cannot
-// read is an error.
+// every column (and rejects duplicate or empty names), but for a first
+// column without a name: the row index pandas writes (DataFrame.to_csv
+// without index=False), which it leaves out with a note, as a reader that
+// wants only named columns (fp predict) does; otherwise it keeps the first
+// column of each wanted name. A kept column of a type fp cannot read is an
+// error.
 func readTable(src RowSource, want []string) (*table, error) {
 	file, header, types := src.File(), src.Header(), src.Types()
 	at := src.Pos()
@@ -124,8 +138,12 @@ func readTable(src RowSource, want []string) (*table, error) {
 	seen := map[string]int{}
 	for i, h := range header {
 		if want == nil {
+			if note, ok := IndexNote(file, header); ok && i == 0 {
+				t.notes = append(t.notes, note)
+				continue
+			}
 			if h == "" {
-				return nil, errorAt(file, at, i, "", errors.New("empty column name in the header"))
+				return nil, errorAt(file, at, i, "", errors.New("empty column name in the header: give the column a name (only the first column, a row index, may have none)"))
 			}
 			if j, dup := seen[h]; dup {
 				return nil, errorAt(file, at, i, h, fmt.Errorf("duplicate column name (also column %d)", j+1))

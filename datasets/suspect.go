@@ -23,9 +23,11 @@ type ColumnWarning struct {
 // describe them, which a network learns by heart and which fill the overlap
 // diagnostics with noise: a categorical column whose value is unique per
 // row or whose one-hot encoding is wider than half the rows, and a numeric
-// column that counts the rows (an identifier: distinct integers within a
-// range no wider than the source's rows, such as 0…n−1 or 1…n). It
-// returns one warning per such column.
+// column holding a different integer in every row, whatever their span: a
+// row counter or an identifier (a counter of a file that held more rows,
+// or of some other table, spans more than this file's rows). Such a column
+// may be a measurement whose values happen to differ, so it is a warning,
+// which says so. It returns one warning per such column.
 func suspectColumns(t *table, rows []int, feats []feature) []ColumnWarning {
 	n := len(rows)
 	if n < suspectMinRows {
@@ -72,9 +74,9 @@ func suspectColumns(t *table, rows []int, feats []feature) []ColumnWarning {
 			}
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		if integers && hi-lo < float64(t.rows()) {
-			out = append(out, ColumnWarning{c.name, fmt.Sprintf("column %q holds distinct integers from %s to %s, one per row: a row counter or identifier, not a property of the row",
-				c.name, formatInt(lo), formatInt(hi))})
+		if integers {
+			out = append(out, ColumnWarning{c.name, fmt.Sprintf("column %q holds a different integer in each of the %d rows (%s to %s): likely a row counter or identifier, which a network learns by heart (if it is a measurement, keep it)",
+				c.name, n, formatInt(lo), formatInt(hi))})
 		}
 	}
 	return out

@@ -61,6 +61,9 @@ type table struct {
 
 	headerAt Position // where the header is, for messages about it
 	byRow    bool     // the file has rows, not lines (Parquet)
+	// notes say, one line each, what was made of the file beyond its
+	// columns (an unnamed index column left out).
+	notes []string
 }
 
 func (t *table) rows() int { return len(t.lines) }

@@ -1,16 +1,16 @@
 package experiments
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"os"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/scalarize"
+	"github.com/fpareto/fp/train"
 )
 
 // MaxLambdas is the most λ values a grid may have. Each is one network
@@ -26,41 +26,19 @@ const MaxLambdas = 1000
 // 10¹¹ floating-point operations, and a sweep would take months.
 const MaxParams = 100_000_000
 
-// Memory estimate of a sweep, per network training at once: the weights,
-// their gradient, Adam's two moments, the best weights kept for early
-// stopping and the initial weights (6 copies of the parameters), and for
-// each hidden unit and row of a batch its pre-activation, activation,
-// dropout mask and gradient (4 values), all float64.
-const (
-	paramCopies     = 6
-	activationFloat = 4
-	floatBytes      = 8
-)
+// baseMemory is what a sweep holds besides its networks and its data: the
+// program, its runtime and the run's bookkeeping (measured: a 2×4 network
+// on COMPAS peaks at 40 MB resident).
+const baseMemory = 64 << 20
 
-// fallbackMemory is the memory assumed available where the system does
-// not say (no /proc/meminfo): generous, so that it refuses only sweeps
-// no workstation could hold.
-const fallbackMemory = 64 << 30
+// dataCopies is how many float64 copies of the encoded data a sweep holds
+// at once: the encoded table and its split's parts (measured: Adult's
+// 45,222 rows × 104 inputs add about 70 MB over COMPAS).
+const dataCopies = 3
 
-// availableMemory returns the memory available to a new process, in bytes:
-// MemAvailable of /proc/meminfo, else fallbackMemory. Tests replace it.
-var availableMemory = func() uint64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return fallbackMemory
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:"); ok {
-			kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return fallbackMemory
-}
+// evalRowsFloor is the evaluation block assumed before the data is read:
+// the smallest a split's parts give on fp's datasets.
+const evalRowsFloor = 1000
 
 // checkBounds refuses a λ grid of more than MaxLambdas values (before the
 // grid is built) and a network of more than MaxParams parameters.
@@ -87,21 +65,48 @@ func checkArch(field, s string) error {
 	return nil
 }
 
-// checkMemory refuses a sweep whose networks training at once would need
-// more memory than is available. The estimate is a floor: it counts the
-// input layer as one column wide (the data, not read yet, is wider), the
-// batch as the dataset's default only where that is known without the
-// data, and each worker's networks only.
-func (c Config) checkMemory() error {
-	if c.Arch == "" {
-		return nil
-	}
+// Memory is the estimate of what a sweep holds at its peak, and the limit
+// it is held to.
+type Memory struct {
+	Need     float64 // bytes: Nets × PerNet + the data and the program
+	PerNet   float64 // bytes of one network training: trainer, evaluator, batches, optimizer
+	Nets     int     // networks training at once
+	Limit    float64 // bytes the process may still use (MemoryLimit)
+	LimitBy  string  // what sets Limit
+	fewerMsg string
+}
+
+// String says the estimate and the limit in one phrase.
+func (m Memory) String() string {
+	return fmt.Sprintf("%s; %s available (%s)", m.need(), gib(m.Limit), m.LimitBy)
+}
+
+// SoftLimit is the Go heap limit (runtime/debug.SetMemoryLimit) that holds
+// the sweep near its estimate: a quarter above it, never above the limit.
+// Without it the collector lets a finished network's buffers stand while
+// the next network allocates its own, up to twice the memory in use.
+func (m Memory) SoftLimit() int64 {
+	return int64(math.Min(1.25*m.Need, m.Limit))
+}
+
+func (m Memory) need() string {
+	return fmt.Sprintf("about %s (%d networks at once, %s each)", gib(m.Need), m.Nets, gib(m.PerNet))
+}
+
+// memory estimates the sweep's memory on data of dim inputs and rows rows,
+// whose parts are measured in blocks of evalRows (splitData.evalBlock),
+// from what its engine says a trainer holds (train.TrainerBytes) for the
+// training batch and for the evaluator's block, with their batches, Adam's
+// two moments and the best and initial weights kept.
+func (c Config) memory(dim, rows, evalRows int) (Memory, error) {
 	arch, err := model.ParseArch(c.Arch)
 	if err != nil {
-		return &FieldError{Field: "arch", Err: err}
+		return Memory{}, &FieldError{Field: "arch", Err: err}
 	}
-	L, H := float64(arch.Layers), float64(arch.Hidden)
-	params := archParams(L, H)
+	eng, err := EngineByName(c.Engine)
+	if err != nil {
+		return Memory{}, &FieldError{Field: "engine", Err: err}
+	}
 	batch := c.Batch
 	if batch == 0 {
 		switch c.Dataset {
@@ -111,6 +116,10 @@ func (c Config) checkMemory() error {
 			batch = 1000
 		}
 	}
+	batch = max(batch, 1)
+	if rows > 0 {
+		batch = min(batch, rows)
+	}
 	workers := c.Workers
 	if workers == 0 {
 		workers = runtime.NumCPU()
@@ -119,21 +128,57 @@ func (c Config) checkMemory() error {
 	// Networks in memory at once: one per worker, no more than the sweep
 	// has; in lockstep, a split's group of λ values (all but 0 and 1) per
 	// worker, no more workers than splits.
-	nets, fewer := workers, "fewer --workers"
+	m := Memory{Nets: workers, fewerMsg: "fewer --workers"}
 	if n, ok := gridSize(c.Lambdas); ok && c.Splits > 0 {
-		nets = min(workers, c.Splits*n)
+		m.Nets = min(workers, c.Splits*n)
 		if c.Lockstep {
-			nets = min(workers, c.Splits) * max(2, n-2)
-			fewer = "fewer --workers, or --lockstep=false"
+			m.Nets = min(workers, c.Splits) * max(2, n-2)
+			m.fewerMsg = "fewer --workers, or --lockstep=false"
 		}
 	}
-	perNet := floatBytes * (paramCopies*params + activationFloat*float64(max(batch, 0))*H*(L-1))
-	need, avail := float64(nets)*perNet, availableMemory()
-	if need > float64(avail) {
-		return &FieldError{Field: "arch", Err: fmt.Errorf("%w: %s needs at least %s (%d networks at once, %s each), more than the %s available; give a smaller --arch, a smaller --batch or %s",
-			errMemory, c.Arch, gib(need), nets, gib(perNet), gib(float64(avail)), fewer)}
+	pen, err := c.penalty()
+	if err != nil {
+		pen = nil // Validate names the penalty's own error
 	}
-	return nil
+	spec := train.Spec{Arch: arch, Dim: dim, BatchSize: batch, Penalty: pen}
+	eval := spec
+	eval.BatchSize = max(evalRows, 1)
+	m.PerNet = train.TrainerBytes(eng, spec) + train.BatchBytes(spec) +
+		train.TrainerBytes(eng, eval) + train.BatchBytes(eval) +
+		floatBytes*4*train.ParamCount(arch, dim) // Adam's moments, the best and the initial weights
+	m.Need = float64(m.Nets)*m.PerNet + floatBytes*dataCopies*float64(rows)*float64(dim) + baseMemory
+	m.Limit, m.LimitBy = memoryLimit()
+	return m, nil
+}
+
+// floatBytes is the size of a float64.
+const floatBytes = 8
+
+// checkMemory refuses a sweep whose networks training at once would need
+// more memory than the process may use (MemoryLimit). Before the data is
+// read (Validate) the estimate is a floor: the input layer one column
+// wide, the evaluation blocks evalRowsFloor rows; NewRunner checks again
+// with the data's own sizes (checkMemoryOn).
+func (c Config) checkMemory() error {
+	if c.Arch == "" {
+		return nil
+	}
+	_, err := c.checkMemoryOn(1, 0, evalRowsFloor)
+	return err
+}
+
+// checkMemoryOn is checkMemory on data of dim inputs and rows rows measured
+// in blocks of evalRows; it returns the estimate.
+func (c Config) checkMemoryOn(dim, rows, evalRows int) (Memory, error) {
+	m, err := c.memory(dim, rows, evalRows)
+	if err != nil {
+		return m, err
+	}
+	if m.Need > m.Limit {
+		return m, &FieldError{Field: "arch", Err: fmt.Errorf("%w: %s needs %s, more than the %s available (%s); give a smaller --arch, a smaller --batch or %s",
+			errMemory, c.Arch, m.need(), gib(m.Limit), m.LimitBy, m.fewerMsg)}
+	}
+	return m, nil
 }
 
 // errMemory marks a sweep refused for want of memory: a property of the

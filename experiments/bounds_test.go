@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// withMemory makes availableMemory report b bytes for the test.
+// withMemory makes memoryLimit report b bytes for the test.
 func withMemory(t *testing.T, b uint64) {
-	old := availableMemory
-	availableMemory = func() uint64 { return b }
-	t.Cleanup(func() { availableMemory = old })
+	old := memoryLimit
+	memoryLimit = func() (float64, string) { return float64(b), "the test's limit" }
+	t.Cleanup(func() { memoryLimit = old })
 }
 
 // Oversized networks and grids are refused in one line naming the flag,
@@ -31,8 +31,8 @@ func TestValidateBounds(t *testing.T) {
 		{"adaptive grid", func(c *Config) { c.Lambdas = "adaptive:5000" }, "lambdas", "at most 1000"},
 		{"a list", func(c *Config) { c.Lambdas = "0" + strings.Repeat(",0.5", 1000) }, "lambdas", "1001 values"},
 		{"memory, one network after another", func(c *Config) {
-			c.Arch, c.Workers, c.Lockstep, c.Splits = "3x8000", 8, false, 10 // 6.4e7 parameters, 2.9 GiB each
-		}, "arch", "23.5 GiB (8 networks at once"},
+			c.Arch, c.Workers, c.Lockstep, c.Splits = "3x3000", 8, false, 10 // 9e6 parameters, 2.1 GiB each
+		}, "arch", "(8 networks at once"},
 		{"memory, lockstep", func(c *Config) {
 			c.Arch, c.Workers, c.Lockstep, c.Splits, c.Engine = "3x6000", 1, true, 1, "backprop" // 13 networks of 1.6 GiB
 		}, "arch", "--lockstep=false"},
@@ -54,8 +54,8 @@ func TestValidateBoundsAllow(t *testing.T) {
 	withMemory(t, 16<<30)
 	for _, set := range []func(*Config){
 		func(c *Config) { c.Lambdas = "log:1000" },
-		func(c *Config) { c.Arch, c.Workers, c.Lockstep, c.Splits = "3x8000", 4, false, 10 },
-		func(c *Config) { c.Arch, c.Workers, c.Lockstep, c.Splits, c.Lambdas = "3x8000", 8, false, 2, "0,1" }, // 4 networks in all
+		func(c *Config) { c.Arch, c.Workers, c.Lockstep, c.Splits = "3x3000", 4, false, 10 },
+		func(c *Config) { c.Arch, c.Workers, c.Lockstep, c.Splits, c.Lambdas = "3x3000", 8, false, 2, "0,1" }, // 4 networks in all
 		func(c *Config) { c.Arch, c.Workers, c.Lockstep, c.Splits, c.Engine = "3x6000", 1, false, 1, "backprop" },
 		func(c *Config) { c.Arch = "10x32" },
 	} {

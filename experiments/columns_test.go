@@ -57,7 +57,7 @@ func TestExcludedColumnKeepsRowsAndSplits(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
-	if w := strings.Join(r.Warnings(), "\n"); !strings.Contains(w, `column "id" holds distinct integers from 1 to 120`) ||
+	if w := strings.Join(r.Warnings(), "\n"); !strings.Contains(w, `column "id" holds a different integer in each of the`) ||
 		!strings.Contains(w, "--exclude id") {
 		t.Errorf("warnings lack the row counter:\n%s", w)
 	}

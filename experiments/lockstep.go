@@ -71,7 +71,7 @@ func (r *Runner) trainGroup(ctx context.Context, sd *splitData, objs []scalarize
 	}
 	// The group's time, shared equally among the members it trained: a
 	// member has no time of its own.
-	secs := time.Since(start).Seconds() / float64(len(objs)-count(done))
+	secs := time.Since(start).Seconds() / float64(len(objs)-count(ck.Done))
 	recs := make([]records.Record, len(objs))
 	res := make([]train.Result, len(objs))
 	members := g.Members()
@@ -107,15 +107,22 @@ type groupFile struct {
 // groupCheckpoints returns how the group of objs on split m, ordered by
 // order, saves its state, and resumes from a saved one when the file holds
 // a state of the same members, each member to be trained trained in it.
+// The members done (recorded) train no more only when the group resumes
+// from such a state, where theirs is the state they were recorded from;
+// without one the group trains whole, as when none of it was recorded,
+// and the done members' outcomes, the same as recorded, are not stored
+// again. (A done member without a state has none worth keeping in a
+// checkpoint: its untrained network and a scheduler that never stepped.)
 func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objective, done []bool) (train.Checkpoints, error) {
 	path := r.groupPath(m, order)
 	lambdas := make([]float64, len(objs))
 	for k, o := range objs {
 		lambdas[k] = o.Lambda
 	}
-	ck := train.Checkpoints{Every: CheckpointEvery, Done: done, Save: func(st *train.GroupState) error {
-		return saveCheckpoint(path, groupFile{Lambdas: lambdas, Done: done, State: st}, st.Epoch)
-	}}
+	ck := train.Checkpoints{Every: CheckpointEvery}
+	ck.Save = func(st *train.GroupState) error {
+		return saveCheckpoint(path, groupFile{Lambdas: lambdas, Done: ck.Done, State: st}, st.Epoch)
+	}
 	var f groupFile
 	if found, err := readCheckpoint(path, &f, "group"); !found || err != nil {
 		return ck, err
@@ -124,7 +131,7 @@ func (r *Runner) groupCheckpoints(m int, order string, objs []scalarize.Objectiv
 	// to be trained was done when the state was saved (its state there is
 	// the untrained one): the outcome is the same, only later.
 	if slices.Equal(f.Lambdas, lambdas) && f.State != nil && covers(done, f.Done) {
-		ck.From = f.State
+		ck.From, ck.Done = f.State, done
 	}
 	return ck, nil
 }

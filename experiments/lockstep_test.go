@@ -2,12 +2,15 @@ package experiments_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -277,4 +280,50 @@ func dropRecord(t *testing.T, dir string, lambda float64) string {
 		t.Fatal(err)
 	}
 	return weights
+}
+
+// A finished lockstep sweep long enough to checkpoint its groups, whose
+// last one or two records are removed, resumes: the group of the missing
+// members has no checkpoint left (it was removed with its outcomes), so it
+// trains whole, as when none of it was recorded, and the missing records
+// come back as the uninterrupted sweep wrote them. (Resuming with the done
+// members untrained once failed writing their never-stepped state.)
+func TestLockstepResumeWithoutCheckpoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 12 networks for 51 epochs; run without -short")
+	}
+	cfg := experiments.DefaultConfig()
+	cfg.Dataset, cfg.Splits, cfg.Lambdas, cfg.Epochs, cfg.Workers = "compas", 1, "log:6", experiments.CheckpointEvery+1, 1
+	cfg.Engine, cfg.Lockstep, cfg.PropensityEpochs, cfg.Arch = "backprop", true, 3, "2x4"
+	whole := filepath.Join(t.TempDir(), "whole")
+	if err := runSweep(cfg, whole); err != nil {
+		t.Fatal(err)
+	}
+	want := readRecords(t, whole)
+	for _, drop := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d records removed", drop), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "resumed")
+			if err := os.CopyFS(dir, os.DirFS(whole)); err != nil {
+				t.Fatal(err)
+			}
+			var inner []float64 // the λ group's members, largest first
+			for _, r := range want {
+				if r.Lambda > 0 && r.Lambda < 1 {
+					inner = append(inner, r.Lambda)
+				}
+			}
+			slices.SortFunc(inner, func(a, b float64) int { return cmp.Compare(b, a) })
+			for _, l := range inner[:drop] {
+				if err := os.Remove(filepath.Join(dir, dropRecord(t, dir, l))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := runSweep(cfg, dir); err != nil {
+				t.Fatal(err)
+			}
+			if got := readRecords(t, dir); !reflect.DeepEqual(got, want) {
+				t.Errorf("the resumed sweep's records differ from the uninterrupted sweep's:\n%+v\n%+v", got, want)
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,6 +51,7 @@ type Summary struct {
 // Runner runs one sweep into one output folder.
 type Runner struct {
 	cfg    Config
+	mem    Memory // the sweep's memory estimate and limit
 	out    string
 	engine train.Engine
 	data   *datasets.Dataset
@@ -69,6 +71,10 @@ type Runner struct {
 	done map[string]*records.Record
 	sum  Summary
 }
+
+// Memory is the sweep's memory estimate, from its data's own sizes, and
+// the limit it was checked against.
+func (r *Runner) Memory() Memory { return r.mem }
 
 // NewRunner checks the config (Config.Validate, which needs no data, so an
 // impossible sweep is refused before anything is read or written), loads the
@@ -99,6 +105,16 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The memory check again, now with the data's own width and the
+	// validation part's size, which Validate could only floor.
+	evalRows := len(sp0.Train)
+	if c.ValFraction > 0 {
+		evalRows = int(math.Round(c.ValFraction * float64(len(sp0.Train))))
+	}
+	mem, err := c.checkMemoryOn(data.Dim, data.N, min(max(evalRows, 1), EvalBlock))
+	if err != nil {
+		return nil, err
+	}
 	c.Coding = &Coding{Target: data.Target, TargetPositive: data.LabelPositive,
 		Sensitive: data.Sensitive, SensitivePositive: data.GroupPositive}
 	c.DataID = data.ID
@@ -109,7 +125,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	warnings = append(slices.Concat(data.GroupNotes, columnWarnings(data.ColumnWarnings)), warnings...)
+	warnings = append(slices.Concat(data.Notes, data.GroupNotes, columnWarnings(data.ColumnWarnings)), warnings...)
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, adaptive, _ := c.lambdaGrid() // checked by Validate
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -119,7 +135,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{cfg: c, out: out, engine: engine, data: data, grid: grid, adaptive: adaptive, obs: obs,
-		evalOnly: c.evalOnlyGrid(grid), done: map[string]*records.Record{}, warnings: warnings}
+		evalOnly: c.evalOnlyGrid(grid), done: map[string]*records.Record{}, warnings: warnings, mem: mem}
 	existing, err := runfolder.ReadRecords(out)
 	if err != nil {
 		return nil, err
@@ -471,7 +487,7 @@ func writeAtomic(path string, b []byte) error {
 func columnWarnings(ws []datasets.ColumnWarning) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(w.Column)
+		out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(runfolder.FormatList([]string{w.Column}))
 	}
 	return out
 }

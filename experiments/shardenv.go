@@ -2,10 +2,13 @@ package experiments
 
 import (
 	"fmt"
-	"github.com/fpareto/fp/runfolder"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fpareto/fp/runfolder"
 )
 
 // The environment of a Slurm job-array task and of a Kubernetes Indexed Job
@@ -203,4 +206,49 @@ func ShardCounts(dir string) map[int]string {
 		}
 	}
 	return counts
+}
+
+// ResolveShard decides which shard a run takes: the flag --shard i/n, else
+// the environment of a job-array task (ShardFromEnv, with --shards N as
+// the number of shards; 0 when not given), else none. Every error is one
+// line naming the flag or the variables at fault.
+func ResolveShard(flag string, shards int, getenv func(string) string) (ShardChoice, error) {
+	if shards < 0 {
+		return ShardChoice{}, fmt.Errorf("--shards %d: want N ≥ 1", shards)
+	}
+	if flag != "" {
+		if shards != 0 {
+			return ShardChoice{}, fmt.Errorf("give --shard i/n or --shards N, not both")
+		}
+		sh, err := ParseShard(flag)
+		if err != nil {
+			err = fmt.Errorf("--shard %w", err)
+		}
+		return ShardChoice{Shard: sh, From: "--shard", Detail: "--shard " + flag}, err
+	}
+	ch, err := ShardFromEnv(shards, getenv)
+	if err == nil && ch.From == "" && shards != 0 {
+		err = fmt.Errorf("--shards %d needs the shard index from a Slurm array task (%s) or a Kubernetes Indexed Job (%s), and neither is set; to run one shard by hand give --shard i/%d",
+			shards, EnvSlurmTaskID, EnvJobIndex, shards)
+	}
+	return ch, err
+}
+
+// CheckFolder refuses a shard whose number of shards is only the size of
+// the job array when the folder out already holds the shards of another
+// number: that array is then a resubmission of some tasks, and taken as a
+// sweep of its own it would split the work differently and run candidates
+// that other shards own.
+func (ch ShardChoice) CheckFolder(out string) error {
+	if !ch.CountFromArray {
+		return nil
+	}
+	counts := ShardCounts(out)
+	for _, n := range slices.Sorted(maps.Keys(counts)) {
+		if example := counts[n]; n != ch.Shard.Count {
+			return fmt.Errorf("%s makes this task shard %s, but %s holds the records of %d shards (%s): to rerun tasks of that array give --shards %d (FP_SHARDS=%d with deploy/slurm/fp-array.sbatch)",
+				ch.Detail, ch.Shard, out, n, example, n, n)
+		}
+	}
+	return nil
 }

@@ -54,8 +54,19 @@ func TestShardFromEnv(t *testing.T) {
 	}
 }
 
+// ShardCounts, the Slurm-resubmission guard's view of a folder, reads any
+// folder name literally: one holding the characters of file-name patterns
+// ([, ], \) too, never matched as a pattern.
 func TestShardCounts(t *testing.T) {
-	dir := t.TempDir()
+	for _, name := range []string{"run", "g[1]", `a\b`, "*"} {
+		t.Run(name, func(t *testing.T) { testShardCounts(t, filepath.Join(t.TempDir(), name)) })
+	}
+}
+
+func testShardCounts(t *testing.T, dir string) {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"records-shard-0-of-3.jsonl", "records-shard-2-of-3.jsonl", "records-shard-1-of-2.jsonl", "records.jsonl"} {
 		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/fpareto/fp/candidate"
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 )
@@ -263,4 +264,85 @@ func WriteText(w io.Writer, c *CI, s *candidate.Shown) error {
 		return err
 	}
 	return nil
+}
+
+// FrontRows returns the non-dominated candidates of the records recs in
+// (axis value, metric), decided on d, with their intervals from resamples
+// bootstrap resamples (none when resamples is 0) and, for each dataset's
+// front, how many of its points can be told apart from their neighbours;
+// and notes, each once, on what could not be given.
+func FrontRows(recs []records.Record, axis, metric string, d records.Decide, resamples int) ([]Row, []*Distinguishability, []string, error) {
+	cands, err := candidate.Of(recs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	front, err := FrontCandidatesOn(cands, axis, metric, d)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cis := make([]CI, len(front))
+	var dist []*Distinguishability
+	var notes []string
+	if resamples > 0 {
+		if cis, notes, err = Compute(front, resamples); err != nil {
+			return nil, nil, nil, err
+		}
+		t, err := NewDistinguisher(d, resamples)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, f := range Fronts(front) {
+			one, err := t.Distinguish(f, axis, metric)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			dist = append(dist, one)
+		}
+		notes = append(notes, t.Notes()...)
+	}
+	var once []string
+	for _, n := range notes {
+		if !slices.Contains(once, n) {
+			once = append(once, n)
+		}
+	}
+	return Rows(front, cis), dist, once, nil
+}
+
+// ForPick returns the intervals of the picked candidate p (one of cands),
+// applied to it (CI.Apply), and how many points of the front among it was
+// picked from can be told apart from their neighbours on the rows that
+// decided it (d); with notes, each once, on what could not be given.
+func ForPick(cands []candidate.Candidate, p *candidate.Shown, among []candidate.Candidate, metric string, d records.Decide, resamples int) (*CI, *Distinguishability, []string, error) {
+	ci, notes, err := ForShown(cands, p, resamples)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// The claim is about the front the pick was made from, on the rows
+	// that decided it.
+	dist, more, err := Distinguish(among, records.AxisRisk, metric, d, resamples)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var once []string
+	for _, n := range append(notes, more...) {
+		if !slices.Contains(once, n) {
+			once = append(once, n)
+		}
+	}
+	ci.Apply(p)
+	return ci, dist, once, nil
+}
+
+// WriteDistinguishable says, one line per front of dist (one per dataset,
+// named when there are several), how many of its points can be told apart
+// from their neighbours.
+func WriteDistinguishable(w io.Writer, dist []*Distinguishability) {
+	for _, d := range dist {
+		what := "the front"
+		if len(dist) > 1 {
+			what = "the front of " + printable.String(d.Dataset)
+		}
+		fmt.Fprintf(w, "%s: %s\n", what, d)
+	}
 }

@@ -2,10 +2,10 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/fpareto/fp/datasets"
@@ -83,11 +83,11 @@ func (f *File) Conditioned() (*Conditioned, error) {
 		return nil, err
 	}
 	if f.FiLM == nil {
-		return nil, fmt.Errorf("network file %q: no conditioning network (\"film\")", f.Format)
+		return nil, fieldErr("film", "missing: a %s file holds its conditioning network there", FileFormatConditioned)
 	}
 	c := &Conditioned{Net: p, FiLM: f.FiLM}
 	if err := c.Validate(); err != nil {
-		return nil, err
+		return nil, fieldErr("film", "%v", err)
 	}
 	return c, nil
 }
@@ -145,28 +145,9 @@ func (f *File) Params() (*Params, error) {
 	return f.mlp()
 }
 
-// mlp is the file's MLP, validated, whatever its format.
+// mlp is the file's MLP, validated, whatever its format (validate).
 func (f *File) mlp() (*Params, error) {
-	a, err := ParseArch(f.Arch)
-	if err != nil {
-		return nil, err
-	}
-	p := &Params{Arch: a, Dim: f.Dim, W: f.Weights, B: f.Biases}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	if (f.Mean != nil && len(f.Mean) != f.Dim) || (f.SD != nil && len(f.SD) != f.Dim) {
-		return nil, fmt.Errorf("network file: mean/sd have %d/%d entries, want dim %d", len(f.Mean), len(f.SD), f.Dim)
-	}
-	if f.Schema != nil {
-		if err := f.Schema.Validate(); err != nil {
-			return nil, fmt.Errorf("network file: %w", err)
-		}
-		if got := f.Schema.Features(); !slices.Equal(got, f.Features) {
-			return nil, fmt.Errorf("network file: the schema encodes %d features, which are not the %d the network lists", len(got), len(f.Features))
-		}
-	}
-	return p, nil
+	return f.validate()
 }
 
 // Predict returns the predicted probabilities of n unstandardized rows x
@@ -234,6 +215,9 @@ func Load(path string) (*File, error) {
 		_, err = f.Conditioned()
 	} else {
 		_, err = f.Params()
+	}
+	if fe := (*FieldError)(nil); errors.As(err, &fe) {
+		return nil, fmt.Errorf("network file %s: %w: %w", path, err, ErrDamaged)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load network %s: %w", path, err)

@@ -104,7 +104,7 @@ func needTool(t *testing.T, what string, err error) {
 	if os.Getenv("FP_REQUIRE_ONNX") == "1" {
 		t.Fatalf("%s is required (FP_REQUIRE_ONNX=1) but not usable: %v", what, err)
 	}
-	t.Skipf("%s not usable (%v); .ci/run installs it", what, err)
+	t.Skipf("%s not usable (%v); .ci/run installs it, FP_REQUIRE_ONNX=1 makes this a failure", what, err)
 }
 
 // onnxRuntime checks the ONNX model b with onnx.checker and returns the scores and logits ONNX Runtime gives the n

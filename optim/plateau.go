@@ -1,6 +1,9 @@
 package optim
 
-import "math"
+import (
+	"encoding/json"
+	"math"
+)
 
 // PlateauConfig configures ReduceLROnPlateau in mode "min" with a relative
 // threshold. DefaultPlateau is PyTorch's default except factor and patience,
@@ -53,4 +56,36 @@ func (p *Plateau) Step(value, lr float64) float64 {
 		p.Bad = 0
 	}
 	return lr
+}
+
+// plateauJSON is Plateau as JSON holds it: Best null before the first
+// epoch, for JSON has no infinity.
+type plateauJSON struct {
+	Config   PlateauConfig
+	Best     *float64
+	Bad      int
+	Cooldown int
+}
+
+// MarshalJSON writes p with Best null while it is +Inf (no epoch seen), so
+// that a checkpoint of a scheduler that has not stepped can be written.
+func (p Plateau) MarshalJSON() ([]byte, error) {
+	j := plateauJSON{Config: p.Config, Bad: p.Bad, Cooldown: p.Cooldown}
+	if !math.IsInf(p.Best, 0) && !math.IsNaN(p.Best) {
+		j.Best = &p.Best
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: Best null is +Inf.
+func (p *Plateau) UnmarshalJSON(b []byte) error {
+	var j plateauJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*p = Plateau{Config: j.Config, Best: math.Inf(1), Bad: j.Bad, Cooldown: j.Cooldown}
+	if j.Best != nil {
+		p.Best = *j.Best
+	}
+	return nil
 }

@@ -39,6 +39,11 @@ type Options struct {
 	// fp audit --group group_coded compares the network's groups.
 	KeepCoded bool
 
+	// Note, when set, is told of what the reading of the rows made of the
+	// file beyond its columns, one line each (datasets.IndexNote: an
+	// unnamed first column left out, as training leaves it).
+	Note func(line string)
+
 	groupCoded bool // KeepCoded writes group_coded rather than a_coded
 	decision   bool // the network has group thresholds: decision is written
 }
@@ -129,6 +134,9 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 		return 0, err
 	}
 	file, header := src.File(), src.Header()
+	if note, ok := datasets.IndexNote(file, header); ok && opt.Note != nil {
+		opt.Note(note)
+	}
 	enc, err := f.Schema.NewEncoder(src)
 	if err != nil {
 		return 0, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/internal/printable"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -164,7 +165,7 @@ func (o GroupOverlap) WeightsString() string {
 		fmt.Fprintf(&b, ", clipped %.1f%%", 100*o.Clipped)
 	}
 	for _, g := range o.Groups {
-		fmt.Fprintf(&b, ", ESS %s %.1f/%d (one row up to %.1f%%)", g.Level, g.ESS, g.N, 100*g.MaxShare)
+		fmt.Fprintf(&b, ", ESS %s %.1f/%d (one row up to %.1f%%)", printable.String(g.Level), g.ESS, g.N, 100*g.MaxShare)
 	}
 	return b.String()
 }

@@ -200,3 +200,14 @@ func decideNames() string {
 	}
 	return strings.Join(s, " or ")
 }
+
+// ResolveDecideBy is ResolveDecide for records grouped by (a Grouping's
+// text, as --by gives it): records of several datasets not grouped by
+// dataset are left to the refusal of such a mix, which says more, and
+// decided on the test rows meanwhile unless flag names a rule.
+func ResolveDecideBy(flag, by string, recs []Record) (Decide, error) {
+	if !strings.Contains(by, "dataset") && len(ByData(recs)) > 1 && flag == "" {
+		return DecideTest, nil
+	}
+	return ResolveDecide(flag, recs)
+}

@@ -2,6 +2,7 @@ package runfolder
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -128,4 +129,34 @@ func ATOWarning(recs []records.Record, ovs []RunOverlap) string {
 	}
 	return fmt.Sprintf("the ATO is unreliable on %d of %d splits (%s): at %s, %s; %s",
 		len(bad), len(all), strings.Join(where, "; "), at, reason[first], advice)
+}
+
+// OverlapReport is what fp front, compare and pick add about the overlap
+// behind the ATO values: every run's overlap summary, by run and split, and
+// the one-line warning when some split's ATO is unreliable. Its fields join
+// the commands' JSON documents.
+type OverlapReport struct {
+	Overlap    []RunOverlap `json:"overlap"`
+	ATOWarning string       `json:"ato_warning,omitempty"`
+}
+
+// ReadOverlapReport reads the overlap summaries of the runs at paths and
+// judges the ATO of their records recs. An unreadable summary is returned
+// as the error with the report of what was read: the records' own decision
+// still stands.
+func ReadOverlapReport(paths []string, recs []records.Record) (OverlapReport, error) {
+	rep := OverlapReport{Overlap: []RunOverlap{}}
+	ovs, err := ReadRunOverlaps(paths)
+	if err == nil && ovs != nil {
+		rep.Overlap = ovs
+	}
+	rep.ATOWarning = ATOWarning(recs, rep.Overlap)
+	return rep, err
+}
+
+// Warn prints the unreliable-ATO warning, if any, in one line.
+func (o OverlapReport) Warn(w io.Writer) {
+	if o.ATOWarning != "" {
+		fmt.Fprintln(w, "fp: warning: "+o.ATOWarning)
+	}
 }

@@ -16,6 +16,10 @@ import (
 // recordsName matches the names of records files and their locks.
 var recordsName = regexp.MustCompile(`^records(-shard-\d+-of-\d+)?\.jsonl(\.lock)?$`)
 
+// runningName matches the names of the files that keep a running run's
+// invocation line (runningFile), one per shard.
+var runningName = regexp.MustCompile(`^running(-shard-\d+-of-\d+)?\.json$`)
+
 // IsRecordsName reports whether name (a base name) is that of the records
 // file of a run or of a shard (RecordsFile), or of its lock: a file so
 // named, wherever it is, would be read as records once it stands in a run
@@ -77,6 +81,8 @@ func keptAs(rel string) string {
 		return "the configuration"
 	case rel == InvocationsFile:
 		return "the invocation log"
+	case runningName.MatchString(rel):
+		return "the invocation line of a running run (a killed run's, until the next run logs it)"
 	case strings.HasSuffix(rel, records.Ext) || strings.HasSuffix(rel, records.Ext+".lock"):
 		return "a records file"
 	}

@@ -29,6 +29,9 @@ func TestKeptAt(t *testing.T) {
 		{"networks/split-000/x.json", "a stored network"},
 		{"splits/split-001/propensity.json", "a per-split file (propensity model, standardization, overlap)"},
 		{"networks", "a folder"},
+		{"running.json", "the invocation line of a running run (a killed run's, until the next run logs it)"},
+		{"running-shard-2-of-3.json", "the invocation line of a running run (a killed run's, until the next run logs it)"},
+		{"running-notes.json", ""},
 		{"front.png", ""},
 		{"networks/split-000/x.onnx", ""},
 	} {

@@ -309,7 +309,7 @@ func (o SplitOverlap) smallAdvice(small []string) string {
 	case len(entries) == 0: // "other" alone
 		return s + ": give its values a larger group with --group-map VALUE=GROUP"
 	}
-	s += fmt.Sprintf(": merge %s into %s with --group-map %s", them, larger, shellword.Quote(strings.Join(entries, ",")))
+	s += fmt.Sprintf(": merge %s into %s with --group-map %s", them, larger, shellword.Quote(FormatList(entries)))
 	if n := o.minGroupRows(); n > 0 {
 		s += fmt.Sprintf(" or with --min-group-rows %d", n)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/model"
+	scoring "github.com/fpareto/fp/predict"
 	"github.com/fpareto/fp/propensity"
 )
 
@@ -384,4 +385,32 @@ func PropensityTemperature(dir string, m int) (float64, bool) {
 		return 0, false
 	}
 	return *f.T, true
+}
+
+// PropensityFor reads the propensity model fp predict scores rows with
+// beside the network net read from modelPath: the file at path, or, where
+// path is "", the one of the network's split in its run folder. note is
+// "" or a line to show the user: the file holds no raw input schema, and
+// its rows are read as the network's.
+func PropensityFor(path, modelPath string, net *model.File) (p *scoring.Propensity, note string, err error) {
+	if path == "" {
+		if path, err = NetworkPropensityPath(modelPath); err != nil {
+			return nil, "", fmt.Errorf("--with-propensity: %w", err)
+		}
+	}
+	pf, err := ReadPropensityFile(path, net)
+	if err != nil {
+		return nil, "", err
+	}
+	if pf.Borrowed {
+		note = path + " holds no raw input schema (written by an older fp): its rows are encoded and standardized as the network's, which share its split's standardization"
+	}
+	if pf.Format == PropensityFormatGroups {
+		// One column per group, as fp audit --group reads them.
+		if _, err := pf.Groups(); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", path, err)
+		}
+		return &scoring.Propensity{File: pf.Network, T: pf.T, Levels: pf.Levels, Groups: pf.PredictGroups}, note, nil
+	}
+	return &scoring.Propensity{File: pf.Network, T: pf.T}, note, nil
 }

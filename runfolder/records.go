@@ -172,3 +172,29 @@ func sameConfig(dir string, recs []records.Record) error {
 	}
 	return nil
 }
+
+// Sweeps are the records of the files and sweep folders a command was
+// given, read once (ReadAll) for every part of the command: its table, its
+// candidates and its overlap lines see the same files.
+type Sweeps struct {
+	Paths    []string
+	All      []records.Record // every record read, failed candidates too
+	OK       []records.Record // the candidates that trained successfully
+	Failed   int              // the failed candidates, left out of OK
+	Warnings []error          // torn last lines, skipped
+}
+
+// ReadSweeps reads the records of paths (files or sweep folders); no
+// successful candidate at all is an error.
+func ReadSweeps(paths []string) (*Sweeps, error) {
+	all, warnings, err := ReadAll(paths)
+	if err != nil {
+		return nil, err
+	}
+	ok, failed := records.Succeeded(all)
+	s := &Sweeps{Paths: paths, All: all, OK: ok, Failed: failed, Warnings: warnings}
+	if len(ok) == 0 {
+		return s, fmt.Errorf("no successful candidate in %s", strings.Join(paths, ", "))
+	}
+	return s, nil
+}

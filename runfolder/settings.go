@@ -61,8 +61,8 @@ type Setting struct {
 	// Default, so that sweeps at the default keep the digest of folders
 	// written before the setting existed.
 	ZeroIsDefault bool
-	// List settings are comma-separated on the command line and lists in
-	// config.json.
+	// List settings are comma-separated on the command line (ParseList: a
+	// name holding a comma in double quotes) and lists in config.json.
 	List bool
 	// Field is the setting's field of c: a *string, *int, *uint64,
 	// *float64, *bool or, for a List, *[]string.
@@ -120,7 +120,7 @@ var Settings = []Setting{
 		Usage: "--data: the sensitive `COLUMNS` (one, or several comma-separated)",
 		Field: func(c *Config) any { return &c.Sensitive }},
 	{Flag: "positive", Key: "positive", Category: CategoryData,
-		Usage: "--data: the label `VALUE` coded 1",
+		Usage: "--data: the label `VALUE` coded 1 (with more values: against the rest)",
 		Field: func(c *Config) any { return &c.Positive }},
 	{Flag: "sensitive-positive", Key: "sensitive_positive", Category: CategoryData,
 		Usage: "--data: the sensitive `VALUE` coded 1 (against the rest)",
@@ -138,10 +138,10 @@ var Settings = []Setting{
 		Usage: "--data: drop rows with an empty cell in a column in use",
 		Field: func(c *Config) any { return &c.DropMissing }},
 	{Flag: "features", Key: "features", Category: CategoryData, List: true,
-		Usage: "use only these source `COLUMNS` as features",
+		Usage: "use only these source `COLUMNS` as features (\"x,y\": one name)",
 		Field: func(c *Config) any { return &c.Features }},
 	{Flag: "exclude", Key: "exclude", Category: CategoryData, List: true,
-		Usage: "leave these source `COLUMNS` out of the features",
+		Usage: "leave these source `COLUMNS` out of the features (\"x,y\": one name)",
 		Field: func(c *Config) any { return &c.Exclude }},
 	{Flag: "splits", Key: "splits", Category: CategoryData,
 		Usage: "number `M` of train/test splits",

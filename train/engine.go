@@ -123,3 +123,44 @@ type Engine interface {
 	// goroutines at once.
 	NewTrainer(spec Spec) (Trainer, error)
 }
+
+// MemoryEstimator is an engine that can say how much memory a trainer of a
+// spec holds while it trains, so that a sweep too large for the machine is
+// refused before it starts rather than killed part way.
+type MemoryEstimator interface {
+	// TrainerBytes is the bytes a trainer of spec holds once it has
+	// computed a gradient: its parameters, gradients and the buffers of
+	// every batch row.
+	TrainerBytes(spec Spec) float64
+}
+
+// genericRowUnitFloats is the float64 values per batch row and hidden unit
+// assumed for an engine that does not estimate its memory: the most either
+// built-in engine holds (the graph engine, about 13).
+const genericRowUnitFloats = 16
+
+// TrainerBytes is e's estimate of a trainer of spec's memory
+// (MemoryEstimator), or for an engine that gives none a generous one.
+func TrainerBytes(e Engine, spec Spec) float64 {
+	if m, ok := e.(MemoryEstimator); ok {
+		return m.TrainerBytes(spec)
+	}
+	a := spec.Arch
+	return 8 * (6*ParamCount(a, spec.Dim) + genericRowUnitFloats*float64(spec.BatchSize)*float64(a.Hidden)*float64(a.HiddenLayers()))
+}
+
+// BatchBytes is the memory of a Batch of spec's size (NewBatch): the rows,
+// their targets, groups and weights, the input columns of the terms and a
+// dropout mask per hidden layer.
+func BatchBytes(spec Spec) float64 {
+	a := spec.Arch
+	size := float64(spec.BatchSize)
+	return 8 * size * (float64(spec.Dim) + 4 + float64(len(spec.Inputs())) + float64(a.HiddenLayers())*float64(a.Hidden))
+}
+
+// ParamCount is the number of parameters of a network of arch a on dim
+// inputs, as a float64 so that absurd sizes do not overflow.
+func ParamCount(a model.Arch, dim int) float64 {
+	h, d := float64(a.Hidden), float64(dim)
+	return (d*h + h) + float64(a.Layers-2)*(h*h+h) + (h + 1)
+}

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -354,4 +355,49 @@ func allFinite(ts [][]float64) bool {
 		}
 	}
 	return true
+}
+
+// resultJSON is Result as JSON holds it: an extreme not seen yet (±Inf
+// before the first batch) is null, for JSON has no infinity.
+type resultJSON struct {
+	resultFields
+	RMin, RMax, UMin, UMax *float64
+}
+
+type resultFields Result
+
+// MarshalJSON writes r with the extremes not seen yet as null, so that the
+// checkpoint of a member that has not trained can be written.
+func (r Result) MarshalJSON() ([]byte, error) {
+	j := resultJSON{resultFields: resultFields(r)}
+	for _, f := range []struct {
+		dst **float64
+		v   float64
+	}{{&j.RMin, r.RMin}, {&j.RMax, r.RMax}, {&j.UMin, r.UMin}, {&j.UMax, r.UMax}} {
+		if finite(f.v) {
+			v := f.v
+			*f.dst = &v
+		}
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: a null minimum is +Inf, a
+// null maximum −Inf, as before the first batch.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	var j resultJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*r = Result(j.resultFields)
+	r.RMin, r.RMax, r.UMin, r.UMax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, f := range []struct {
+		dst *float64
+		v   *float64
+	}{{&r.RMin, j.RMin}, {&r.RMax, j.RMax}, {&r.UMin, j.UMin}, {&r.UMax, j.UMax}} {
+		if f.v != nil {
+			*f.dst = *f.v
+		}
+	}
+	return nil
 }

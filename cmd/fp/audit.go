@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -91,145 +89,62 @@ func runAudit(c *cli.Context) error {
 			return fmt.Errorf("audit: reading standard input: %w", err)
 		}
 	}
-	if len(groups) > 1 {
-		return runAuditGroups(c, groups, stdin, opt)
-	}
-	cols := datasets.PredictionColumns{
-		Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"),
-		Group: groups[0], Propensity: c.String("propensity"), Decision: c.String("decision"),
-	}
-	var in *datasets.Predictions
-	var err error
-	if data == "-" {
-		in, err = datasets.ReadPredictionsFrom(bytes.NewReader(stdin), "standard input", cols)
-	} else {
-		in, err = datasets.ReadPredictions(data, cols)
-	}
+	cols := datasets.PredictionColumns{Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"),
+		Propensity: c.String("propensity"), Decision: c.String("decision")}
+	in, grouped, err := audit.Read(data, stdin, cols, groups)
 	if pe := (*datasets.ParseError)(nil); errors.As(err, &pe) {
-		if errors.Is(err, datasets.ErrNotBinary) && pe.Name == cols.Group && pe.Line+pe.Row > 0 {
-			// A third value of the group: audit in R groups.
-			return runAuditGroups(c, groups, stdin, opt)
-		}
 		return err // it names the file first
 	} else if err != nil {
 		return fmt.Errorf("audit: %w", err)
+	}
+	if grouped != nil {
+		return auditGroups(c, grouped, opt)
 	}
 	res, err := audit.Compute(in, opt)
 	if err != nil {
 		return err
 	}
-	var ov auditOverlap
+	var ov propensity.Judgement
 	if in.E != nil {
-		// The propensity of group 1 as the two groups' propensities, in
-		// the groups' order, named as the table names them.
-		e, g := make([]float64, 2*len(in.E)), make([]int, len(in.A))
-		for i, v := range in.E {
-			e[2*i], e[2*i+1], g[i] = 1-v, v, int(in.A[i])
-		}
-		names := []string{in.Group.Negative, in.Group.Positive}
-		for a, n := range names {
-			if n == "" {
-				names[a] = fmt.Sprintf("a = %d", a)
-			}
-		}
-		if ov, err = judgeOverlap(e, names, g); err != nil {
+		if ov, err = propensity.JudgeTwoGroups(in.E, in.A, [2]string{in.Group.Negative, in.Group.Positive}); err != nil {
 			return fmt.Errorf("audit %s: %w", in.File, err)
 		}
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
 			*audit.Result
-			auditOverlap
+			propensity.Judgement
 		}{res, ov})
 	}
 	if err := audit.WriteText(c.App.Writer, in, res); err != nil {
 		return err
 	}
-	ov.write(c.App.Writer)
+	ov.WriteText(c.App.Writer)
 	return nil
 }
 
-// auditOverlap is what fp audit adds about the overlap behind the ato: how
-// the overlap weights of the audited rows spread within each group (the
-// effective sample size and the largest share of one row), and whether
-// the ato can be trusted by the rule fp train applies to the rows it
-// measures the ATO on (docs/method.md §4.3). Its fields join the audit's
-// JSON document; all absent without propensities.
-type auditOverlap struct {
-	Overlap             *propensity.GroupOverlap `json:"overlap,omitempty"`
-	ATOReliable         *bool                    `json:"ato_reliable,omitempty"`
-	ATOUnreliableReason string                   `json:"ato_unreliable_reason,omitempty"`
-}
-
-// judgeOverlap diagnoses the propensities e (row-major n×len(levels)) of
-// rows in groups g with the weights fp gives them: each floored at
-// propensity.Clip as fp's own are, then propensity.UnreliableRows.
-func judgeOverlap(e []float64, levels []string, g []int) (auditOverlap, error) {
-	R := len(levels)
-	floored := slices.Clone(e)
-	for i := range g {
-		propensity.Floor(floored[i*R : (i+1)*R])
-	}
-	o, err := propensity.DiagnoseGroups(floored, levels, g, 0)
-	if err != nil {
-		return auditOverlap{}, err
-	}
-	bad, why := propensity.UnreliableRows(o, "audited")
-	reliable := !bad
-	return auditOverlap{Overlap: &o, ATOReliable: &reliable, ATOUnreliableReason: why}, nil
-}
-
-// write prints the overlap line and, when the ato is unreliable, the
-// warning, after the audit's tables; nothing without propensities.
-func (o auditOverlap) write(w io.Writer) {
-	if o.Overlap == nil {
-		return
-	}
-	fmt.Fprintf(w, "overlap of the ato's weights on the audited rows: %s\n", o.Overlap.WeightsString())
-	if !*o.ATOReliable {
-		fmt.Fprintf(w, "warning: the ato is unreliable (%s): its overlap weights rest on few rows, so read it with caution\n", o.ATOUnreliableReason)
-	}
-}
-
-// runAuditGroups audits in R groups: the groups are the values of the
+// auditGroups audits in R groups: the groups are the values of the
 // grouping columns, or their combinations.
-func runAuditGroups(c *cli.Context, groups []string, stdin []byte, opt audit.Options) error {
-	if c.IsSet("propensity") {
-		return fmt.Errorf("audit: --propensity names the column of P(group=1 | x) for two groups; with %s in more than two groups, "+
-			"the propensities are read from the columns %s<group>, one per group", strings.Join(groups, ", "), datasets.PropensityPrefix)
-	}
-	cols := datasets.GroupColumns{Score: c.String("score"), Logit: c.String("logit"), Label: c.String("label"), Groups: groups, Decision: c.String("decision")}
-	var in *datasets.GroupedPredictions
-	var err error
-	if data := c.String("data"); data == "-" {
-		in, err = datasets.ReadGroupedPredictionsFrom(bytes.NewReader(stdin), "standard input", cols)
-	} else {
-		in, err = datasets.ReadGroupedPredictions(data, cols)
-	}
-	if pe := (*datasets.ParseError)(nil); errors.As(err, &pe) {
-		return err // it names the file first
-	} else if err != nil {
-		return fmt.Errorf("audit: --group: %w", err)
-	}
+func auditGroups(c *cli.Context, in *datasets.GroupedPredictions, opt audit.Options) error {
 	res, err := audit.ComputeGroups(in, opt)
 	if err != nil {
 		return err
 	}
-	var ov auditOverlap
+	var ov propensity.Judgement
 	if in.E != nil {
-		if ov, err = judgeOverlap(in.E, in.Groups, in.G); err != nil {
+		if ov, err = propensity.Judge(in.E, in.Groups, in.G); err != nil {
 			return fmt.Errorf("audit %s: %w", in.File, err)
 		}
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
 			*audit.GroupResult
-			auditOverlap
+			propensity.Judgement
 		}{res, ov})
 	}
 	if err := audit.WriteGroupsText(c.App.Writer, in, res); err != nil {
 		return err
 	}
-	ov.write(c.App.Writer)
+	ov.WriteText(c.App.Writer)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/model"
 )
 
 // Every flag line of every command's help shows at most one default, and
@@ -92,7 +93,7 @@ func TestVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := version()
+	v := model.CommandVersion()
 	if out != "fp version "+v+"\n" {
 		t.Errorf("fp --version printed %q, want %q", out, "fp version "+v)
 	}

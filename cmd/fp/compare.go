@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/compare"
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -68,52 +69,28 @@ func frontRuleFlag() cli.Flag {
 		"predictor on every front) or minmax (both axes min–max over the candidates: the paper's protocol)"}
 }
 
-// frontRule reads --front-rule, naming the command in its error.
-func frontRule(c *cli.Context, cmd string) (pareto.Rule, error) {
-	r, err := pareto.ParseRule(c.String("front-rule"))
-	if err != nil {
-		return "", fmt.Errorf("%s: --front-rule: %w", cmd, err)
-	}
-	return r, nil
-}
-
 // comparison reads the records of paths and compares them on metrics (nil:
 // every metric the records carry); it returns what it read, for the rest of
 // the command.
-func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, *sweeps, error) {
-	by, err := records.ParseGrouping(c.String("by"))
+func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.Result, *runfolder.Sweeps, error) {
+	opt, err := compare.ParseOptions(c.String("by"), c.Float64("tolerance"), c.String("axis"), c.String("front-rule"), c.Float64("reference"))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: --by: %w", cmd, err)
-	}
-	tol := c.Float64("tolerance")
-	if !(tol > 0) || tol >= 1 {
-		return nil, nil, fmt.Errorf("%s: --tolerance %v: want a number between 0 and 1", cmd, tol)
-	}
-	axis, err := records.ParseAxis(c.String("axis"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: --axis: %w", cmd, err)
-	}
-	rule, err := frontRule(c, cmd)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := compare.CheckReference(c.Float64("reference")); err != nil {
-		return nil, nil, fmt.Errorf("%s: --%w", cmd, err)
+		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	read, err := readSweeps(c, cmd, paths)
 	if err != nil {
 		return nil, nil, err
 	}
-	decide, err := decideOn(c, cmd, read.ok)
+	decide, err := decideOn(c, cmd, read.OK)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := compare.Run(read.ok, compare.Options{Metrics: metrics, By: by, Tolerance: tol, Decide: decide, Rule: rule, Axis: axis,
-		Reference: c.Float64("reference")})
+	opt.Metrics, opt.Decide = metrics, decide
+	res, err := compare.Run(read.OK, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	for _, r := range res.MixedSweeps(by) {
+	for _, r := range res.MixedSweeps(opt.By) {
 		fmt.Fprintf(c.App.ErrWriter, "fp: warning: group %s pools candidates of %d sweep configurations "+
 			"(keep them apart with --by run)\n", r.Group, r.Configs)
 	}
@@ -121,7 +98,7 @@ func comparison(c *cli.Context, cmd string, paths, metrics []string) (*compare.R
 }
 
 func runCompare(c *cli.Context) error {
-	paths, err := argsAndFlags(c)
+	paths, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
@@ -133,17 +110,17 @@ func runCompare(c *cli.Context) error {
 		return err
 	}
 	ov := readOverlapReport(c, read)
-	ov.warn(c.App.ErrWriter)
+	ov.Warn(c.App.ErrWriter)
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
 			*compare.Result
-			overlapReport
+			runfolder.OverlapReport
 		}{res, ov})
 	}
 	if err := compare.WriteText(c.App.Writer, res); err != nil {
 		return err
 	}
-	if line := runfolder.OverlapLine(read.ok); line != "" {
+	if line := runfolder.OverlapLine(read.OK); line != "" {
 		fmt.Fprintln(c.App.Writer, "\n"+line)
 	}
 	return nil

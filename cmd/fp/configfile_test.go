@@ -11,28 +11,24 @@ import (
 
 	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/runfolder"
+	"github.com/fpareto/fp/runfolder/configfile"
 )
 
-// Every setting's flag and config.json key are keys of a config file that
-// set that flag, and a derived key sets none.
+// Every setting's flag and config.json key are keys of fp train's config
+// file that set that flag.
 func TestEveryConfigKeyIsReadOrRuled(t *testing.T) {
-	keys := configKeys(trainCommand().Flags)
+	var names [][]string
+	for _, f := range trainCommand().Flags {
+		names = append(names, f.Names())
+	}
+	keys := configfile.Keys(names)
 	for _, s := range runfolder.Settings {
 		if keys[s.Key] != s.Flag || keys[s.Flag] != s.Flag {
 			t.Errorf("setting --%s: keys %q and %q set --%s and --%s", s.Flag, s.Key, s.Flag, keys[s.Key], keys[s.Flag])
 		}
 	}
-	for key := range derivedKeys {
-		if _, ok := keys[key]; ok {
-			t.Errorf("derived key %q sets --%s", key, keys[key])
-		}
-	}
-	for key, flag := range map[string]string{"propensity_epochs": "propensity-epochs", "adv_epochs": "adv-rounds",
-		"adv_beta_scale": "beta-scale", "csv": "data", "val_fraction": "val-fraction", "epochs": "epochs",
-		"propensity-epochs": "propensity-epochs", "q": "quiet"} {
-		if keys[key] != flag {
-			t.Errorf("key %q sets --%s, want --%s", key, keys[key], flag)
-		}
+	if keys["q"] != "quiet" || keys["config"] != "" {
+		t.Errorf("q sets --%s, config --%s", keys["q"], keys["config"])
 	}
 }
 
@@ -60,7 +56,7 @@ func TestTrainConfigFileRefusals(t *testing.T) {
 		{"not a mapping", "- epochs\n", []string{"want one key: value per line"}},
 		{"config in config", "config: other.yaml\n", []string{`unknown key "config"`}},
 		{"too many aliases", "a: &a [x]\nb: [" + strings.Repeat("*a, ", 100) + "*a]\n", []string{"101 aliases, more than 100"}},
-		{"too large", "# " + strings.Repeat("x", maxConfigBytes) + "\n", []string{"larger than 1048576 bytes"}},
+		{"too large", "# " + strings.Repeat("x", configfile.MaxBytes) + "\n", []string{"larger than 1048576 bytes"}},
 		{"key twice, two spellings", "propensity_epochs: 3\npropensity-epochs: 4\n", []string{`"propensity_epochs" and "propensity-epochs" both set --propensity-epochs`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/internal/cliusage"
 )
 
 func init() {
@@ -26,11 +25,8 @@ func init() {
 }
 
 func runDatasets(c *cli.Context) error {
-	if c.NArg() > 0 {
-		if best := nearest(c.Args().First(), []string{"export"}); best != "" {
-			return fmt.Errorf("datasets: unknown subcommand %q: did you mean %s? (fp datasets --help)", c.Args().First(), best)
-		}
-		return noArgs(c, "fp datasets")
+	if err := cliusage.NoSubcommand(c, "fp datasets"); err != nil {
+		return err
 	}
 	rows, err := datasets.Summaries(c.String("data-dir"))
 	if err != nil {

@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/datasets"
-	"github.com/fpareto/fp/model"
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/runfolder"
 )
 
@@ -57,112 +52,45 @@ func datasetsExportCommand() *cli.Command {
 }
 
 func runDatasetsExport(c *cli.Context) error {
-	args, err := argsAndFlags(c)
+	args, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}
 	if len(args) != 1 {
-		return newUsageError("fp datasets export", c.Command, fmt.Sprintf("name one built-in dataset (%d given)", len(args)))
+		return cliusage.NewError("fp datasets export", c.Command, fmt.Sprintf("name one built-in dataset (%d given)", len(args)))
 	}
-	name, out := args[0], c.String("out")
+	out := c.String("out")
 	if out == "" {
-		return newUsageError("fp datasets export", c.Command, "--out is required")
+		return cliusage.NewError("fp datasets export", c.Command, "--out is required")
 	}
-	groups, err := runfolder.GroupOptions(columnList(c.String("sensitive-levels")), c.Int("min-group-rows"), columnList(c.String("group-map")))
+	if c.Bool("coded") && !(c.String("run") != "" && c.IsSet("split")) {
+		return cliusage.NewError("fp datasets export", c.Command, "--coded codes the rows as one split of a run standardizes them: add --run DIR --split M")
+	}
+	if c.String("run") == "" && (c.IsSet("split") || c.IsSet("part")) {
+		return cliusage.NewError("fp datasets export", c.Command, "--split and --part need --run DIR, the run whose split they name")
+	}
+	levels, err := runfolder.ParseList(c.String("sensitive-levels"))
+	if err != nil {
+		return fmt.Errorf("datasets export: --sensitive-levels %w", err)
+	}
+	groupMap, err := runfolder.ParseList(c.String("group-map"))
+	if err != nil {
+		return fmt.Errorf("datasets export: --group-map %w", err)
+	}
+	groups, err := runfolder.GroupOptions(levels, c.Int("min-group-rows"), groupMap)
 	if err != nil {
 		return fmt.Errorf("datasets export: %w", err)
 	}
-	opt := datasets.Options{Preset: c.String("preset"), DataDir: c.String("data-dir"), Groups: groups}
-	if err := notAnInput(out, name, opt); err != nil {
+	summary, notes, err := runfolder.DatasetExport{Name: args[0],
+		Options: datasets.Options{Preset: c.String("preset"), DataDir: c.String("data-dir"), Groups: groups},
+		Run:     c.String("run"), Split: c.Int("split"), Part: c.String("part"), Coded: c.Bool("coded"),
+	}.Write(out)
+	if err != nil {
 		return err
 	}
-	d, err := datasets.Load(name, opt)
-	if err != nil {
-		return fmt.Errorf("datasets export: %w", err)
-	}
-	var part *runfolder.RunPart
-	what := name
-	if c.Bool("coded") && !(c.String("run") != "" && c.IsSet("split")) {
-		return newUsageError("fp datasets export", c.Command, "--coded codes the rows as one split of a run standardizes them: add --run DIR --split M")
-	}
-	if run := c.String("run"); run != "" {
-		if part, err = runfolder.LoadRunPart(run, c.Int("split"), c.String("part"), d); err != nil {
-			return fmt.Errorf("datasets export: %w", err)
-		}
-		what = fmt.Sprintf("%s (the %s rows of split %d of %s)", name, c.String("part"), c.Int("split"), run)
-	} else if c.IsSet("split") || c.IsSet("part") {
-		return newUsageError("fp datasets export", c.Command, "--split and --part need --run DIR, the run whose split they name")
-	}
-	var b bytes.Buffer
-	var n int
-	if c.Bool("coded") {
-		what += ", coded"
-	}
-	if part != nil {
-		n, err = part.WriteCSV(&b, d, c.Bool("coded"))
-	} else {
-		n, err = d.WriteCSVRows(&b, nil)
-	}
-	if err != nil {
-		return fmt.Errorf("datasets export: %w", err)
-	}
-	if err := model.WriteFileAtomic(out, b.Bytes()); err != nil {
-		return fmt.Errorf("datasets export: %w", err)
-	}
-	for _, note := range d.GroupNotes {
+	for _, note := range notes {
 		fmt.Fprintln(c.App.ErrWriter, "note: "+note)
 	}
-	if d.Levels != nil {
-		groups := "the groups " + quoted(d.Levels)
-		if c.Bool("coded") {
-			groups = "the index 0, 1, … of the groups " + quoted(d.Levels)
-		}
-		fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: %s)\n",
-			n, what, out, d.Target, d.LabelPositive, d.Sensitive, groups)
-		return nil
-	}
-	fmt.Fprintf(c.App.ErrWriter, "fp: wrote %d rows of %s to %s (%s: 1 means %q; %s: 1 means %q, 0 any other value)\n",
-		n, what, out, d.Target, d.LabelPositive, d.Sensitive, d.GroupPositive)
+	fmt.Fprintln(c.App.ErrWriter, "fp: "+summary)
 	return nil
-}
-
-// notAnInput refuses an output path that is a folder or one of the original
-// files the dataset is read from.
-func notAnInput(out, name string, opt datasets.Options) error {
-	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-		return fmt.Errorf("datasets export: --out %s is a folder; want a file name such as %s.csv", out, name)
-	}
-	// Nor a file of a run folder (records, networks, configuration).
-	if err := checkOut("datasets export", "--out", out); err != nil {
-		return err
-	}
-	if opt.DataDir == "" {
-		return nil
-	}
-	for _, in := range []string{datasets.OriginalFile(name), "adult.test"} {
-		if in == "" {
-			continue
-		}
-		p := filepath.Join(opt.DataDir, in)
-		if sameFile(out, p) {
-			return fmt.Errorf("datasets export: --out %s is the file the data is read from; write elsewhere", out)
-		}
-	}
-	return nil
-}
-
-// sameFile reports whether a and b name one existing file.
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
-}
-
-// quoted lists values, each quoted, separated by commas.
-func quoted(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = strconv.Quote(v)
-	}
-	return strings.Join(q, ", ")
 }

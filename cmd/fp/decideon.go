@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -14,16 +13,10 @@ func decideFlag() cli.Flag {
 	return &cli.StringFlag{Name: "decide-on", Usage: records.DecideUsage, DefaultText: "selection where every record has selection metrics, else test"}
 }
 
-// decideOn resolves --decide-on for the records recs (records.ResolveDecide),
-// naming the command and the flag in its error.
-//
-// Records of several datasets that the command will refuse as such (no
-// --by dataset) are not judged here: that refusal says more.
+// decideOn resolves --decide-on for the records recs grouped by --by
+// (records.ResolveDecideBy), naming the command and the flag in its error.
 func decideOn(c *cli.Context, cmd string, recs []records.Record) (records.Decide, error) {
-	if !strings.Contains(c.String("by"), "dataset") && len(records.ByData(recs)) > 1 && c.String("decide-on") == "" {
-		return records.DecideTest, nil
-	}
-	d, err := records.ResolveDecide(c.String("decide-on"), recs)
+	d, err := records.ResolveDecideBy(c.String("decide-on"), c.String("by"), recs)
 	if err != nil {
 		return "", fmt.Errorf("%s: --decide-on: %w", cmd, err)
 	}

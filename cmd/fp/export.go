@@ -7,6 +7,7 @@ import (
 
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/onnxexport"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(exportCommand()) }
@@ -35,7 +36,7 @@ func runExport(c *cli.Context) error {
 	if f := c.String("format"); f != "onnx" {
 		return fmt.Errorf("export: --format %q: want onnx", f)
 	}
-	if err := checkOut("export", "--out", c.String("out"), input{"--model", c.String("model")}); err != nil {
+	if err := runfolder.CheckOut("export", "--out", c.String("out"), runfolder.Input{Flag: "--model", Path: c.String("model")}); err != nil {
 		return err
 	}
 	f, err := loadModel(c, "export")

@@ -7,9 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/compare"
-	"github.com/fpareto/fp/internal/printable"
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -49,7 +48,7 @@ func frontCommand() *cli.Command {
 }
 
 func runFront(c *cli.Context) error {
-	paths, err := argsAndFlags(c)
+	paths, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("front: %w", err)
 	}
@@ -73,20 +72,24 @@ func runFront(c *cli.Context) error {
 	}
 	ov := readOverlapReport(c, read)
 	if metric == "ato" {
-		ov.warn(c.App.ErrWriter)
+		ov.Warn(c.App.ErrWriter)
 	}
 	var rows []intervals.Row
 	var dist []*intervals.Distinguishability
 	if c.Bool("ci") {
-		if rows, dist, err = frontIntervals(c, read, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
-			return err
+		var notes []string
+		if rows, dist, notes, err = intervals.FrontRows(read.All, res.Axis, metric, records.Decide(res.DecidedOn), nres); err != nil {
+			return fmt.Errorf("front: %w", err)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
 		}
 	}
 	if c.Bool(jsonFlag) {
 		if c.Bool("ci") {
 			return writeJSON(c.App.Writer, struct {
 				*compare.Result
-				overlapReport
+				runfolder.OverlapReport
 				Front []intervals.Row `json:"front"`
 				// One per dataset's front; absent without intervals.
 				Distinguishable []*intervals.Distinguishability `json:"distinguishable,omitempty"`
@@ -94,7 +97,7 @@ func runFront(c *cli.Context) error {
 		}
 		return writeJSON(c.App.Writer, struct {
 			*compare.Result
-			overlapReport
+			runfolder.OverlapReport
 		}{res, ov})
 	}
 	if err := compare.WriteText(c.App.Writer, res); err != nil {
@@ -104,138 +107,34 @@ func runFront(c *cli.Context) error {
 		if err := intervals.WriteFront(c.App.Writer, rows, metric); err != nil {
 			return err
 		}
-		for _, d := range dist {
-			what := "the front"
-			if len(dist) > 1 {
-				// The fronts of several datasets, listed by dataset.
-				what = "the front of " + printable.String(d.Dataset)
-			}
-			fmt.Fprintf(c.App.Writer, "%s: %s\n", what, d)
-		}
+		intervals.WriteDistinguishable(c.App.Writer, dist)
 	}
 	// The overlap of the splits behind the fronts, in one line (records
 	// written before the overlap was recorded give none).
-	if line := runfolder.OverlapLine(read.ok); line != "" {
+	if line := runfolder.OverlapLine(read.OK); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
 	}
 	return nil
 }
 
-// frontIntervals returns the non-dominated candidates of s in (axis
-// value, metric) with their intervals and, for each dataset's front, how
-// many of its points can be told apart from their neighbours, and notes on
-// stderr what could not be given.
-func frontIntervals(c *cli.Context, s *sweeps, axis, metric string, d records.Decide, resamples int) ([]intervals.Row, []*intervals.Distinguishability, error) {
-	cands, err := choose.Candidates(s.all)
-	if err != nil {
-		return nil, nil, fmt.Errorf("front: %w", err)
-	}
-	front, err := intervals.FrontCandidatesOn(cands, axis, metric, d)
-	if err != nil {
-		return nil, nil, fmt.Errorf("front: %w", err)
-	}
-	cis := make([]intervals.CI, len(front))
-	var dist []*intervals.Distinguishability
-	if resamples > 0 {
-		var notes []string
-		if cis, notes, err = intervals.Compute(front, resamples); err != nil {
-			return nil, nil, fmt.Errorf("front: %w", err)
-		}
-		t, err := intervals.NewDistinguisher(d, resamples)
-		if err != nil {
-			return nil, nil, fmt.Errorf("front: %w", err)
-		}
-		for _, f := range intervals.Fronts(front) {
-			one, err := t.Distinguish(f, axis, metric)
-			if err != nil {
-				return nil, nil, fmt.Errorf("front: %w", err)
-			}
-			dist = append(dist, one)
-		}
-		notes = append(notes, t.Notes()...)
-		for i, n := range notes {
-			if !slices.Contains(notes[:i], n) {
-				fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
-			}
-		}
-	}
-	return intervals.Rows(front, cis), dist, nil
-}
-
-// sweeps are the records of the files and sweep folders a command was
-// given, read once (runfolder.ReadAll) for every part of the command: its
-// table, its candidates and its overlap lines see the same files.
-type sweeps struct {
-	paths []string
-	all   []records.Record // every record read, failed candidates too
-	ok    []records.Record // the candidates that trained successfully
-}
-
 // readSweeps reads the records of paths (files or sweep folders), reports
 // torn lines and left-out failed candidates on stderr; no successful
 // candidate at all is an error.
-func readSweeps(c *cli.Context, cmd string, paths []string) (*sweeps, error) {
-	all, warnings, err := runfolder.ReadAll(paths)
+func readSweeps(c *cli.Context, cmd string, paths []string) (*runfolder.Sweeps, error) {
+	s, err := runfolder.ReadSweeps(paths)
+	if s != nil {
+		for _, w := range s.Warnings {
+			fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
+		}
+		if s.Failed > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", s.Failed)
+		}
+		if n := records.CountBaseProbability(s.OK); n > 0 && cmd != "compare" {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %d candidate(s) %s\n", n, records.BaseProbabilityNote)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(c.App.ErrWriter, "fp: warning: %v\n", w)
-	}
-	ok, failed := records.Succeeded(all)
-	if failed > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", failed)
-	}
-	if n := records.CountBaseProbability(ok); n > 0 && cmd != "compare" {
-		fmt.Fprintf(c.App.ErrWriter, "fp: note: %d candidate(s) %s\n", n, records.BaseProbabilityNote)
-	}
-	if len(ok) == 0 {
-		return nil, fmt.Errorf("%s: no successful candidate in %s", cmd, strings.Join(paths, ", "))
-	}
-	return &sweeps{paths: paths, all: all, ok: ok}, nil
-}
-
-// argsAndFlags returns the positional arguments of c after applying the
-// command's flags that follow them: urfave/cli stops reading flags at the
-// first argument, yet "fp front DIR --json" is the natural way to type a
-// command over files. Everything after "--" is an argument.
-func argsAndFlags(c *cli.Context) ([]string, error) {
-	var args []string
-	in := c.Args().Slice()
-	for i := 0; i < len(in); i++ {
-		a := in[i]
-		if a == "--" {
-			args = append(args, in[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			args = append(args, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		var flag cli.Flag
-		for _, f := range c.Command.Flags {
-			if slices.Contains(f.Names(), name) {
-				flag = f
-			}
-		}
-		if flag == nil {
-			return nil, &usageError{msg: "unknown flag --" + name + suggestFlag(name, c.Command.Flags), usage: usageLine(c.Command.HelpName, c.Command)}
-		}
-		if _, isBool := flag.(*cli.BoolFlag); isBool {
-			if !hasValue {
-				value = "true"
-			}
-		} else if !hasValue {
-			if i+1 == len(in) {
-				return nil, fmt.Errorf("flag needs an argument: %s", a)
-			}
-			i++
-			value = in[i]
-		}
-		if err := c.Set(name, value); err != nil {
-			return nil, fmt.Errorf("flag %s: %w", a, err)
-		}
-	}
-	return args, nil
+	return s, nil
 }

@@ -5,18 +5,29 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strings"
 
 	"github.com/urfave/cli/v2"
-	"github.com/xrash/smetrics"
+
+	"github.com/fpareto/fp/internal/cliusage"
+	"github.com/fpareto/fp/model"
 )
 
 // commands is filled by each command file's init.
 var commands []*cli.Command
 
+// argHints says, for a command that takes no arguments, which flag a stray
+// argument was probably meant for.
+var argHints = map[string]cliusage.Hint{
+	"fp train":   {Flag: "out", What: "the output folder"},
+	"fp predict": {Flag: "data", What: "the file to score"},
+	"fp audit":   {Flag: "data", What: "the predictions file"},
+	"fp export":  {Flag: "model", What: "the network file"},
+	"fp bench":   {Flag: "dataset", What: "the dataset"},
+}
+
 // register adds a command, made strict about its arguments and flags.
 func register(c *cli.Command) {
-	strict("fp "+c.Name, c)
+	cliusage.Strict("fp "+c.Name, c, argHints)
 	commands = append(commands, c)
 }
 
@@ -25,65 +36,27 @@ func newApp() *cli.App {
 	app := &cli.App{
 		Name:                 "fp",
 		Usage:                "the fairness–accuracy Pareto front of neural-network classifiers",
-		Version:              version(),
+		Version:              model.CommandVersion(),
 		Commands:             commands,
 		EnableBashCompletion: true,
 		Suggest:              true,
-		Action:               unknownCommand,
+		Action:               cliusage.UnknownCommand,
 		// Errors end in main, one line on stderr, never in an os.Exit
 		// inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
-	strictApp(app)
+	cliusage.StrictApp(app)
 	return app
 }
 
-func init() {
-	// Help shows a flag's default once, and only a true one: urfave/cli
-	// appends the zero value, which for fp's flags means "not set" (the
-	// usage then says what applies) rather than 0 or false.
-	stringer := cli.FlagStringer
-	cli.FlagStringer = func(f cli.Flag) string {
-		s := stringer(f)
-		if df, ok := f.(cli.DocGenerationFlag); ok {
-			switch d := df.GetDefaultText(); d {
-			case "0", "false":
-				s = strings.Replace(s, " (default: "+d+")", "", 1)
-			}
-		}
-		return s
-	}
-}
-
-// unknownCommand runs when the first argument names no command: it says so
-// and suggests the nearest command; with no argument it shows the help.
-func unknownCommand(c *cli.Context) error {
-	if c.NArg() == 0 {
-		return cli.ShowAppHelp(c)
-	}
-	name := c.Args().First()
-	best, score := "", 0.0
-	for _, cmd := range c.App.VisibleCommands() {
-		if s := smetrics.JaroWinkler(name, cmd.Name, 0.7, 4); s > score {
-			best, score = cmd.Name, s
-		}
-	}
-	if score >= 0.75 {
-		return fmt.Errorf("unknown command %q: did you mean %s? (fp help lists the commands)", name, best)
-	}
-	var names []string
-	for _, cmd := range commands {
-		names = append(names, cmd.Name)
-	}
-	return fmt.Errorf("unknown command %q: the commands are %s", name, strings.Join(names, ", "))
-}
+func init() { cliusage.HideZeroDefaults() }
 
 func main() {
 	if err := newApp().Run(os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, "fp:", err)
-		var ue *usageError
+		var ue *cliusage.Error
 		if errors.As(err, &ue) {
-			fmt.Fprintln(os.Stderr, ue.usage)
+			fmt.Fprintln(os.Stderr, ue.Usage)
 		}
 		os.Exit(1)
 	}

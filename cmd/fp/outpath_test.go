@@ -16,7 +16,7 @@ func outFixture(t *testing.T) string {
 	for _, f := range []string{
 		"run/config.json", "run/records.jsonl", "run/runs.log",
 		"run/networks/split-000/net.json", "run/splits/split-000/propensity.json",
-		"data.csv", "net.json",
+		"data.csv", "net.json", "prop.json", "run/running.json",
 	} {
 		p := filepath.Join(dir, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -63,6 +63,8 @@ func TestOutputNeverOverwritesInputs(t *testing.T) {
 		{"predict onto a stored network", predict(p("run/networks/split-000/net.json")), "a stored network"},
 		{"predict into a new network file", predict(p("run/networks/split-000/new.json")), "a stored network"},
 		{"predict onto a propensity model", predict(p("run/splits/split-000/propensity.json")), "a per-split file"},
+		{"predict onto its propensity file", append(predict(p("prop.json")), "--propensity-file", p("prop.json")), "is --propensity-file"},
+		{"report onto a running run's line", []string{"report", p("run"), "--out", p("run/running.json")}, "invocation line of a running run"},
 		{"export onto its network", []string{"export", "--model", p("net.json"), "--out", p("net.json")}, "is --model"},
 		{"export onto a stored network", []string{"export", "--model", p("net.json"), "--out", p("run/networks/split-000/net.json")}, "a stored network"},
 		{"datasets export onto records", []string{"datasets", "export", "compas", "--out", p("run/records.jsonl")}, "records file"},
@@ -83,7 +85,7 @@ func TestOutputNeverOverwritesInputs(t *testing.T) {
 		oneLine(t, err.Error())
 	}
 	for _, f := range []string{"run/config.json", "run/records.jsonl", "run/runs.log", "run/networks/split-000/net.json",
-		"run/splits/split-000/propensity.json", "data.csv", "net.json"} {
+		"run/splits/split-000/propensity.json", "data.csv", "net.json", "prop.json", "run/running.json"} {
 		if b, err := os.ReadFile(p(f)); err != nil || string(b) != "original "+f+"\n" {
 			t.Errorf("%s was changed: %q, %v", f, b, err)
 		}
@@ -92,31 +94,5 @@ func TestOutputNeverOverwritesInputs(t *testing.T) {
 		if _, err := os.Stat(p(f)); err == nil {
 			t.Errorf("%s was written", f)
 		}
-	}
-}
-
-// What commands write by default, or beside a run's files, passes.
-func TestCheckOutAllows(t *testing.T) {
-	dir := outFixture(t)
-	p := func(f string) string { return filepath.Join(dir, f) }
-	for _, out := range []string{"", p("scores.csv"), p("run/report.html"), p("run/front-ato.png"),
-		p("run/networks/split-000/net.onnx"), p("new/folder/scores.csv")} {
-		if err := checkOut("predict", "--out", out, input{"--data", p("data.csv")}, input{"--model", p("run/networks/split-000/net.json")}); err != nil {
-			t.Errorf("--out %q refused: %v", out, err)
-		}
-	}
-	// A folder with a config.json of its own but nothing of a run's is
-	// not taken for one.
-	if err := os.MkdirAll(p("proj/networks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p("proj/config.json"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(p("proj/networks")); err != nil {
-		t.Fatal(err)
-	}
-	if err := checkOut("predict", "--out", p("proj/config2.json")); err != nil {
-		t.Errorf("an output beside a config.json that is no run's refused: %v", err)
 	}
 }

@@ -3,19 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/certify"
 	"github.com/fpareto/fp/choose"
-	"github.com/fpareto/fp/fairness"
-	"github.com/fpareto/fp/internal/shellword"
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/intervals"
-	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -75,29 +71,23 @@ func pickCommand() *cli.Command {
 }
 
 func runPick(c *cli.Context) error {
-	paths, err := argsAndFlags(c)
+	paths, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
 	if len(paths) == 0 {
 		return fmt.Errorf("pick: name at least one records file or sweep directory")
 	}
-	metric := c.String("metric")
-	if c.IsSet("min-ratio") {
-		if c.IsSet("metric") && metric != records.MetricDPRatio {
-			return fmt.Errorf("pick: --min-ratio is a requirement on dp_ratio; drop --metric %s or give --metric %s", metric, records.MetricDPRatio)
-		}
-		metric = records.MetricDPRatio
+	metric, err := choose.MetricOf(c.String("metric"), c.IsSet)
+	if err != nil {
+		return fmt.Errorf("pick: %w", err)
 	}
-	if !slices.Contains(records.Metrics, metric) {
-		return fmt.Errorf("pick: --metric %q: want one of %s", metric, strings.Join(records.Metrics, ", "))
-	}
-	rules, _ := rulesOf(c)
+	rules, _ := choose.RulesOf(c.IsSet, c.Float64)
 	if c.Bool("print-path") && c.Bool(jsonFlag) {
 		return fmt.Errorf("pick: give --print-path or --json, not both")
 	}
 	if len(rules) != 1 {
-		return fmt.Errorf("pick: give exactly one of %s (got %d)", ruleNames, len(rules))
+		return fmt.Errorf("pick: give exactly one of %s (got %d)", choose.RuleFlagNames, len(rules))
 	}
 	nres, err := ciResamples(c, "pick")
 	if err != nil {
@@ -111,8 +101,8 @@ func runPick(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	recs := slices.Clone(read.ok) // --split narrows these, not the overlap report's
-	cands, err := choose.Candidates(read.all)
+	recs := slices.Clone(read.OK) // --split narrows these, not the overlap report's
+	cands, err := choose.Candidates(read.All)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
@@ -155,10 +145,7 @@ func runPick(c *cli.Context) error {
 	}
 	var all *choose.LeftOutError
 	if errors.As(err, &all) {
-		if !allow && all.LeftOut.Total() > all.LeftOut.Collapsed {
-			return fmt.Errorf("pick: %w in %s; --allow-degenerate keeps all but the constant predictors", err, strings.Join(paths, ", "))
-		}
-		return fmt.Errorf("pick: %w in %s", err, strings.Join(paths, ", "))
+		return fmt.Errorf("pick: %s", all.In(paths, allow))
 	}
 	var pe *choose.PickError
 	if errors.As(err, &pe) {
@@ -168,41 +155,28 @@ func runPick(c *cli.Context) error {
 		return fmt.Errorf("pick: %w", err)
 	}
 	noteLeftOut(c, res.LeftOut, len(cands), allow)
-	if res.Note != "" {
-		fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", res.Note)
-	}
-	if res.Basis == "test" {
-		fmt.Fprintf(c.App.ErrWriter, "fp: note: the candidate was chosen on the test rows its metrics come from, "+
-			"so they are optimistic; check it on fresh data (fp predict, then fp audit)\n")
+	for _, n := range res.Notes() {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
 	}
 	ov := readOverlapReport(c, read)
 	if metric == "ato" {
-		ov.warn(c.App.ErrWriter)
+		ov.Warn(c.App.ErrWriter)
 	}
 	var ci *intervals.CI
 	var dist *intervals.Distinguishability
 	if nres > 0 && !c.Bool("print-path") {
-		var notes, more []string
-		if ci, notes, err = intervals.ForShown(cands, &res.Shown, nres); err != nil {
+		var notes []string
+		if ci, dist, notes, err = intervals.ForPick(cands, &res.Shown, res.Among, metric, decide, nres); err != nil {
 			return fmt.Errorf("pick: %w", err)
 		}
-		// The claim is about the front the pick was made from, on the rows
-		// that decided it.
-		if dist, more, err = intervals.Distinguish(res.Among, records.AxisRisk, metric, decide, nres); err != nil {
-			return fmt.Errorf("pick: %w", err)
+		for _, n := range notes {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
 		}
-		notes = append(notes, more...)
-		for i, n := range notes {
-			if !slices.Contains(notes[:i], n) {
-				fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
-			}
-		}
-		ci.Apply(&res.Shown)
 	}
 	if c.Bool(jsonFlag) {
 		return writeJSON(c.App.Writer, struct {
 			pickedCI
-			overlapReport
+			runfolder.OverlapReport
 			*certify.Certificate
 			Distinguishable *intervals.Distinguishability `json:"distinguishable,omitempty"`
 		}{pickedCI{Picked: res, CI: ci}, ov, cert, dist})
@@ -227,61 +201,15 @@ func runPick(c *cli.Context) error {
 	if dist != nil {
 		fmt.Fprintf(c.App.Writer, "the front it was picked from: %s\n", dist)
 	}
-	return writePredictHint(c.App.Writer, &res.Shown)
-}
-
-// writePredictHint prints the commands that score new rows with the
-// network of the picked candidate k and audit them: NEW.csv stands for
-// the new rows, and a note says how to score the data it was trained on.
-// A λ-conditioned network is named with the candidate's --lambda.
-func writePredictHint(w io.Writer, k *choose.Shown) error {
-	net, dir := k.Weights, k.Run
-	quoted := shellword.Quote(net)
-	if k.Conditioned {
-		quoted += " --lambda " + records.FormatLambda(k.Lambda)
-	}
-	// Decisions are taken at the sweep's threshold, by fp predict's label
-	// and by the audit alike.
-	threshold := ""
-	if k.Threshold != fairness.DefaultThreshold {
-		threshold = " --threshold " + strconv.FormatFloat(k.Threshold, 'g', -1, 64)
-	}
-	fmt.Fprintf(w, "score new rows (NEW.csv: the columns it was trained on) with:\n  fp predict --model %s --data NEW.csv%s --out scores.csv\n", quoted, threshold)
-	if cfg, err := runfolder.ReadConfig(dir); err == nil {
-		switch {
-		case cfg.CSV != "":
-			fmt.Fprintf(w, "  (to score the data it was trained on: --data %s)\n", shellword.Quote(cfg.CSV))
-		case cfg.Dataset != "":
-			fmt.Fprintf(w, "  (to score the data it was trained on: fp datasets export %s --out %s.csv, then --data %s.csv)\n",
-				cfg.Dataset, cfg.Dataset, cfg.Dataset)
-		}
-	}
-	if f, err := model.Load(net); err == nil && f.Card != nil && len(f.Card.GroupColumns) > 0 {
-		// A network of more than two groups: predict writes each row's
-		// group as training formed it (merged and mapped values included),
-		// and the audit groups by it and reads propensity_<group>.
-		_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it (%d groups):\n"+
-			"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded | "+
-			"fp audit --data - --logit logit --label y_coded --group group_coded%s\n", len(f.Card.Levels), quoted, threshold)
-		return err
-	}
-	_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it:\n"+
-		"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded | "+
-		"fp audit --data - --logit logit --label y_coded --group a_coded --propensity propensity%s\n", quoted, threshold)
-	return err
+	return choose.WritePredictHint(c.App.Writer, &res.Shown)
 }
 
 // noteLeftOut says on standard error how many of the n candidates the pick
 // left out, and why.
 func noteLeftOut(c *cli.Context, l choose.LeftOut, n int, allow bool) {
-	note := l.Note(n)
-	if note == "" {
-		return
+	if note := l.NoteAllowing(n, allow); note != "" {
+		fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", note)
 	}
-	if !allow && l.Total() > l.Collapsed {
-		note += " (--allow-degenerate keeps all but the constant predictors)"
-	}
-	fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", note)
 }
 
 // ciResamplesFlag is the flag that sets the bootstrap resamples of the

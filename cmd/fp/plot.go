@@ -7,8 +7,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/internal/cliusage"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/runplot"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(plotCommand()) }
@@ -48,23 +50,21 @@ func plotCommand() *cli.Command {
 			&cli.BoolFlag{Name: jsonFlag, Usage: "print what was drawn as JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			paths, err := argsAndFlags(c)
+			paths, err := cliusage.ArgsAndFlags(c)
 			if err != nil {
 				return fmt.Errorf("plot: %w", err)
 			}
 			if len(paths) == 0 {
 				return errors.New("plot: give one or more records files or run folders")
 			}
-			if err := checkOut("plot", "--out", c.String("out"), inputs(paths)...); err != nil {
+			if err := runfolder.CheckOut("plot", "--out", c.String("out"), runfolder.Inputs(paths)...); err != nil {
 				return err
+			}
+			if err := runplot.CheckFlags(c.Bool("dist"), c.IsSet); err != nil {
+				return fmt.Errorf("plot: %w", err)
 			}
 			var res *runplot.Result
 			if c.Bool("dist") {
-				for _, f := range []string{"metric", "by", "free-axes", "log", "zoom", "decide-on"} {
-					if c.IsSet(f) {
-						return fmt.Errorf("plot: --%s does not apply to --dist", f)
-					}
-				}
 				if len(paths) != 1 {
 					return fmt.Errorf("plot --dist: give one run folder or records file, not %d", len(paths))
 				}
@@ -73,11 +73,6 @@ func plotCommand() *cli.Command {
 					Lambdas: c.String("lambdas"), Out: c.String("out"), Cols: c.Int("cols"),
 				}, c.App.ErrWriter)
 			} else {
-				for _, f := range []string{"split", "lambdas"} {
-					if c.IsSet(f) {
-						return fmt.Errorf("plot: --%s applies only to --dist", f)
-					}
-				}
 				res, err = runplot.DrawFront(paths, runplot.FrontPlot{
 					Metric: c.String("metric"), By: c.String("by"), Out: c.String("out"),
 					FreeAxes: c.Bool("free-axes"), Cols: c.Int("cols"), LogY: c.Bool("log"), Zoom: c.Bool("zoom"),
@@ -95,7 +90,3 @@ func plotCommand() *cli.Command {
 		},
 	}
 }
-
-// plotBeside returns the path of a file named name in the run folder path,
-// or beside the records file path.
-func plotBeside(path, name string) string { return runplot.Beside(path, name) }

@@ -12,7 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/internal/printable"
-	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/predict"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -64,8 +63,9 @@ func predictCommand() *cli.Command {
 }
 
 func runPredict(c *cli.Context) error {
-	if err := checkOut("predict", "--out", c.String("out"),
-		input{"--data", c.String("data")}, input{"--model", c.String("model")}); err != nil {
+	if err := runfolder.CheckOut("predict", "--out", c.String("out"),
+		runfolder.Input{Flag: "--data", Path: c.String("data")}, runfolder.Input{Flag: "--model", Path: c.String("model")},
+		runfolder.Input{Flag: "--propensity-file", Path: c.String("propensity-file")}); err != nil {
 		return err
 	}
 	f, err := loadModel(c, "predict")
@@ -75,10 +75,15 @@ func runPredict(c *cli.Context) error {
 	if f.UsesGroup() && c.IsSet("threshold") {
 		return fmt.Errorf("predict: --threshold: %w", predict.ErrThresholdWithGroups)
 	}
-	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit"), KeepCoded: c.Bool("keep-coded")}
+	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit"), KeepCoded: c.Bool("keep-coded"),
+		Note: func(line string) { fmt.Fprintln(c.App.ErrWriter, "fp: note: "+line) }}
 	if c.Bool("with-propensity") || c.IsSet("propensity-file") {
-		if opt.Propensity, err = readPropensity(c, f); err != nil {
+		var note string
+		if opt.Propensity, note, err = runfolder.PropensityFor(c.String("propensity-file"), c.String("model"), f); err != nil {
 			return fmt.Errorf("predict: %w", err)
+		}
+		if note != "" {
+			fmt.Fprintln(c.App.ErrWriter, "fp: "+note)
 		}
 	}
 	if k := c.String("keep"); k != "" {
@@ -110,31 +115,4 @@ func runPredict(c *cli.Context) error {
 	}
 	fmt.Fprintln(c.App.ErrWriter)
 	return nil
-}
-
-// readPropensity reads the propensity model that --with-propensity or
-// --propensity-file names for the network f.
-func readPropensity(c *cli.Context, f *model.File) (*predict.Propensity, error) {
-	path := c.String("propensity-file")
-	if path == "" {
-		var err error
-		if path, err = runfolder.NetworkPropensityPath(c.String("model")); err != nil {
-			return nil, fmt.Errorf("--with-propensity: %w", err)
-		}
-	}
-	pf, err := runfolder.ReadPropensityFile(path, f)
-	if err != nil {
-		return nil, err
-	}
-	if pf.Borrowed {
-		fmt.Fprintf(c.App.ErrWriter, "fp: %s holds no raw input schema (written by an older fp): its rows are encoded and standardized as the network's, which share its split's standardization\n", path)
-	}
-	if pf.Format == runfolder.PropensityFormatGroups {
-		// One column per group, as fp audit --group reads them.
-		if _, err := pf.Groups(); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return &predict.Propensity{File: pf.Network, T: pf.T, Levels: pf.Levels, Groups: pf.PredictGroups}, nil
-	}
-	return &predict.Propensity{File: pf.Network, T: pf.T}, nil
 }

@@ -8,8 +8,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/internal/cliusage"
+	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/report/htmlreport"
+	"github.com/fpareto/fp/report/runplot"
+	"github.com/fpareto/fp/runfolder"
 )
 
 func init() { register(reportCommand()) }
@@ -62,7 +67,7 @@ type reportResult struct {
 }
 
 func runReport(c *cli.Context) error {
-	paths, err := argsAndFlags(c)
+	paths, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -71,18 +76,18 @@ func runReport(c *cli.Context) error {
 	}
 	out := c.String("out")
 	if out == "" {
-		out = plotBeside(paths[0], "report.html")
+		out = runplot.Beside(paths[0], "report.html")
 	}
-	if err := checkOut("report", "--out", out, inputs(paths)...); err != nil {
+	if err := runfolder.CheckOut("report", "--out", out, runfolder.Inputs(paths)...); err != nil {
 		return err
 	}
 	nres, err := ciResamples(c, "report")
 	if err != nil {
 		return err
 	}
-	rules, flags := rulesOf(c)
+	rules, flags := choose.RulesOf(c.IsSet, c.Float64)
 	if len(rules) > 1 {
-		return fmt.Errorf("report: give at most one of %s (got %d)", ruleNames, len(rules))
+		return fmt.Errorf("report: give at most one of %s (got %d)", choose.RuleFlagNames, len(rules))
 	}
 	defaults := experiments.CommandDefaults()
 	opt := htmlreport.Options{Title: c.String("title"), Defaults: &defaults, Decide: c.String("decide-on"), CIResamples: nres}
@@ -90,8 +95,8 @@ func runReport(c *cli.Context) error {
 		opt.Rule, opt.RuleFlags = rules[0], flags[0]
 	}
 	if c.IsSet("front-rule") { // left to its default, records written before const_risk fall back to minmax
-		if _, err := frontRule(c, "report"); err != nil {
-			return err
+		if _, err := pareto.ParseRule(c.String("front-rule")); err != nil {
+			return fmt.Errorf("report: --front-rule: %w", err)
 		}
 		opt.FrontRule = c.String("front-rule")
 	}

@@ -130,7 +130,7 @@ func TestResolveShard(t *testing.T) {
 	for _, tc := range shardCases {
 		t.Run(tc.name, func(t *testing.T) {
 			setShardEnv(t, tc.env)
-			ch, err := resolveShard(tc.flag, tc.shards, os.Getenv)
+			ch, err := experiments.ResolveShard(tc.flag, tc.shards, os.Getenv)
 			checkShardErr(t, err, ch.Shard, tc)
 		})
 	}

@@ -31,7 +31,7 @@ func slurmCluster(t *testing.T) {
 		if os.Getenv("FP_REQUIRE_SLURM") == "1" {
 			t.Fatalf("FP_REQUIRE_SLURM=1 but %s", why)
 		}
-		t.Skipf("no Slurm cluster: %s (start one with `bash .ci/slurm.sh up` and export the SLURM_CONF it prints)", why)
+		t.Skipf("no Slurm cluster: %s (start one with `bash .ci/slurm.sh up` and export the SLURM_CONF it prints; FP_REQUIRE_SLURM=1 makes this a failure)", why)
 	}
 	if os.Getenv("SLURM_CONF") == "" {
 		missing("SLURM_CONF is not set")

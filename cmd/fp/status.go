@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/internal/cliusage"
 )
 
 func init() { register(statusCommand()) }
@@ -32,7 +33,7 @@ func statusCommand() *cli.Command {
 }
 
 func runStatus(c *cli.Context) error {
-	args, err := argsAndFlags(c)
+	args, err := cliusage.ArgsAndFlags(c)
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}

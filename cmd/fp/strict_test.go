@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/fpareto/fp/internal/cliusage"
 )
 
 // commandPaths lists every command as typed ("train", "datasets export"),
@@ -77,7 +79,7 @@ func TestCommandsRefuseArgumentsTheyDoNotTake(t *testing.T) {
 		{"report", "x", "--titel", "t"}, {"status", "x", "--shard", "2"}, {"datasets", "export", "compas", "--presset", "full"},
 	} {
 		_, _, err := runFP(t, args...)
-		var ue *usageError
+		var ue *cliusage.Error
 		if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), "unknown flag "+args[len(args)-2]+"; did you mean --") {
 			t.Errorf("fp %s: err = %v", strings.Join(args, " "), err)
 		}

@@ -83,3 +83,60 @@ func TestColumnNamesPrintedWholeAndEscaped(t *testing.T) {
 		t.Errorf("an escape character reached the output:\n%q", all)
 	}
 }
+
+// Group values, a --group-map's names and a column name holding ESC, BEL or
+// U+202E reach the terminal escaped in every printer that shows them: the
+// --exclude hint (pasteable: $'…'), train's overlap and group lines,
+// fp status, fp front and fp audit's group table.
+func TestGroupNamesPrintedEscaped(t *testing.T) {
+	const rlo = "\u202e"
+	rng := rand.New(rand.NewPCG(5, 6))
+	var b strings.Builder
+	fmt.Fprintf(&b, "y,id\x1b[31m,inc\x07,grp%s\n", rlo)
+	for i := range 400 {
+		fmt.Fprintf(&b, "%d,%d,%d,%s\n", rng.IntN(2), i+1, rng.IntN(100), []string{"a" + rlo, "b\x1b[1m", "c\x07"}[rng.IntN(3)])
+	}
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	stdout, stderr, err := runFP(t, "train", "--data", data, "--target", "y", "--sensitive", "grp"+rlo, "--sensitive-levels", "all",
+		"--group-map", "c\x07=z\x1b[2m", "--splits", "1", "--lambdas", "0,1", "--epochs", "2", "--engine", "backprop", "--no-plot", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := stdout + stderr
+	for _, want := range []string{`--exclude $'id\x1b[31m'`, `ESS z\x1b[2m`, `ESS a\u202e`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("fp train: no %q in\n%s", want, all)
+		}
+	}
+	for _, args := range [][]string{{"status", out}, {"front", out}} {
+		o, e, err := runFP(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		all += o + e
+	}
+	nets, _ := filepath.Glob(filepath.Join(out, "networks", "split-000", "*.json"))
+	if len(nets) == 0 {
+		t.Fatal("no network written")
+	}
+	scores := filepath.Join(dir, "scores.csv")
+	if _, _, err := runFP(t, "predict", "--model", nets[0], "--data", data, "--keep-coded", "--out", scores); err != nil {
+		t.Fatal(err)
+	}
+	o, e, err := runFP(t, "audit", "--data", scores, "--score", "score", "--label", "y_coded", "--group", "group_coded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(o, `b\x1b[1m`) {
+		t.Errorf("fp audit: no escaped group in\n%s", o)
+	}
+	all += o + e
+	if strings.ContainsAny(all, "\x1b\x07"+rlo) {
+		t.Errorf("a control character reached the output:\n%q", all)
+	}
+}

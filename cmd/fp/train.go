@@ -6,18 +6,18 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/progress"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
+	"github.com/fpareto/fp/runfolder/configfile"
 )
 
 func init() { register(trainCommand()) }
@@ -78,14 +78,7 @@ func newTrainCommand() (*cli.Command, *trainFlags) {
 			if path == "" {
 				return nil
 			}
-			coding, err := applyConfigFile(c, path)
-			if coding != nil {
-				if c.App.Metadata == nil {
-					c.App.Metadata = map[string]any{}
-				}
-				c.App.Metadata[codingMeta] = coding
-			}
-			return err
+			return applyConfigFile(c, path)
 		},
 		Action: func(c *cli.Context) error { return runTrain(c, tf) },
 	}
@@ -113,41 +106,21 @@ func (tf *trainFlags) flag(s runfolder.Setting, d *runfolder.Config) cli.Flag {
 	case *[]string:
 		text := new(string)
 		tf.lists[s.Flag] = text
-		return &cli.StringFlag{Name: s.Flag, Category: s.Category, Usage: s.Usage, DefaultText: s.DefaultText, Value: strings.Join(def.([]string), ","), Destination: text}
+		return &cli.StringFlag{Name: s.Flag, Category: s.Category, Usage: s.Usage, DefaultText: s.DefaultText, Value: runfolder.FormatList(def.([]string)), Destination: text}
 	}
 	panic(fmt.Sprintf("setting %s: a field of type %T", s.Flag, s.Field(&tf.cfg)))
 }
 
 // config builds the sweep's configuration from the flags bound in tf.
 func (tf *trainFlags) config(c *cli.Context) (experiments.Config, error) {
-	cfg := experiments.DefaultConfig()
-	d := cfg.Config
-	cfg.Config = tf.cfg
-	for _, s := range runfolder.Settings {
-		if text, ok := tf.lists[s.Flag]; ok {
-			*s.Field(&cfg.Config).(*[]string) = columnList(*text)
-		}
+	lists := map[string]string{}
+	for flag, text := range tf.lists {
+		lists[flag] = *text
 	}
-	for _, s := range runfolder.Settings {
-		switch {
-		case s.Applies(&cfg.Config):
-			s.StoreZero(&cfg.Config)
-		case !c.IsSet(s.Flag):
-			s.Copy(&cfg.Config, &d)
-		}
-		// Given where it does not apply, the setting is kept for Validate
-		// to refuse (or Resolved to drop, the adversarial ones).
+	cfg, err := experiments.FromSettings(tf.cfg, lists, c.IsSet)
+	if err != nil {
+		return cfg, err
 	}
-	if cfg.CSV != "" {
-		if c.IsSet("dataset") {
-			return cfg, fmt.Errorf("give --dataset or --data, not both")
-		}
-		cfg.Dataset = ""
-	}
-	if cfg.Features != nil && cfg.Exclude != nil {
-		return cfg, fmt.Errorf("give --features or --exclude, not both")
-	}
-	cfg.LockstepAuto = !c.IsSet("lockstep")
 	cfg.Workers = tf.workers
 	cfg.Args = os.Args
 	sh, err := shardFromContext(c, cfg)
@@ -158,20 +131,6 @@ func (tf *trainFlags) config(c *cli.Context) (experiments.Config, error) {
 	return cfg, nil
 }
 
-// columnList splits a comma-separated list of column names, trimming each;
-// nil for "". An empty name stays in the list, so that the data's check
-// refuses it.
-func columnList(s string) []string {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	var out []string
-	for n := range strings.SplitSeq(s, ",") {
-		out = append(out, strings.TrimSpace(n))
-	}
-	return out
-}
-
 // flagError rewrites an *experiments.FieldError to name the flag that sets
 // the field; other errors pass unchanged.
 func flagError(err error) error {
@@ -179,31 +138,47 @@ func flagError(err error) error {
 	if !errors.As(err, &fe) {
 		return err
 	}
-	return fmt.Errorf("--%s: %w", flagOfKey(fe.Field), fe.Err)
+	return fmt.Errorf("--%s: %w", fe.Flag(), fe.Err)
 }
 
-// flagOfKey is the flag that sets the config.json key key: the setting's,
-// else the key with dashes for underscores (workers, shard).
-func flagOfKey(key string) string {
-	if s, ok := runfolder.SettingByKey(key); ok {
-		return s.Flag
+// configMeta is the key under which the Before of fp train leaves the
+// config file read, whose coding and data_id runTrain checks against the
+// data.
+const configMeta = "config-file"
+
+// applyConfigFile sets the flags of c that the command line left unset from
+// the --config file at path.
+func applyConfigFile(c *cli.Context, path string) error {
+	var names [][]string
+	for _, f := range c.Command.Flags {
+		names = append(names, f.Names())
 	}
-	return strings.ReplaceAll(key, "_", "-")
+	file, err := configfile.Read(path, configfile.Keys(names))
+	if err != nil {
+		return err
+	}
+	for _, s := range file.Sets {
+		if c.IsSet(s.Flag) {
+			continue // the command line wins
+		}
+		if err := c.Set(s.Flag, s.Value); err != nil {
+			return fmt.Errorf("%s: %s: %q is not a valid value of --%s (%v)", s.Where, s.Key, s.Value, s.Flag, err)
+		}
+	}
+	if c.App.Metadata == nil {
+		c.App.Metadata = map[string]any{}
+	}
+	c.App.Metadata[configMeta] = file
+	return nil
 }
-
-// codingMeta is the key under which the Before of fp train leaves a config
-// file's coding for runTrain to check against the data.
-const codingMeta = "config-coding"
 
 func runTrain(c *cli.Context, tf *trainFlags) error {
 	cfg, err := tf.config(c)
 	if err != nil {
 		return err
 	}
-	want, _ := c.App.Metadata[codingMeta].(*experiments.Coding)
-	wantID, _ := c.App.Metadata[dataIDMeta].(string)
-	if want != nil || wantID != "" {
-		if err := checkCoding(want, wantID, cfg, c.String("config")); err != nil {
+	if file, _ := c.App.Metadata[configMeta].(*configfile.File); file != nil {
+		if err := file.CheckData(cfg.Config); err != nil {
 			return err
 		}
 	}
@@ -228,27 +203,24 @@ func runTrain(c *cli.Context, tf *trainFlags) error {
 		return flagError(err)
 	}
 	defer runner.Close()
-	if rc := runner.Config(); rc.CSV != "" && rc.Coding != nil {
+	if line := runner.CodingLine(); line != "" {
 		// A CSV's 0/1 coding follows a rule; say what it made of this file.
 		w := c.App.Writer
 		if c.Bool(jsonFlag) {
 			w = c.App.ErrWriter // standard output is the JSON document
 		}
-		if lv := runner.Levels(); lv != nil {
-			// More than two groups train as groups, not as the binary a.
-			q := make([]string, len(lv))
-			for i, l := range lv {
-				q[i] = strconv.Quote(l)
-			}
-			fmt.Fprintf(w, "coding: y = 1 means %s = %q; %d groups of %s: %s\n",
-				printable.String(rc.Coding.Target), rc.Coding.TargetPositive, len(lv), printable.String(rc.Coding.Sensitive), strings.Join(q, ", "))
-		} else {
-			fmt.Fprintf(w, "coding: y = 1 means %s = %q; a = 1 means %s = %q\n",
-				printable.String(rc.Coding.Target), rc.Coding.TargetPositive, printable.String(rc.Coding.Sensitive), rc.Coding.SensitivePositive)
-		}
+		fmt.Fprintln(w, line)
 	}
 	for _, s := range runner.Warnings() {
 		fmt.Fprintln(c.App.ErrWriter, "warning: "+s)
+	}
+	if mem := runner.Memory(); mem.Need > 0 {
+		if !c.Bool("quiet") {
+			fmt.Fprintln(c.App.ErrWriter, "memory: "+mem.String())
+		}
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(mem.SoftLimit())
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)

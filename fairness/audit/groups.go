@@ -8,6 +8,7 @@ import (
 
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/fairness"
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/model"
 )
 
@@ -132,13 +133,13 @@ func WriteGroupsText(w io.Writer, in *datasets.GroupedPredictions, res *GroupRes
 	if note := in.CodingNote(); note != "" {
 		fmt.Fprint(w, note)
 	}
-	fmt.Fprintf(w, "groups: %d, by %s\n", len(res.ByGroup), strings.Join(res.GroupColumns, datasets.GroupSeparator))
+	fmt.Fprintf(w, "groups: %d, by %s\n", len(res.ByGroup), printable.String(strings.Join(res.GroupColumns, datasets.GroupSeparator)))
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(t, "n\t%d\n", res.N)
 	fmt.Fprintf(t, "risk\t%.6g\n", res.Risk)
 	fmt.Fprintf(t, "accuracy\t%.6g\n", res.Accuracy)
 	if res.ATO != nil {
-		fmt.Fprintf(t, "ato\t%.6g\t(%s − %s)\n", *res.ATO, res.ATOBetween[0], res.ATOBetween[1])
+		fmt.Fprintf(t, "ato\t%.6g\t(%s − %s)\n", *res.ATO, printable.String(res.ATOBetween[0]), printable.String(res.ATOBetween[1]))
 	}
 	fmt.Fprintf(t, "dp\t%.6g\n", res.DP)
 	fmt.Fprintf(t, "eo\t%.6g\n", res.EO)
@@ -156,7 +157,7 @@ func WriteGroupsText(w io.Writer, in *datasets.GroupedPredictions, res *GroupRes
 	fmt.Fprintln(t, head)
 	small := 0
 	for _, g := range res.ByGroup {
-		fmt.Fprintf(t, "%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s", g.Group, g.Count, g.BaseRate, g.MeanScore, g.Accuracy, g.SelectionRate, rate(g.TPR), rate(g.FPR))
+		fmt.Fprintf(t, "%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s", printable.String(g.Group), g.Count, g.BaseRate, g.MeanScore, g.Accuracy, g.SelectionRate, rate(g.TPR), rate(g.FPR))
 		if g.OverlapMean != nil {
 			fmt.Fprintf(t, "\t%.4f", *g.OverlapMean)
 		}

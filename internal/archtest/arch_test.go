@@ -97,9 +97,10 @@ func TestNoGorgoniaWhereTheMapForbidsIt(t *testing.T) {
 // its own layer or above. Every fp package is in it.
 var layers = [][]string{
 	// 1. Leaves: they import no fp package.
-	{"internal/gemm", "internal/printable", "internal/shellword", "onnxexport/onnxpb", "pareto", "records", "reductions"},
-	// 2. The data, the vector kernels, the scalarizations as numbers.
-	{"internal/vec", "datasets", "scalarize"},
+	{"internal/gemm", "internal/printable", "internal/shellword", "internal/suggest", "onnxexport/onnxpb", "pareto", "records", "reductions"},
+	// 2. The data, the vector kernels, the scalarizations as numbers, the
+	// command line's one-line usage errors.
+	{"internal/cliusage", "internal/vec", "datasets", "scalarize"},
 	// 3. The network and its optimizer; the scalarizations as graph code.
 	{"model", "optim", "graph/scalarizations"},
 	// 4. The metrics, the training contract, the graph layers, figures, export.
@@ -112,7 +113,7 @@ var layers = [][]string{
 	{"adversarial", "graph", "propensity/propensityfit", "runfolder"},
 	// 7. The sweep, and what reads run folders: the pick policy and the
 	// intervals side by side, neither importing the other.
-	{"choose", "enginebench", "experiments", "intervals", "progress", "report/runplot", "runfolder/conditionedtest"},
+	{"choose", "enginebench", "experiments", "intervals", "progress", "report/runplot", "runfolder/conditionedtest", "runfolder/configfile"},
 	// 8. What combines a pick with its intervals.
 	{"certify", "report/htmlreport"},
 	// 9. The command and the test of this table.
@@ -151,6 +152,7 @@ var mustNotDependOn = map[string][]string{
 	// fitted propensity model, never the training loop or Adam.
 	"runfolder":                 readerBans,
 	"runfolder/conditionedtest": readerBans,
+	"runfolder/configfile":      readerBans,
 	"report/htmlreport":         slices.Concat(readerBans, []string{"scalarize"}),
 	"report/runplot":            readerBans,
 	"progress":                  readerBans,

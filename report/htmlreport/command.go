@@ -111,7 +111,7 @@ func flagArgs(flag string, v, def any) []string {
 		if slices.Equal(v, d) {
 			return nil
 		}
-		text = shellword.Quote(strings.Join(v, ","))
+		text = shellword.Quote(runfolder.FormatList(v))
 	case bool:
 		switch {
 		case v == def:

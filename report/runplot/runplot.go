@@ -257,3 +257,24 @@ func readSucceeded(paths []string, warn io.Writer) ([]records.Record, int, error
 	ok, failed := records.Succeeded(all)
 	return ok, failed, nil
 }
+
+// CheckFlags refuses the flags of fp plot given (isSet) where they do not
+// apply: those of the front (--metric, --by, --free-axes, --log, --zoom,
+// --decide-on) with --dist, and those of --dist (--split, --lambdas)
+// without it.
+func CheckFlags(dist bool, isSet func(flag string) bool) error {
+	if dist {
+		for _, f := range []string{"metric", "by", "free-axes", "log", "zoom", "decide-on"} {
+			if isSet(f) {
+				return fmt.Errorf("--%s does not apply to --dist", f)
+			}
+		}
+		return nil
+	}
+	for _, f := range []string{"split", "lambdas"} {
+		if isSet(f) {
+			return fmt.Errorf("--%s applies only to --dist", f)
+		}
+	}
+	return nil
+}

@@ -1,20 +1,17 @@
-package main
+package model
 
-import (
-	"runtime/debug"
+import "runtime/debug"
 
-	"github.com/fpareto/fp/model"
-)
-
-// version is fp's module version, else the version `make build` stamped
-// (see model.Stamp), else "(devel)" for a build from a source tree; with
-// the commit it was built from when the build recorded one.
-func version() string {
+// CommandVersion is what fp --version prints: fp's module version, else
+// the version `make build` stamped (Stamp), else "(devel)" for a build
+// from a source tree; with the whole commit it was built from when the
+// build recorded one. (Version, shorter, is what a network card records.)
+func CommandVersion() string {
 	info, ok := debug.ReadBuildInfo()
-	return versionOf(info, ok, model.Stamp())
+	return commandVersionOf(info, ok, Stamp())
 }
 
-func versionOf(info *debug.BuildInfo, ok bool, stamp string) string {
+func commandVersionOf(info *debug.BuildInfo, ok bool, stamp string) string {
 	v := "(devel)"
 	if ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
 		v = info.Main.Version

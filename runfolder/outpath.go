@@ -1,4 +1,4 @@
-package main
+package runfolder
 
 import (
 	"errors"
@@ -6,33 +6,31 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/fpareto/fp/runfolder"
 )
 
-// An input is a path a command reads: a flag's value (flag "--data") or a
-// positional argument (flag "").
-type input struct{ flag, path string }
+// An Input is a path a command reads: a flag's value (Flag "--data") or a
+// positional argument (Flag "").
+type Input struct{ Flag, Path string }
 
-func (in input) String() string {
-	if in.flag == "" {
-		return "the input " + in.path
+func (in Input) String() string {
+	if in.Flag == "" {
+		return "the input " + in.Path
 	}
-	return in.flag + " " + in.path
+	return in.Flag + " " + in.Path
 }
 
-// inputs returns the positional arguments paths as inputs.
-func inputs(paths []string) []input {
-	out := make([]input, len(paths))
+// Inputs returns the positional arguments paths as inputs.
+func Inputs(paths []string) []Input {
+	out := make([]Input, len(paths))
 	for i, p := range paths {
-		out[i] = input{path: p}
+		out[i] = Input{Path: p}
 	}
 	return out
 }
 
-// checkOut refuses, in one line, an output path out (of command cmd, given
+// CheckOut refuses, in one line, an output path out (of command cmd, given
 // with flag) that would overwrite one of the command's inputs or a file a
-// run folder keeps (runfolder.KeptAt): its records and their locks,
+// run folder keeps (KeptAt): its records and their locks,
 // configuration, invocation log, stored networks (networks/**.json) or
 // per-split files (splits/**.json: propensity models, standardization
 // constants). Every command that writes a file checks its output with it
@@ -41,7 +39,7 @@ func inputs(paths []string) []input {
 // links, and an existing output is compared with the inputs by file
 // identity too, which catches hard links. An empty out (standard output)
 // passes.
-func checkOut(cmd, flag, out string, inputs ...input) error {
+func CheckOut(cmd, flag, out string, inputs ...Input) error {
 	if out == "" {
 		return nil
 	}
@@ -54,20 +52,20 @@ func checkOut(cmd, flag, out string, inputs ...input) error {
 	}
 	resolved := make([]string, len(inputs))
 	for i, in := range inputs {
-		if in.path == "" {
+		if in.Path == "" {
 			continue
 		}
-		if resolved[i], err = resolve(in.path); err != nil {
+		if resolved[i], err = resolve(in.Path); err != nil {
 			return fmt.Errorf("%s: %s: %w", cmd, in, err)
 		}
 		if resolved[i] == rout {
 			return refuse("is %s: the output would replace it", in)
 		}
 	}
-	if runfolder.IsRecordsName(filepath.Base(rout)) {
+	if IsRecordsName(filepath.Base(rout)) {
 		return refuse("is named as a records file, which fp would read as records")
 	}
-	if run, what := runfolder.KeptAt(rout); what != "" {
+	if run, what := KeptAt(rout); what != "" {
 		return refuse("is %s of the run in %s: the output would replace it", what, run)
 	}
 	outInfo, err := os.Stat(rout)
@@ -82,7 +80,7 @@ func checkOut(cmd, flag, out string, inputs ...input) error {
 		}
 		same := []string{resolved[i]}
 		if st, err := os.Stat(resolved[i]); err == nil && st.IsDir() {
-			same = runfolder.ReadFiles(resolved[i])
+			same = ReadFiles(resolved[i])
 		}
 		for _, p := range same {
 			if st, err := os.Stat(p); err == nil && os.SameFile(st, outInfo) {

@@ -4,7 +4,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 STATICCHECK_VERSION := v0.8.2
 PKGS    := ./...
 
-.PHONY: all build test test-short bench lint staticcheck demo report-demo docs clean reproduce reproduce-adv-matched reproduce-conditioned rederive
+.PHONY: all build test test-short fuzz bench lint staticcheck demo report-demo docs clean reproduce reproduce-adv-matched reproduce-conditioned rederive
 
 all: build
 
@@ -30,6 +30,22 @@ test:
 # Skips the long training tests.
 test-short:
 	$(GO) test -count=1 -short $(PKGS)
+
+# Every fuzz target (func FuzzXxx in a _test.go file, found by grep, so a new
+# one is run too) for FUZZTIME each, one after the other: go test -fuzz takes
+# one target per run. FUZZPARALLEL is the number of fuzzing processes of
+# each run. make test runs the targets' seed corpora (testdata/fuzz) already;
+# a finding is written there for go test to replay.
+FUZZTIME     ?= 10s
+FUZZPARALLEL ?= 1
+fuzz:
+	@set -e; for file in $$(grep -rl --include='*_test.go' '^func Fuzz' . | LC_ALL=C sort); do \
+	  pkg=$$(dirname $$file); \
+	  for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$file); do \
+	    echo "fuzz: $$pkg $$target for $(FUZZTIME)"; \
+	    $(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) -parallel=$(FUZZPARALLEL) $$pkg; \
+	  done; \
+	done
 
 # Benchmarks: compare runs with benchstat (go install golang.org/x/perf/cmd/benchstat@latest).
 bench:

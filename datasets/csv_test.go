@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -188,5 +189,38 @@ func TestPositiveValue(t *testing.T) {
 			t.Errorf("values %q, %q, positive %q: coded %q as 1, y = %v; want %q, %v",
 				tc.a, tc.b, tc.positive, d.LabelPositive, d.Y, tc.want, wantY)
 		}
+	}
+}
+
+// A column of identifiers, one-hot encoded, would make the feature matrix
+// rows × rows: past 256 MiB and 64 times the cells read it is refused
+// before it is allocated, naming the column and the flags that leave it
+// out; a smaller one loads, with the identifier warning only.
+func TestLoadCSVRefusesIdentifierEncoding(t *testing.T) {
+	file := func(rows int) string {
+		var b strings.Builder
+		b.WriteString("y,g,x,name\n")
+		for i := range rows {
+			fmt.Fprintf(&b, "%d,%c,%d,person %d\n", i%2, 'u'+rune(i/2%2), i%7, i)
+		}
+		return writeCSV(t, b.String())
+	}
+	path := file(7000) // 7000 × 7001 cells: 392 MB
+	_, err := LoadCSV(path, basic)
+	var pe *ParseError
+	if !errors.Is(err, ErrTooWide) || !errors.As(err, &pe) || pe.Name != "name" || pe.Column != 4 {
+		t.Fatalf("err = %v, want %v at column 4 (name)", err, ErrTooWide)
+	}
+	for _, m := range []string{path, "7000 values", "7001 columns wide for 7000 rows", "(0.4 GB)", "--exclude", "--features"} {
+		if !strings.Contains(err.Error(), m) {
+			t.Errorf("error %q does not mention %s", err, m)
+		}
+	}
+	d, err := LoadCSV(file(1000), basic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Dim != 1001 || len(d.ColumnWarnings) == 0 || d.ColumnWarnings[len(d.ColumnWarnings)-1].Column != "name" {
+		t.Errorf("1000 rows: dim %d, warnings %v; want 1001 columns and a warning about name", d.Dim, d.ColumnWarnings)
 	}
 }

@@ -67,8 +67,13 @@
 //	BOOLEAN                 categorical, levels "false" and "true" ("true" is coded 1 as
 //	                        target or sensitive attribute)
 //	BYTE_ARRAY (strings)    categorical, even when the values look like numbers; trimmed
-//	INT96, FIXED_LEN_BYTE_ARRAY, DECIMAL byte arrays, nested or repeated columns:
+//	INT96, FIXED_LEN_BYTE_ARRAY, DECIMAL byte arrays, a DECIMAL with a scale or precision
+//	the format does not allow, nested or repeated columns:
 //	                        refused when used
+//
+// Pages compressed with Snappy, Gzip, Brotli or Zstd are read, and
+// uncompressed ones; a file with a column compressed with LZ4_RAW is
+// refused (the library's decoder does not stop on a damaged LZ4 page).
 //
 // A null is an empty cell, as is an empty string: an error, or a dropped
 // row with CSVOptions.DropMissing. Errors name the file, the 1-based row

@@ -32,6 +32,7 @@ func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64
 		pos  []int // one-hot: column offset of each code, -1 for none
 	}
 	plans := make([]plan, len(feats))
+	widths := make([]int, len(feats)) // the columns of x each feature writes
 	dim := 0
 	for f, ft := range feats {
 		c := ft.col
@@ -41,6 +42,7 @@ func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64
 			p.vals, p.errs = numbers(c)
 			names = append(names, c.name)
 			schema = append(schema, SourceColumn{Name: c.name, Kind: KindNumeric})
+			widths[f] = 1
 			dim++
 			continue
 		}
@@ -89,7 +91,11 @@ func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64
 		for _, l := range levels {
 			names = append(names, c.name+"="+l)
 		}
+		widths[f] = len(levels)
 		dim += len(levels)
+	}
+	if err := checkEncodedSize(t, rows, feats, widths, dim); err != nil {
+		return nil, nil, nil, err
 	}
 	x = make([]float64, len(rows)*dim)
 	for f, ft := range feats {
@@ -108,4 +114,34 @@ func encodeX(t *table, rows []int, feats []feature) (names []string, x []float64
 		}
 	}
 	return names, x, schema, nil
+}
+
+// The feature matrix is dense: a categorical column adds one column of x
+// per value, so a column of identifiers (a name, a case number) makes x
+// rows × rows, gigabytes from a file of a few megabytes. A matrix of more
+// than maxDenseCells cells that is also more than maxExpansion times the
+// cells it encodes is refused before it is allocated; below either bound
+// any encoding is kept.
+const (
+	maxDenseCells = 32 << 20 // 256 MiB of float64
+	maxExpansion  = 64
+)
+
+// checkEncodedSize refuses a feature matrix of len(rows) × dim cells past
+// both bounds, naming the widest categorical column.
+func checkEncodedSize(t *table, rows []int, feats []feature, widths []int, dim int) error {
+	n := len(rows)
+	cells := float64(n) * float64(dim)
+	if cells <= maxDenseCells || cells <= maxExpansion*float64(n)*float64(len(feats)) {
+		return nil
+	}
+	widest := 0
+	for f, w := range widths {
+		if w > widths[widest] {
+			widest = f
+		}
+	}
+	c := feats[widest].col
+	return t.errColumn(c, fmt.Errorf("%w: one-hot encoded, its %d values make the features %d columns wide for %d rows (%.1f GB); leave the column out (--exclude) or choose the feature columns (--features)",
+		ErrTooWide, widths[widest], dim, n, cells*8/1e9))
 }

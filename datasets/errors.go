@@ -23,6 +23,7 @@ var (
 	ErrEmptyGroup    = errors.New("no rows left in a group")
 	ErrBadValue      = errors.New("unexpected value")
 	ErrBadType       = errors.New("wrong column type")
+	ErrTooWide       = errors.New("too many categories to encode")
 	ErrNotUTF8       = errors.New("text that is not UTF-8")
 )
 

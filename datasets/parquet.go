@@ -154,6 +154,19 @@ func parquetType(c *parquet.Column) (ColumnType, cellFormat) {
 	num := func(f cellFormat, p ParquetType) (ColumnType, cellFormat) {
 		return ColumnType{Kind: NumberValue, Name: name, Parquet: p}, f
 	}
+	// A DECIMAL's scale says how many digits of its unscaled integer follow
+	// the point; the footer may claim any, and a cell is written with that
+	// many digits. The Parquet format allows 0 ≤ scale ≤ precision, and at
+	// most 9 digits in an INT32, 18 in an INT64: any other is not read.
+	if dec != nil {
+		most := int32(18)
+		if t.Kind() == parquet.Int32 {
+			most = 9
+		}
+		if dec.Precision < 1 || dec.Precision > most || dec.Scale < 0 || dec.Scale > dec.Precision {
+			return ColumnType{Kind: Unsupported, Name: name, Parquet: ParquetString}, cellFormat{}
+		}
+	}
 	switch k := t.Kind(); {
 	case k == parquet.Boolean:
 		return ColumnType{Kind: TextValue, Name: name, Parquet: ParquetBoolean}, cellFormat{kind: fmtBool}
@@ -289,6 +302,13 @@ func (r *ParquetReader) checkPages(g int) error {
 	}
 	for _, c := range groups[g].Columns {
 		m := &c.MetaData
+		// The library's LZ4_RAW decoder retries a block that fails with an
+		// output buffer twice as large, without end: one damaged page makes
+		// it allocate until memory runs out. Such columns are refused.
+		if m.Codec == format.Lz4Raw {
+			return fmt.Errorf("column %s: compressed with LZ4_RAW, which fp does not read (its decoder does not stop on damaged data); write the file with Snappy, Gzip or Zstd compression, e.g. pyarrow's compression=\"snappy\"",
+				printable.String(strings.Join(m.PathInSchema, ".")))
+		}
 		start := m.DataPageOffset
 		if d := m.DictionaryPageOffset; d > 0 && d < start {
 			start = d

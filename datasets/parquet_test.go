@@ -422,3 +422,68 @@ func TestParquetWriterRoundTrip(t *testing.T) {
 		t.Error("a column listed twice is accepted")
 	}
 }
+
+// A DECIMAL whose scale or precision the Parquet format does not allow (a
+// cell would be written with as many digits as the scale claims) is a type
+// fp cannot read: refused by name when used, its cells never formatted.
+func TestParquetDecimalOutOfRange(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name             string
+		scale, precision int
+		typ              parquet.Type
+		ok               bool
+	}{
+		{"scale 2 of 9", 2, 9, parquet.Int32Type, true},
+		{"scale 18 of 18", 18, 18, parquet.Int64Type, true},
+		{"negative scale", -100_000_000, 9, parquet.Int32Type, false},
+		{"scale above precision", 100_000, 9, parquet.Int32Type, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".parquet")
+			v := any(int32(12345))
+			if tc.typ == parquet.Int64Type {
+				v = int64(12345)
+			}
+			writeParquet(t, path, 0, pqCol{"d", parquet.Decimal(tc.scale, tc.precision, tc.typ), []any{v, v, v, v}},
+				pqCol{"y", parquet.Leaf(parquet.Int32Type), []any{int32(0), int32(1), int32(0), int32(1)}},
+				pqCol{"g", parquet.String(), []any{"a", "b", "b", "a"}})
+			d, err := LoadCSV(path, basic)
+			if tc.ok {
+				if err != nil || d.Dim != 1 {
+					t.Fatalf("err = %v, want the column read", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrBadType) || !strings.Contains(err.Error(), "DECIMAL") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want a wrong column type naming the DECIMAL", err)
+			}
+		})
+	}
+}
+
+// A column compressed with LZ4_RAW is refused in one line naming the
+// codec and what to write instead: the library's decoder never stops on a
+// damaged LZ4 page (testdata/fuzz/FuzzParquetReader/c5b063243bc178b3).
+func TestParquetLZ4Refused(t *testing.T) {
+	var buf bytes.Buffer
+	schema := parquet.NewSchema("t", parquet.Group{"x": parquet.Optional(parquet.Leaf(parquet.Int32Type))})
+	w := parquet.NewGenericWriter[any](&buf, schema, parquet.Compression(&parquet.Lz4Raw))
+	for i := range 10 {
+		if _, err := w.WriteRows([]parquet.Row{{parquet.Int32Value(int32(i)).Level(0, 1, 0)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := NewParquetReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()), "lz4.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pr.Next()
+	if err == nil || !strings.Contains(err.Error(), "lz4.parquet") || !strings.Contains(err.Error(), "column x: compressed with LZ4_RAW") ||
+		!strings.Contains(err.Error(), "Snappy") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("err = %v, want one line refusing LZ4_RAW", err)
+	}
+}

@@ -100,6 +100,11 @@ func (f *FiLM) Validate(a Arch) error {
 		return fmt.Errorf("conditioning network: width %d modulating %d layers of %d units, want width ≥ 1 and %d layers of %d units",
 			f.Width, f.Layers, f.Hidden, a.HiddenLayers(), a.Hidden)
 	}
+	// Width comes from the file: held against B1's length first, it is
+	// bounded by the file's size, and so are the products below.
+	if len(f.B1) != f.Width {
+		return fmt.Errorf("conditioning network: tensor 2 has %d values, want %d", len(f.B1), f.Width)
+	}
 	want := []int{EncodingWidth * f.Width, f.Width, f.Width * f.Outputs(), f.Outputs()}
 	for i, t := range f.Tensors() {
 		if len(t) != want[i] {

@@ -105,18 +105,21 @@ func (p *Params) CopyFrom(q *Params) {
 }
 
 // Validate checks that the parameter slices match the architecture and the
-// number of outputs, and are finite.
+// number of outputs, and are finite. The architecture, the input width and
+// the outputs come from a file and may claim any size, so they are checked
+// against the slices the file holds before anything of their size is
+// allocated or multiplied.
 func (p *Params) Validate() error {
-	if p.Outputs < 0 {
-		return fmt.Errorf("network %v: %d outputs", p.Arch, p.Outputs)
+	a := p.Arch
+	if a.Layers < 1 || a.Hidden < 1 || p.Dim < 1 || p.Outputs < 0 {
+		return fmt.Errorf("network %v on %d inputs with %d outputs: want at least one layer, one hidden unit and one input", a, p.Dim, p.Outputs)
 	}
-	shapes := p.Shapes()
-	if len(p.W) != len(shapes) || len(p.B) != len(shapes) {
+	if len(p.W) != a.Layers || len(p.B) != a.Layers {
 		return fmt.Errorf("network %v on %d inputs: want %d layers, got %d weights and %d biases",
-			p.Arch, p.Dim, len(shapes), len(p.W), len(p.B))
+			a, p.Dim, a.Layers, len(p.W), len(p.B))
 	}
-	for l, s := range shapes {
-		if len(p.W[l]) != s.In*s.Out || len(p.B[l]) != s.Out {
+	for l, s := range p.Shapes() {
+		if s.In > math.MaxInt/s.Out || len(p.W[l]) != s.In*s.Out || len(p.B[l]) != s.Out {
 			return fmt.Errorf("layer %d: want %d×%d weights and %d biases, got %d and %d",
 				l+1, s.In, s.Out, s.Out, len(p.W[l]), len(p.B[l]))
 		}

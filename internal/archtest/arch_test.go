@@ -97,7 +97,7 @@ func TestNoGorgoniaWhereTheMapForbidsIt(t *testing.T) {
 // its own layer or above. Every fp package is in it.
 var layers = [][]string{
 	// 1. Leaves: they import no fp package.
-	{"internal/gemm", "internal/printable", "internal/shellword", "internal/suggest", "onnxexport/onnxpb", "pareto", "records", "reductions"},
+	{"internal/fuzzcheck", "internal/gemm", "internal/printable", "internal/shellword", "internal/suggest", "onnxexport/onnxpb", "pareto", "records", "reductions"},
 	// 2. The data, the vector kernels, the scalarizations as numbers, the
 	// command line's one-line usage errors.
 	{"internal/cliusage", "internal/vec", "datasets", "scalarize"},

@@ -22,14 +22,17 @@ type Candidate struct {
 // network file, resolved against the folder of the records file each was
 // read from (Record.File; the working folder when it is empty).
 // Candidates of several datasets (records.ByData) are refused: one front
-// is of one dataset's candidates.
+// is of one dataset's candidates. Group-thresholds candidates, whose
+// probability is their base network's (records.Record.InPlane), have no
+// point in the (risk, ·) planes that fronts and picks are drawn in and are
+// left out (fp compare --axis error compares them).
 func Of(recs []records.Record) ([]Candidate, error) {
 	if _, err := records.OneDataPerGroup(recs, nil, ""); err != nil {
 		return nil, err
 	}
 	var out []Candidate
 	for _, r := range recs {
-		if !r.OK() || r.Weights == "" {
+		if !r.OK() || r.Weights == "" || r.ProbabilityIsBase() {
 			continue
 		}
 		dir := filepath.Dir(r.File)
@@ -74,6 +77,11 @@ type Shown struct {
 	// then shared by every λ of its split, and the candidate is that
 	// network at Lambda (fp predict and fp export need --lambda).
 	Conditioned bool `json:"conditioned,omitempty"`
+	// Family is the candidate's family of methods (records.Record.Family);
+	// UsesSensitive marks one that reads the sensitive attribute at
+	// prediction time.
+	Family        string `json:"family,omitempty"`
+	UsesSensitive bool   `json:"uses_sensitive,omitempty"`
 	// ATOReliable and ATOUnreliableReason are the chosen candidate's
 	// record's judgement of its split's ATO (nil for records without it).
 	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
@@ -94,7 +102,7 @@ type Shown struct {
 // Show is the candidate as a pick reports it.
 func (k *Candidate) Show() Shown {
 	r := &k.Record
-	return Shown{Run: k.Dir, Split: r.Split, Lambda: r.Lambda, Method: r.Method, Penalty: r.Penalty,
+	return Shown{Run: k.Dir, Split: r.Split, Lambda: r.Lambda, Method: r.Method, Penalty: r.Penalty, Family: r.Family(), UsesSensitive: r.UsesSensitive,
 		Risk: r.Risk, Accuracy: r.Accuracy, ATO: r.ATO, DP: r.DP, EO: r.EO, EOpp: r.EOpp, Weights: k.Weights,
 		Decision: r.Decision, Threshold: fairness.ThresholdOr(r.Threshold),
 		Conditioned: r.Conditioned, ATOReliable: r.ATOReliable, ATOUnreliableReason: r.ATOUnreliableReason,

@@ -71,6 +71,11 @@ type Result struct {
 	// groups were compared: a comparison is on the λ every group trained
 	// for (docs/method.md §12).
 	EvalOnlyLeftOut int `json:"eval_only_left_out,omitempty"`
+	// BaseProbabilityLeftOut counts, by metric, the candidates left out
+	// of that metric's plane because their probability is their base
+	// network's (records.Record.InPlane: group thresholds outside the
+	// (error, decision metric) planes).
+	BaseProbabilityLeftOut map[string]int `json:"base_probability_left_out,omitempty"`
 	// Groups names the sensitive attributes of more than two groups the
 	// records were trained on (records.Record.Sensitive with its levels);
 	// their dp, eo, eopp and ato are the R-group ones. Absent for two.
@@ -300,6 +305,21 @@ func meanFrom(v []float64) float64 {
 
 // add compares the records of one dataset on one metric.
 func (res *Result) add(metric, dataset string, recs []records.Record, opt Options, tol float64) error {
+	in := make([]records.Record, 0, len(recs))
+	for _, r := range recs {
+		if r.InPlane(opt.Axis, metric) {
+			in = append(in, r)
+		}
+	}
+	if left := len(recs) - len(in); left > 0 {
+		if res.BaseProbabilityLeftOut == nil {
+			res.BaseProbabilityLeftOut = map[string]int{}
+		}
+		res.BaseProbabilityLeftOut[metric] += left
+	}
+	if recs = in; len(recs) == 0 {
+		return nil
+	}
 	groups := records.Groups(recs, opt.By)
 	names := make([]string, 0, len(groups))
 	for name := range groups {

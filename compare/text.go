@@ -59,6 +59,9 @@ func WriteText(w io.Writer, res *Result) error {
 	if res.EvalOnlyLeftOut > 0 {
 		fmt.Fprintf(w, "left out: %d eval_only records of a conditioned sweep (λ of --eval-lambdas only, which the other groups did not train).\n", res.EvalOnlyLeftOut)
 	}
+	if n := len(res.BaseProbabilityLeftOut); n > 0 {
+		fmt.Fprintln(w, records.BaseProbabilityNote+".")
+	}
 	if len(res.Paired) > 0 {
 		if res.FrontRule == string(pareto.RuleConstant) {
 			fmt.Fprint(w, "split by split: each split on its own scale (its candidates and its constant predictor); A − B is the mean\n"+

@@ -86,8 +86,9 @@ var (
 	configDigest = regexp.MustCompile(`"config":"[0-9a-f]*",?`)
 	// The keys added since the fingerprints were taken (the decision
 	// metrics, the constant predictor's error and the majority decision's
-	// share): every value the fingerprints cover is still compared.
-	laterKeys = regexp.MustCompile(`"(sel_)?(dp_diff|dp_ratio|eo_diff|eopp_diff|const_error|majority_share)":[^,}]*,?`)
+	// share, the family of methods): every value the fingerprints cover is
+	// still compared.
+	laterKeys = regexp.MustCompile(`"(sel_)?(dp_diff|dp_ratio|eo_diff|eopp_diff|const_error|majority_share|family)":[^,}]*,?`)
 )
 
 // recordsFingerprint is the SHA-256 of a run's record lines, train_seconds

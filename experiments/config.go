@@ -23,6 +23,8 @@ const (
 	MethodLinear      = runfolder.MethodLinear
 	MethodChebAug     = runfolder.MethodChebAug
 	MethodAdversarial = runfolder.MethodAdversarial
+	MethodThresholds  = runfolder.MethodThresholds
+	MethodReductions  = runfolder.MethodReductions
 )
 
 // Config is one sweep: the data, the method and its objective, the grid, the
@@ -192,6 +194,9 @@ func (c Config) Validate() error {
 			return &FieldError{Field: "rho", Err: err}
 		}
 	}
+	if err := c.checkConstrained(); err != nil {
+		return err
+	}
 	method := c.Method
 	if c.CustomScalarization != nil {
 		method = MethodCheb // checked above: the method is its name
@@ -223,8 +228,10 @@ func (c Config) Validate() error {
 		if err := c.checkAdvBudget(); err != nil {
 			return err
 		}
+	case MethodThresholds, MethodReductions:
+		// checkConstrained checked them.
 	default:
-		return fieldErr("method", "%q: want cheb, linear, cheb-aug or adversarial", c.Method)
+		return fieldErr("method", "%q: want cheb, linear, cheb-aug, adversarial, thresholds or reductions", c.Method)
 	}
 	if err := c.checkBounds(); err != nil {
 		return err
@@ -329,6 +336,9 @@ func (c Config) checkLockstep(eng train.Engine) error {
 	if c.Method == MethodAdversarial {
 		return fieldErr("lockstep", "the adversarial baseline alternates classifier and adversary steps and cannot train in lockstep")
 	}
+	if c.constrained() {
+		return fieldErr("lockstep", "the %s method trains (or fits) its candidates one by one and cannot train in lockstep", c.Method)
+	}
 	if scalarize.IsAdaptive(c.Lambdas) {
 		return fieldErr("lockstep", "%q: the adaptive grid places λ in rounds after the coarse grid and cannot train in lockstep; give a fixed grid (log:N, linear:N or a list)", c.Lambdas)
 	}
@@ -339,6 +349,12 @@ func (c Config) checkLockstep(eng train.Engine) error {
 func (c Config) requirements() (train.Requirements, error) {
 	if c.Method == MethodAdversarial {
 		return adversarial.Requirements(), nil
+	}
+	if c.constrained() {
+		// The networks minimise the risk alone; the penalty only measures
+		// train_u.
+		pen, err := c.penalty()
+		return train.Requirements{Penalty: pen, Risk: c.CustomRisk}, err
 	}
 	pen, err := c.penalty()
 	if err != nil {
@@ -355,6 +371,12 @@ func (c Config) requirements() (train.Requirements, error) {
 // penalty is the sweep's penalty: the custom one or the built-in named by
 // Penalty, those that decide (dp-rate, eo-rate) at the sweep's threshold.
 func (c Config) penalty() (train.Term, error) {
+	name := c.Penalty
+	if c.constrained() {
+		// The constraint's mean gap of the probabilities: what a record's
+		// train_u and val_u measure for these methods.
+		name = constraintPenalty(c.Constraint)
+	}
 	if c.CustomPenalty != nil {
 		if c.groups > 2 && train.TermGroups(c.CustomPenalty) != c.groups {
 			return nil, fieldErr("penalty", "the custom penalty %s compares two groups, but the sensitive attribute has %d; give a train.GroupTerm of %d groups or a built-in penalty",
@@ -362,7 +384,7 @@ func (c Config) penalty() (train.Term, error) {
 		}
 		return c.CustomPenalty, nil
 	}
-	p, err := penalties.BuiltinAt(c.Penalty, c.threshold())
+	p, err := penalties.BuiltinAt(name, c.threshold())
 	if err != nil {
 		return nil, &FieldError{Field: "penalty", Err: err}
 	}
@@ -423,6 +445,14 @@ func (c Config) Resolved(nTrain int) (Config, error) {
 		c.CSV = filepath.Clean(c.CSV)
 	}
 	switch c.Method {
+	case MethodThresholds, MethodReductions:
+		// The constraint is the second part of the candidates' keys, as a
+		// penalty is of the penalty methods'.
+		if c.Constraint == "" {
+			c.Constraint = runfolder.ConstraintDP
+		}
+		c.Penalty, c.PenaltyVersion = c.Constraint, ""
+		c.AdvVersion, c.AdvClfSteps, c.AdvBudget = 0, 0, ""
 	case MethodAdversarial:
 		c.Penalty, c.PenaltyVersion = "", ""
 		k, err := c.advClfSteps(nTrain)

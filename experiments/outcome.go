@@ -18,14 +18,18 @@ import (
 // Outcome is a finished sweep: its counts, the comparison of its candidates
 // and its front. Its JSON form is what fp train --json prints.
 type Outcome struct {
-	Out            string          `json:"out"`
-	Candidates     int             `json:"candidates"`
-	Trained        int             `json:"trained"`
-	Resumed        int             `json:"resumed"`
-	Failed         int             `json:"failed"`
-	ElapsedSeconds float64         `json:"elapsed_seconds"`
-	Metric         string          `json:"metric"`
-	Comparison     *compare.Result `json:"comparison"`
+	Out            string  `json:"out"`
+	Candidates     int     `json:"candidates"`
+	Trained        int     `json:"trained"`
+	Resumed        int     `json:"resumed"`
+	Failed         int     `json:"failed"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	Metric         string  `json:"metric"`
+	// Axis is the front's x axis: the test risk, or for a sweep of group
+	// thresholds (whose probability is its base network's) the test error,
+	// against the constraint's decision metric.
+	Axis       string          `json:"axis"`
+	Comparison *compare.Result `json:"comparison"`
 	// Front are the records of the non-dominated candidates by test risk,
 	// their Weights a path from the working directory.
 	Front []records.Record `json:"front"`
@@ -60,15 +64,34 @@ func NewOutcomeOn(sum Summary, out string, recs []records.Record, metric string,
 	if !slices.Contains(records.Metrics, metric) {
 		return nil, &FieldError{Field: "metric", Err: fmt.Errorf("%q: want one of %s", metric, strings.Join(records.Metrics, ", "))}
 	}
-	cmp, err := compare.Run(recs, compare.Options{Metrics: []string{metric}, Decide: d})
+	axis := records.AxisRisk
+	if n := records.CountBaseProbability(recs); n > 0 && n == len(recs) {
+		// A sweep of group thresholds has points only in the planes of its
+		// decisions (records.Record.InPlane).
+		axis = records.AxisError
+		if !records.IsDecisionMetric(metric) {
+			metric = records.MetricDPDiff
+			if recs[0].Penalty == runfolder.ConstraintEO {
+				metric = records.MetricEODiff
+			}
+		}
+	}
+	cmp, err := compare.Run(recs, compare.Options{Metrics: []string{metric}, Decide: d, Axis: axis})
 	if err != nil {
 		return nil, err
 	}
 	o := &Outcome{Out: out, Candidates: sum.Total, Trained: sum.Trained, Resumed: sum.Resumed, Failed: sum.Failed,
-		ElapsedSeconds: sum.Elapsed.Seconds(), Metric: metric, Comparison: cmp, Elapsed: sum.Elapsed, DecidedOn: d.String()}
+		ElapsedSeconds: sum.Elapsed.Seconds(), Metric: metric, Axis: axis, Comparison: cmp, Elapsed: sum.Elapsed, DecidedOn: d.String()}
+	in := recs[:0:0]
+	for _, r := range recs {
+		if r.InPlane(axis, metric) {
+			in = append(in, r)
+		}
+	}
+	recs = in
 	pts := make([]pareto.Point, len(recs))
 	for i := range recs {
-		dr, du, _, _, err := d.Point(&recs[i], metric)
+		dr, du, _, _, err := d.PointOn(&recs[i], axis, metric)
 		if err != nil {
 			return nil, err
 		}
@@ -84,6 +107,14 @@ func NewOutcomeOn(sum Summary, out string, recs []records.Record, metric string,
 		slices.SortStableFunc(o.Front, func(a, b records.Record) int { return cmpFloat(a.Risk, b.Risk) })
 	}
 	return o, nil
+}
+
+// axis is the front's x axis as its heading says it.
+func (o *Outcome) axis() string {
+	if o.Axis == records.AxisError {
+		return "error"
+	}
+	return "risk"
 }
 
 func cmpFloat(a, b float64) int {
@@ -105,9 +136,9 @@ func (o *Outcome) WriteText(w io.Writer) error {
 		return err
 	}
 	if o.DecidedOn == string(records.DecideSelection) {
-		fmt.Fprintf(w, "\nthe front: %d networks non-dominated on the selection rows, by test risk (chosen on selection rows, shown on test rows)\n", len(o.Front))
+		fmt.Fprintf(w, "\nthe front: %d networks non-dominated on the selection rows, by test %s (chosen on selection rows, shown on test rows)\n", len(o.Front), o.axis())
 	} else {
-		fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test risk\n", len(o.Front))
+		fmt.Fprintf(w, "\nthe front: %d non-dominated networks, by test %s\n", len(o.Front), o.axis())
 	}
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(t, "split\tλ\trisk\taccuracy\tato\tdp\teo\teopp\tdp_diff\tdp_ratio\tnetwork\tnote\n")

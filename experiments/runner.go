@@ -118,6 +118,9 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	c.Coding = &Coding{Target: data.Target, TargetPositive: data.LabelPositive,
 		Sensitive: data.Sensitive, SensitivePositive: data.GroupPositive}
 	c.DataID = data.ID
+	if err := c.checkBaseRun(); err != nil {
+		return nil, err
+	}
 	warnings, err := checkGroups(c, data)
 	if err != nil {
 		return nil, err
@@ -371,8 +374,13 @@ splits:
 			defer wg.Done()
 			defer func() { <-open }()
 			run := r.runSplit
-			if r.cfg.Method == MethodAdversarial {
+			switch r.cfg.Method {
+			case MethodAdversarial:
 				run = r.runAdversarialSplit
+			case MethodThresholds:
+				run = r.runThresholdsSplit
+			case MethodReductions:
+				run = r.runReductionsSplit
 			}
 			if err := run(ctx, m, workers); err != nil {
 				cancel(err)

@@ -48,7 +48,7 @@ func TestScalarizationSettingsRefused(t *testing.T) {
 			c.Engine, c.CustomScalarization = "graph", scalarizations.New("linear", "1", nil, nil)
 			c.Method = "linear"
 		}, "method", `needs a name of its own, not "linear"`},
-		{"unknown method", func(c *experiments.Config) { c.Method = "squares" }, "method", "want cheb, linear, cheb-aug or adversarial"},
+		{"unknown method", func(c *experiments.Config) { c.Method = "squares" }, "method", "want cheb, linear, cheb-aug, adversarial, thresholds or reductions"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

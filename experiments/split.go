@@ -211,7 +211,7 @@ func (r *Runner) baseRecord(sd *splitData, method scalarize.Method, lambda float
 	}
 	rec := records.Record{
 		Dataset: name, Preset: preset, Sensitive: r.sensitiveKey(),
-		Method: c.Method, Penalty: c.Penalty, Rho: c.Rho, Lambdas: c.Lambdas, Split: sd.m, Lambda: lambda, Seed: c.Seed,
+		Method: c.Method, Penalty: c.Penalty, FamilyName: c.Family(), Rho: c.Rho, Lambdas: c.Lambdas, Split: sd.m, Lambda: lambda, Seed: c.Seed,
 		Engine: r.engine.Name(), EngineVersion: r.engine.Version(), EngineMode: r.mode(),
 		Arch: c.Arch, Batch: c.Batch, Epochs: c.Epochs,
 		Dim: sd.train.Dim, NTrain: sd.train.N, NTest: len(sd.testY), NVal: sd.val.N,

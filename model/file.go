@@ -57,6 +57,9 @@ type File struct {
 	// FiLM is the conditioning network of a fp-network/3 file; absent
 	// otherwise.
 	FiLM *FiLM `json:"film,omitempty"`
+	// GroupThresholds are the decision rules of a fp-network/4 file;
+	// absent otherwise.
+	GroupThresholds *GroupThresholds `json:"group_thresholds,omitempty"`
 }
 
 // NewConditionedFile wraps c (not copied) like NewFile, as a fp-network/3 file.
@@ -127,8 +130,17 @@ func (f *File) Params() (*Params, error) {
 	if f.IsConditioned() {
 		return nil, fmt.Errorf("network file: a λ-conditioned network (%q) scores rows only at a given λ: choose one (--lambda)", f.Format)
 	}
+	if f.Format == FileFormatThresholds {
+		if f.GroupThresholds == nil {
+			return nil, fmt.Errorf("network file %q: no group thresholds (\"group_thresholds\")", f.Format)
+		}
+		if err := f.GroupThresholds.Validate(); err != nil {
+			return nil, err
+		}
+		return f.mlp()
+	}
 	if f.Format != FileFormat && f.Format != FileFormatV1 {
-		return nil, fmt.Errorf("network file format %q: want %q, %q or %q", f.Format, FileFormat, FileFormatV1, FileFormatConditioned)
+		return nil, fmt.Errorf("network file format %q: want %q, %q, %q or %q", f.Format, FileFormat, FileFormatV1, FileFormatConditioned, FileFormatThresholds)
 	}
 	return f.mlp()
 }

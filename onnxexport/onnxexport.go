@@ -36,6 +36,9 @@ const (
 
 // Model builds the ONNX model of f.
 func Model(f *model.File) (*onnxpb.ModelProto, error) {
+	if f.UsesGroup() {
+		return nil, ErrGroupThresholds
+	}
 	p, err := f.Params()
 	if err != nil {
 		return nil, err
@@ -116,6 +119,11 @@ func Model(f *model.File) (*onnxpb.ModelProto, error) {
 	}
 	return m, nil
 }
+
+// ErrGroupThresholds refuses a network with group thresholds
+// (model.FileFormatThresholds): its decision reads each row's group, which
+// the model's input, the encoded features, does not carry.
+var ErrGroupThresholds = errors.New("the network decides with thresholds for each group (format fp-network/4), and the ONNX model's input, the encoded features, carries no group: export the base network (its run's networks/split-NNN/base-lambda-0.json, or the base run's λ = 0 network) and apply the rules of the file's group_thresholds to its score")
 
 // Marshal returns the ONNX model of f in its binary protobuf form.
 func Marshal(f *model.File) ([]byte, error) {

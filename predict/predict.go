@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fpareto/fp/datasets"
 	"github.com/fpareto/fp/fairness"
@@ -44,6 +45,7 @@ type Options struct {
 	Note func(line string)
 
 	groupCoded bool // KeepCoded writes group_coded rather than a_coded
+	decision   bool // the network has group thresholds: decision is written
 }
 
 // Propensity is a split's calibrated propensity model made to score raw
@@ -64,6 +66,7 @@ type Propensity struct {
 // scored is what is written for one row besides the kept cells.
 type scored struct {
 	p, z  float64
+	d     float64 // P(ŷ = 1) of a network with group thresholds
 	label bool
 	e     float64   // propensity
 	es    []float64 // the propensities of R ≥ 3 groups
@@ -74,6 +77,10 @@ type scored struct {
 // DefaultThreshold is the threshold of the records' accuracy and decision
 // metrics unless fp train --threshold gave another.
 const DefaultThreshold = fairness.DefaultThreshold
+
+// ErrThresholdWithGroups refuses a decision threshold for a network that
+// decides with group thresholds.
+var ErrThresholdWithGroups = errors.New("the network decides with thresholds of its own for each group (format fp-network/4, docs/method.md §13.1): leave out the threshold; its label is decision ≥ 0.5")
 
 // ErrNoSchema is returned for network files that predate the raw input
 // schema.
@@ -119,6 +126,9 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 	if !(opt.Threshold >= 0 && opt.Threshold <= 1) {
 		return 0, fmt.Errorf("threshold %g: want a probability in [0, 1]", opt.Threshold)
 	}
+	if f.UsesGroup() && opt.Threshold != DefaultThreshold {
+		return 0, ErrThresholdWithGroups
+	}
 	sc, err := f.NewScorer()
 	if err != nil {
 		return 0, err
@@ -150,10 +160,17 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 			return 0, err
 		}
 	}
+	var gd *groupDecider
+	if f.UsesGroup() {
+		if gd, err = newGroupDecider(f, header, file, src.Pos()); err != nil {
+			return 0, err
+		}
+		opt.decision = true
+	}
 	coded := [2]int{-1, -1} // header positions of the target and sensitive columns
 	var gc *groupCoder
 	if opt.KeepCoded && f.Card != nil && len(f.Card.Levels) > 2 {
-		if gc, err = newGroupCoder(f, header, file, src.Pos()); err != nil {
+		if gc, err = newGroupCoder(f, header, file, src.Pos(), "for --keep-coded"); err != nil {
 			return 0, err
 		}
 		opt.groupCoded = true
@@ -198,6 +215,12 @@ func Score(f *model.File, src datasets.RowSource, out io.Writer, opt Options) (i
 		r.z = sc.Logit(x)
 		r.p = model.Sigmoid(r.z)
 		r.label = r.p >= opt.Threshold
+		if gd != nil {
+			if r.d, err = gd.decide(r.p, fields, file, at); err != nil {
+				return n, err
+			}
+			r.label = r.d >= 0.5
+		}
 		if pe != nil {
 			if pe.groups != nil {
 				if r.es, err = pe.scoreGroups(fields, at, x); err != nil {
@@ -330,7 +353,7 @@ type groupCoder struct {
 
 // newGroupCoder finds the network's group columns in header (at: where the
 // header is, for errors).
-func newGroupCoder(f *model.File, header []string, file string, at datasets.Position) (*groupCoder, error) {
+func newGroupCoder(f *model.File, header []string, file string, at datasets.Position, why string) (*groupCoder, error) {
 	rule, err := datasets.NewGroupRule(f.Card.Levels, f.Card.GroupColumns, f.Card.GroupMap)
 	if err != nil {
 		return nil, fmt.Errorf("network file: its card's groups: %w", err)
@@ -338,7 +361,7 @@ func newGroupCoder(f *model.File, header []string, file string, at datasets.Posi
 	gc := &groupCoder{rule: rule, pos: make([]int, len(f.Card.GroupColumns)), vals: make([]string, len(f.Card.GroupColumns))}
 	for j, name := range f.Card.GroupColumns {
 		if gc.pos[j] = slices.Index(header, name); gc.pos[j] < 0 {
-			return nil, &datasets.ParseError{File: file, Line: at.Line, Err: fmt.Errorf("%w: no column %q, a column of the network's groups, for --keep-coded", datasets.ErrMissingColumn, name)}
+			return nil, &datasets.ParseError{File: file, Line: at.Line, Err: fmt.Errorf("%w: no column %q, a column of the network's groups, %s", datasets.ErrMissingColumn, name, why)}
 		}
 	}
 	return gc, nil
@@ -358,6 +381,54 @@ func (gc *groupCoder) group(fields [][]byte, file string, at datasets.Position) 
 	return g, nil
 }
 
+// groupDecider decides rows with a network's group thresholds: it finds
+// each row's group (the sensitive column coded by the schema, or for R > 2
+// groups the card's group rule) and applies the group's rule to the
+// probability.
+type groupDecider struct {
+	gt  *model.GroupThresholds
+	gc  *groupCoder // R > 2 groups
+	pos int         // the sensitive column, for two groups
+	s   *datasets.Schema
+}
+
+func newGroupDecider(f *model.File, header []string, file string, at datasets.Position) (*groupDecider, error) {
+	gd := &groupDecider{gt: f.GroupThresholds, s: f.Schema}
+	if f.Card != nil && len(f.Card.Levels) > 2 {
+		gc, err := newGroupCoder(f, header, file, at, "which this network's decisions read (group thresholds, docs/method.md §13.1): give a file with the column")
+		if err != nil {
+			return nil, err
+		}
+		gd.gc = gc
+		return gd, nil
+	}
+	if gd.pos = slices.Index(header, f.Schema.Sensitive); gd.pos < 0 {
+		return nil, &datasets.ParseError{File: file, Line: at.Line, Err: fmt.Errorf("%w: no column %q, the sensitive attribute: this network decides with each row's group (group thresholds, docs/method.md §13.1); give a file with the column", datasets.ErrMissingColumn, f.Schema.Sensitive)}
+	}
+	return gd, nil
+}
+
+// decide is P(ŷ = 1) of the row of probability p whose fields are given.
+func (gd *groupDecider) decide(p float64, fields [][]byte, file string, at datasets.Position) (float64, error) {
+	var g int
+	if gd.gc != nil {
+		name, err := gd.gc.group(fields, file, at)
+		if err != nil {
+			return 0, err
+		}
+		if g = slices.Index(gd.gt.Levels, name); g < 0 {
+			return 0, &datasets.ParseError{File: file, Line: at.Line, Row: at.Row, Err: fmt.Errorf("group %q has no threshold (the network's groups: %s)", name, strings.Join(gd.gt.Levels, ", "))}
+		}
+	} else {
+		a, err := gd.s.CodeSensitive(string(fields[gd.pos]))
+		if err != nil {
+			return 0, &datasets.ParseError{File: file, Line: at.Line, Row: at.Row, Column: gd.pos + 1, Name: gd.s.Sensitive, Err: err}
+		}
+		g = int(a)
+	}
+	return gd.gt.Decide(p, g)
+}
+
 // rowWriter writes the scored rows in one output format.
 type rowWriter interface {
 	write(kept [][]byte, r scored) error
@@ -367,6 +438,9 @@ type rowWriter interface {
 // extraColumns names the columns written after score and label, in order.
 func extraColumns(opt Options) []string {
 	var out []string
+	if opt.decision {
+		out = append(out, "decision")
+	}
 	if opt.Logit {
 		out = append(out, "logit")
 	}
@@ -389,6 +463,10 @@ func extraColumns(opt Options) []string {
 // each preceded by a comma; ends receives the end of each value in b. A
 // group's name is written as a CSV cell when csv is set, else as it is.
 func appendExtras(b []byte, r scored, opt Options, ends []int, csv bool) ([]byte, []int) {
+	if opt.decision {
+		b = strconv.AppendFloat(append(b, ','), r.d, 'g', -1, 64)
+		ends = append(ends, len(b))
+	}
 	if opt.Logit {
 		b = strconv.AppendFloat(append(b, ','), r.z, 'g', -1, 64)
 		ends = append(ends, len(b))

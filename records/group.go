@@ -11,7 +11,7 @@ import (
 // GroupFields lists the fields records can be grouped by. "run" is one
 // group per sweep configuration (Record.Config), named readably (see
 // Groups).
-var GroupFields = []string{"run", "method", "penalty", "lambdas", "lambda", "split", "engine", "dataset", "sensitive", "arch", "config"}
+var GroupFields = []string{"run", "family", "method", "penalty", "lambdas", "lambda", "split", "engine", "dataset", "sensitive", "arch", "config"}
 
 // DefaultGrouping is how fp front and fp compare group candidates: one
 // group per sweep configuration.
@@ -58,6 +58,8 @@ func (g Grouping) Key(r *Record) string {
 			if r.Penalty != "" {
 				v += "/" + r.Penalty
 			}
+		case "family":
+			v = r.Family()
 		case "method":
 			v = r.MethodLabel()
 		case "penalty":

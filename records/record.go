@@ -31,16 +31,28 @@ type Record struct {
 	GroupCounts map[string]int `json:"group_counts,omitempty"`
 	Method      string         `json:"method"`
 	Penalty     string         `json:"penalty"`
-	Split       int            `json:"split"`
-	Lambda      float64        `json:"lambda"`
-	Seed        uint64         `json:"seed"`
-	Engine      string         `json:"engine"`
-	Arch        string         `json:"arch"`
-	Batch       int            `json:"batch"`
-	Epochs      int            `json:"epochs"`
-	Dim         int            `json:"dim"`
-	NTrain      int            `json:"n_train"`
-	NTest       int            `json:"n_test"`
+	// Family is the kind of method that made the candidate (FamilyPenalty,
+	// FamilyAdversarial, FamilyReductions, FamilyThresholds); "" in records
+	// written before it was recorded, which Family reads by rule.
+	FamilyName string `json:"family,omitempty"`
+	// UsesSensitive marks a candidate whose decision reads the sensitive
+	// attribute at prediction time (group thresholds): it cannot decide a
+	// row without the row's group. Absent otherwise.
+	UsesSensitive bool `json:"uses_sensitive,omitempty"`
+	// Multipliers are a reductions candidate's Lagrange multipliers, one per
+	// constraint of the moment (docs/method.md §13); absent for the other
+	// families.
+	Multipliers []float64 `json:"multipliers,omitempty"`
+	Split       int       `json:"split"`
+	Lambda      float64   `json:"lambda"`
+	Seed        uint64    `json:"seed"`
+	Engine      string    `json:"engine"`
+	Arch        string    `json:"arch"`
+	Batch       int       `json:"batch"`
+	Epochs      int       `json:"epochs"`
+	Dim         int       `json:"dim"`
+	NTrain      int       `json:"n_train"`
+	NTest       int       `json:"n_test"`
 
 	// EngineVersion is the engine's numerical implementation (e.g.
 	// "backprop/2"); EngineMode is "lockstep" for a network trained in
@@ -207,6 +219,65 @@ type Record struct {
 	ATOReliable         *bool  `json:"ato_reliable,omitempty"`
 	ATOUnreliableReason string `json:"ato_unreliable_reason,omitempty"`
 }
+
+// The families of methods (Record.Family).
+const (
+	FamilyPenalty     = "penalty"
+	FamilyAdversarial = "adversarial"
+	FamilyReductions  = "reductions"
+	FamilyThresholds  = "thresholds"
+)
+
+// Family is the record's family of methods: the stored one, or for records
+// written before it was recorded, by rule: adversarial for the adversarial
+// baseline, penalty for every other method of fp (the only two families
+// then), and for the records scripts/fairlearn_compare.py wrote, named
+// fairlearn-KIND-…, reductions for its grid and exponentiated-gradient
+// methods and thresholds for its threshold optimizer.
+func (r *Record) Family() string {
+	switch {
+	case r.FamilyName != "":
+		return r.FamilyName
+	case r.Method == FamilyAdversarial:
+		return FamilyAdversarial
+	case strings.HasPrefix(r.Method, "fairlearn-grid-"), strings.HasPrefix(r.Method, "fairlearn-expgrad-"):
+		return FamilyReductions
+	case strings.HasPrefix(r.Method, "fairlearn-threshold-"):
+		return FamilyThresholds
+	}
+	return FamilyPenalty
+}
+
+// ProbabilityIsBase reports whether the record's probability metrics (risk,
+// ato, dp, eo, eopp) are those of another candidate's network rather than of
+// its own decisions: a group-thresholds candidate decides with thresholds on
+// its base network's probability, so fronts in a (risk, ·) plane leave it
+// out.
+func (r *Record) ProbabilityIsBase() bool { return r.Family() == FamilyThresholds }
+
+// InPlane reports whether the record belongs on a front of the plane
+// (axis, metric): every record does, except one whose probability is its
+// base network's (ProbabilityIsBase), which has a point only in the planes
+// of its decisions, (error, decision metric).
+func (r *Record) InPlane(axis, metric string) bool {
+	return !r.ProbabilityIsBase() || (axis == AxisError && IsDecisionMetric(metric))
+}
+
+// CountBaseProbability counts the records whose probability is their base
+// network's (ProbabilityIsBase).
+func CountBaseProbability(recs []Record) int {
+	n := 0
+	for i := range recs {
+		if recs[i].ProbabilityIsBase() {
+			n++
+		}
+	}
+	return n
+}
+
+// BaseProbabilityNote says why a plane leaves out candidates whose
+// probability is their base network's.
+const BaseProbabilityNote = "left out of the (risk, ·) planes and the planes of probability metrics: group-thresholds candidates, whose probability is their base network's (docs/method.md §13.1); they compete in the (error, decision metric) planes"
 
 // ATOUnreliable reports whether the record's split was judged to have an
 // unreliable ATO (false for records without the decision).

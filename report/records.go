@@ -59,6 +59,9 @@ func FrontSeries(recs []records.Record, f RecordsFront) ([]Series, error) {
 		s := Series{Name: name}
 		for i := range groups[name] {
 			r := &groups[name][i]
+			if !r.InPlane(records.AxisRisk, f.Metric) {
+				continue // no point in a (risk, ·) plane
+			}
 			dr, du, sr, su, err := f.Decide.Point(r, f.Metric) // the metric is checked above
 			if err != nil {
 				return nil, err

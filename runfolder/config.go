@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/records"
 )
 
 // Methods of a sweep.
@@ -21,7 +22,33 @@ const (
 	MethodLinear      = "linear"
 	MethodChebAug     = "cheb-aug"
 	MethodAdversarial = "adversarial"
+	// MethodThresholds fits group-specific decision thresholds to each
+	// split's λ = 0 network (docs/method.md §13.1).
+	MethodThresholds = "thresholds"
+	// MethodReductions is the reductions approach's grid search over the
+	// Lagrange multipliers of a DP or EO constraint (docs/method.md §13.2).
+	MethodReductions = "reductions"
 )
+
+// The constraints of the thresholds and reductions methods (Config.Constraint).
+const (
+	ConstraintDP = "dp"
+	ConstraintEO = "eo"
+)
+
+// Family is the family of methods of the sweep's method, as its records
+// carry it (records.Record.Family).
+func (c *Config) Family() string {
+	switch c.Method {
+	case MethodAdversarial:
+		return records.FamilyAdversarial
+	case MethodThresholds:
+		return records.FamilyThresholds
+	case MethodReductions:
+		return records.FamilyReductions
+	}
+	return records.FamilyPenalty
+}
 
 // ConfigFile is the name of the configuration stored in an output folder.
 const ConfigFile = "config.json"
@@ -79,6 +106,16 @@ type Config struct {
 	// built-ins); its name is Method.
 	ScalarizationVersion string `json:"scalarization_version,omitempty"`
 	Lambdas              string `json:"lambdas"` // λ grid (β grid for adversarial): log:N, linear:N, adaptive:N or a list
+	// Constraint is the fairness constraint the thresholds and reductions
+	// methods trade accuracy against (ConstraintDP, ConstraintEO); "" for
+	// the other methods, whose digests stay those of folders written
+	// before it existed. Those two methods also carry it as Penalty, the
+	// second part of their candidates' keys.
+	Constraint string `json:"constraint,omitempty"`
+	// BaseRun is the run folder whose λ = 0 networks the thresholds method
+	// post-processes (same data and seed); "" trains them as the λ = 0
+	// network of a sweep.
+	BaseRun string `json:"base_run,omitempty"`
 
 	Splits        int     `json:"splits"`
 	TrainFraction float64 `json:"train_fraction,omitempty"`

@@ -25,6 +25,10 @@ const (
 	OnlyAdversarial = "adversarial"
 	// OnlyConditioned: a λ-conditioned sweep (Conditioned).
 	OnlyConditioned = "conditioned"
+	// OnlyConstrained: the methods thresholds and reductions.
+	OnlyConstrained = "thresholds, reductions"
+	// OnlyThresholds: the method thresholds.
+	OnlyThresholds = "thresholds"
 )
 
 // A Setting is one stored setting of a sweep: a field of Config, its key in
@@ -74,6 +78,10 @@ func (s Setting) Applies(c *Config) bool {
 		return c.Method == MethodAdversarial
 	case OnlyConditioned:
 		return c.Conditioned
+	case OnlyConstrained:
+		return c.Method == MethodThresholds || c.Method == MethodReductions
+	case OnlyThresholds:
+		return c.Method == MethodThresholds
 	}
 	return true
 }
@@ -156,8 +164,14 @@ var Settings = []Setting{
 
 	// Method.
 	{Flag: "method", Key: "method", Category: CategoryMethod,
-		Usage: "`NAME`: cheb, linear, cheb-aug or adversarial",
+		Usage: "`NAME`: cheb, linear, cheb-aug, adversarial, thresholds or reductions",
 		Field: func(c *Config) any { return &c.Method }},
+	{Flag: "constraint", Key: "constraint", Category: CategoryMethod, Only: OnlyConstrained, Default: ConstraintDP,
+		Usage: "thresholds, reductions: the constraint `C`, dp or eo",
+		Field: func(c *Config) any { return &c.Constraint }},
+	{Flag: "base-run", Key: "base_run", Category: CategoryMethod, Only: OnlyThresholds, DefaultText: "train the λ = 0 networks",
+		Usage: "thresholds: post-process the λ = 0 networks of run folder `RUN`",
+		Field: func(c *Config) any { return &c.BaseRun }},
 	{Flag: "rho", Key: "rho", Category: CategoryMethod, Only: OnlyChebAug, Default: 0.01, // scalarize.DefaultRho
 		Usage: "cheb-aug: the augmentation's weight `ρ` > 0",
 		Field: func(c *Config) any { return &c.Rho }},

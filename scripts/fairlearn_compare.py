@@ -350,6 +350,8 @@ def main():
                                 rec[k] = rec0[k]
                     if mth.endswith("-uses-a"):
                         rec["uses_sensitive"] = True
+                    rec["family"] = {"grid": "reductions", "expgrad": "reductions",
+                                     "threshold": "thresholds"}.get(mth.split("-")[1], "penalty")
                     out[mth].append(rec)
             print("split %d: %d training rows, %d features: %.1f s wall (fitting: %.1f s of CPU; in fp: %.1f s wall)" % (
                 m, len(tr["rows"]), tr["X"].shape[1], time.time() - t_split, fit_s, FP_SECONDS[0] - fp_s0), flush=True)

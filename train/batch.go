@@ -8,6 +8,11 @@ import (
 // Data is a training set: n rows of dim features with label y, sensitive
 // attribute a and overlap weight w (w may be nil when no penalty is used).
 //
+// RW are the rows' weights in the risk: the risk of a batch is
+// Σ RW_i·ℓ_i / n over its n rows, so rows of weight 2 count twice (a
+// cost-sensitive problem, docs/method.md §13.2). nil weighs every row 1,
+// the risk of every other sweep.
+//
 // Groups is the number of groups of the sensitive attribute: 0 or 2 for
 // today's binary attribute, A holding 0 or 1; R ≥ 3 for an attribute of R
 // groups, A holding each row's group code 0 … R−1 (as a float64), every
@@ -16,6 +21,7 @@ type Data struct {
 	X       []float64 // row-major N×Dim
 	N, Dim  int
 	Y, A, W []float64
+	RW      []float64
 	Groups  int
 }
 
@@ -28,19 +34,25 @@ func (d Data) GroupCount() int {
 	return d.Groups
 }
 
-// Rows returns rows idx of d, in that order, as new data; W is copied when
-// d has it.
+// Rows returns rows idx of d, in that order, as new data; W and RW are
+// copied when d has them.
 func (d Data) Rows(idx []int) Data {
 	out := Data{N: len(idx), Dim: d.Dim, Groups: d.Groups, X: make([]float64, 0, len(idx)*d.Dim),
 		Y: make([]float64, len(idx)), A: make([]float64, len(idx))}
 	if d.W != nil {
 		out.W = make([]float64, len(idx))
 	}
+	if d.RW != nil {
+		out.RW = make([]float64, len(idx))
+	}
 	for k, j := range idx {
 		out.X = append(out.X, d.X[j*d.Dim:(j+1)*d.Dim]...)
 		out.Y[k], out.A[k] = d.Y[j], d.A[j]
 		if d.W != nil {
 			out.W[k] = d.W[j]
+		}
+		if d.RW != nil {
+			out.RW[k] = d.RW[j]
 		}
 	}
 	return out
@@ -54,6 +66,14 @@ func (d Data) Validate() error {
 	}
 	if d.W != nil && len(d.W) != d.N {
 		return fmt.Errorf("training data: %d rows but %d overlap weights", d.N, len(d.W))
+	}
+	if d.RW != nil && len(d.RW) != d.N {
+		return fmt.Errorf("training data: %d rows but %d row weights", d.N, len(d.RW))
+	}
+	for i, w := range d.RW {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("training data: row %d: row weight %v, want a finite weight ≥ 0", i, w)
+		}
 	}
 	for i, v := range d.X {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -106,7 +126,8 @@ type Batch struct {
 	Size, N, Dim int
 	X            []float64   // Size×Dim
 	Y, A, W      []float64   // Size
-	SW           []float64   // 1/N on real rows
+	RW           []float64   // the rows' risk weights (Data.RW; 1 where it has none), Size
+	SW           []float64   // RW/N on real rows: the risk's weight of each row
 	Masks        [][]float64 // one Size×H dropout mask per hidden layer
 	// Groups is the data's Groups (Fill copies it): 0 or 2 for a 0/1
 	// attribute, R ≥ 3 for A holding group codes 0 … R−1.
@@ -125,8 +146,13 @@ type Batch struct {
 // width h, with a column for each of inputs (duplicates by name are kept once).
 func NewBatch(size, dim, hiddenLayers, h int, inputs ...Input) *Batch {
 	b := &Batch{Size: size, Dim: dim, X: make([]float64, size*dim), cols: map[string][]float64{}}
-	for _, p := range []*[]float64{&b.Y, &b.A, &b.W, &b.SW} {
+	for _, p := range []*[]float64{&b.Y, &b.A, &b.W, &b.RW, &b.SW} {
 		*p = make([]float64, size)
+	}
+	// Rows of weight 1 until Fill says otherwise, so that a batch filled
+	// by hand (and Derive) has the unweighted risk.
+	for k := range b.RW {
+		b.RW[k] = 1
 	}
 	for _, in := range inputs {
 		if _, ok := b.cols[in.Name]; ok {
@@ -164,22 +190,27 @@ func (b *Batch) Fill(d Data, idx []int) {
 		} else {
 			b.W[k] = 1
 		}
+		if d.RW != nil {
+			b.RW[k] = d.RW[i]
+		} else {
+			b.RW[k] = 1
+		}
 	}
 	clear(b.X[n*b.Dim:])
-	for _, v := range [][]float64{b.Y, b.A, b.W} {
+	for _, v := range [][]float64{b.Y, b.A, b.W, b.RW} {
 		clear(v[n:])
 	}
 	b.Derive()
 }
 
 // Derive recomputes SW, Complete and the input columns from N, Groups, Y,
-// A and W.
+// A, W and RW.
 func (b *Batch) Derive() {
 	n := b.N
 	for k := 0; k < b.Size; k++ {
 		b.SW[k] = 0
 		if k < n {
-			b.SW[k] = 1 / float64(n)
+			b.SW[k] = b.RW[k] / float64(n)
 		}
 	}
 	if b.Groups > 2 {

@@ -129,6 +129,9 @@ func readSweeps(c *cli.Context, cmd string, paths []string) (*runfolder.Sweeps, 
 		if s.Failed > 0 {
 			fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", s.Failed)
 		}
+		if n := records.CountBaseProbability(s.OK); n > 0 && cmd != "compare" {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %d candidate(s) %s\n", n, records.BaseProbabilityNote)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)

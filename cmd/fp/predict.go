@@ -41,7 +41,11 @@ func predictCommand() *cli.Command {
 			"values merged into other included); fp audit --logit logit --label y_coded --group group_coded\n" +
 			"then compares the network's groups and reads the propensity columns.\n\n" +
 			"A λ-conditioned network (fp train --conditioned; format fp-network/3, one file per split) is\n" +
-			"scored at the trade-off weight --lambda L, which it then requires.",
+			"scored at the trade-off weight --lambda L, which it then requires.\n\n" +
+			"A network with group thresholds (fp train --method thresholds; format fp-network/4) decides with\n" +
+			"each row's group, so --data must hold the sensitive column(s): it writes decision, P(ŷ = 1) under\n" +
+			"its group's rule (randomized where the rule is), and label, decision ≥ 0.5; it refuses --threshold.\n" +
+			"fp audit --decision decision then measures the decisions the records measure.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Required: true, Usage: "network file (from a sweep's networks/ folder, or fp pick)"},
 			lambdaFlag(),
@@ -67,6 +71,9 @@ func runPredict(c *cli.Context) error {
 	f, err := loadModel(c, "predict")
 	if err != nil {
 		return err
+	}
+	if f.UsesGroup() && c.IsSet("threshold") {
+		return fmt.Errorf("predict: --threshold: %w", predict.ErrThresholdWithGroups)
 	}
 	opt := predict.Options{Threshold: c.Float64("threshold"), Logit: c.Bool("logit"), KeepCoded: c.Bool("keep-coded"),
 		Note: func(line string) { fmt.Fprintln(c.App.ErrWriter, "fp: note: "+line) }}

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/runplot"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -30,7 +31,7 @@ func showTrained(c *cli.Context, sum experiments.Summary, out string) error {
 	// when their propensity models were fitted.
 	ov := readOverlapReport(c, read)
 	res.Overlap, res.ATOWarning = ov.Overlap, ov.ATOWarning
-	if !c.Bool("no-plot") {
+	if !c.Bool("no-plot") && res.Axis == records.AxisRisk {
 		if res.Figure, err = runplot.RunFront(out, read.OK, metric, decide); err != nil {
 			return err
 		}

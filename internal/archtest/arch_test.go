@@ -69,7 +69,7 @@ func TestNoGorgoniaWhereTheMapForbidsIt(t *testing.T) {
 		"compare", "choose", "predict", "onnxexport", "internal/gemm", "internal/vec", "model",
 		"train", "backprop", "propensity", "optim", "scalarize", "runfolder", "progress", "report/htmlreport",
 		"report/runplot", "intervals", "certify", "fairness/bootstrap", "internal/printable", "internal/shellword",
-		"candidate", "propensity/propensityfit", "runfolder/conditionedtest"}
+		"candidate", "propensity/propensityfit", "runfolder/conditionedtest", "groupthresholds", "reductions"}
 	for _, name := range noDeps {
 		p, ok := pkgs[name]
 		if !ok {
@@ -97,14 +97,14 @@ func TestNoGorgoniaWhereTheMapForbidsIt(t *testing.T) {
 // its own layer or above. Every fp package is in it.
 var layers = [][]string{
 	// 1. Leaves: they import no fp package.
-	{"internal/fuzzcheck", "internal/gemm", "internal/printable", "internal/shellword", "internal/suggest", "onnxexport/onnxpb", "pareto", "records"},
+	{"internal/fuzzcheck", "internal/gemm", "internal/printable", "internal/shellword", "internal/suggest", "onnxexport/onnxpb", "pareto", "records", "reductions"},
 	// 2. The data, the vector kernels, the scalarizations as numbers, the
 	// command line's one-line usage errors.
 	{"internal/cliusage", "internal/vec", "datasets", "scalarize"},
 	// 3. The network and its optimizer; the scalarizations as graph code.
 	{"model", "optim", "graph/scalarizations"},
 	// 4. The metrics, the training contract, the graph layers, figures, export.
-	{"fairness", "layers", "onnxexport", "report", "train"},
+	{"fairness", "groupthresholds", "layers", "onnxexport", "report", "train"},
 	// 5. Terms, the handwritten engine, the fitted propensity model, the
 	// candidates and the statistics every reader shares.
 	{"backprop", "candidate", "compare", "fairness/audit", "fairness/bootstrap", "losses", "penalties", "predict", "propensity"},
@@ -144,6 +144,7 @@ var mustNotDependOn = map[string][]string{
 	"choose":                   {"experiments", "train", "intervals"},
 	"predict":                  {"experiments", "train"},
 	"onnxexport":               {"experiments", "train"},
+	"groupthresholds":          {"experiments", "train"},
 	"fairness/audit":           {"experiments", "train"},
 	"propensity/propensityfit": {"experiments", "graph"},
 	// A run folder is read without the trainer: the reports, the figures,
@@ -381,7 +382,7 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 func TestLeavesImportNoFpPackage(t *testing.T) {
 	pkgs := listPackages(t)
 	allowed := map[string]string{"internal/vec": module + "/internal/gemm"}
-	for _, name := range []string{"internal/gemm", "internal/vec", "internal/printable", "internal/shellword"} {
+	for _, name := range []string{"internal/gemm", "internal/vec", "internal/printable", "internal/shellword", "reductions"} {
 		p, ok := pkgs[name]
 		if !ok {
 			t.Errorf("package %s is missing", name)

@@ -198,7 +198,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 			}
 			c := Candidate{ID: len(p.Data.Candidates), Run: ri, Split: r.Split, Lambda: Num(r.Lambda),
 				Risk: Num(r.Risk), Acc: Num(r.Accuracy), Collapsed: r.Collapsed, SingleClass: r.SingleClass,
-				NoBetter: r.NoBetterThanConstant()}
+				NoBetter: r.NoBetterThanConstant(), UsesSensitive: r.UsesSensitive, BaseProbability: r.ProbabilityIsBase()}
 			if r.HasOverlap() {
 				poor, _ := recordOverlap(r).Poor()
 				c.PoorOverlap = &poor
@@ -549,7 +549,9 @@ func markFronts(cands []Candidate, nDatasets int, metrics []string) {
 	for d := range nDatasets {
 		var idx []int
 		for i := range cands {
-			if cands[i].Dataset == d {
+			// A candidate whose probability is its base network's has no
+			// point in a (risk, ·) plane.
+			if cands[i].Dataset == d && !cands[i].BaseProbability {
 				idx = append(idx, i)
 			}
 		}

@@ -210,6 +210,12 @@ type Candidate struct {
 	// NoBetter marks a candidate whose test risk is no better than the
 	// constant predictor's at the training base rate.
 	NoBetter bool `json:"no_better,omitempty"`
+	// UsesSensitive marks a candidate that reads the sensitive attribute
+	// at prediction time (group thresholds); BaseProbability one whose
+	// probability is its base network's, which the (risk, ·) panels leave
+	// out (records.Record.InPlane).
+	UsesSensitive   bool `json:"uses_a,omitempty"`
+	BaseProbability bool `json:"base_p,omitempty"`
 	// PoorOverlap is nil when the records do not say.
 	PoorOverlap *bool `json:"poor_overlap,omitempty"`
 	// ATOUnreliable is why the candidate's split's ATO is unreliable (""

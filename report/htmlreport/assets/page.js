@@ -83,7 +83,9 @@
     var metric = svg.getAttribute("data-metric"), mi = metricIndex(metric);
     var di = +(svg.getAttribute("data-dataset") || 0), zk = svg.id;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g] && c.d === di; });
+    // Group-thresholds candidates have no point in a (risk, ·) plane: their
+    // probability is their base network's (the legend says so).
+    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g] && c.d === di && !c.base_p; });
     if (!cs.length) {
       el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "class": "title" }, svg).textContent =
         D.candidates.some(function (c) { return c.d === di; }) ? "Every method is hidden: click one in the legend." : "No candidate trained successfully.";
@@ -160,6 +162,21 @@
 
     var plot = el("g", { "clip-path": "url(#" + clipId + ")" }, svg);
     var hit = el("rect", { x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b, "class": "hit" }, plot);
+
+    // Each method's own front on the test metrics shown: a thin staircase
+    // in its colour, under the panel's front, so that the families can be
+    // compared plane by plane.
+    var byGroup = {};
+    cs.forEach(function (c) { (byGroup[c.g] = byGroup[c.g] || []).push(c); });
+    Object.keys(byGroup).forEach(function (g) {
+      var pts = byGroup[g].slice().sort(function (a, b) { return a.risk - b.risk || a.m[mi] - b.m[mi]; });
+      var own = [], best = Infinity;
+      pts.forEach(function (c) { if (c.m[mi] < best) { own.push(c); best = c.m[mi]; } });
+      if (own.length < 2) return;
+      var od = "M" + px(own[0].risk) + "," + py(own[0].m[mi]);
+      for (var k = 1; k < own.length; k++) od += "H" + px(own[k].risk) + "V" + py(own[k].m[mi]);
+      el("path", { d: od, "class": "stair-own", stroke: D.groups[g].color }, plot);
+    });
 
     // The non-dominated staircase of the panel's dataset.
     var f = cs.filter(function (c) { return c.nd && c.nd.indexOf(mi) >= 0; })
@@ -260,9 +277,12 @@
     h += '<span><span class="front-key"></span>' + (D.decided_on === "selection" ?
       "non-dominated on the selection rows (outlined points), drawn at their test metrics" :
       "non-dominated staircase (outlined points)") + "</span>";
+    if (D.groups.length > 1) h += '<span>thin lines: each method\'s own front, on the test metrics shown</span>';
     if (D.candidates.some(function (c) { return c.single_class; })) h += '<span><svg width="12" height="12" class="ring-key"><circle cx="6" cy="6" r="4.2"></circle></svg>rings: predict one class for every test row</span>';
     if (D.candidates.some(function (c) { return c.no_better; })) h += '<span><svg width="12" height="12" class="dash-key"><circle cx="6" cy="6" r="4.2"></circle></svg>dashed outline: no better than the constant predictor</span>';
     if (nCollapsed) h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
+    var nBase = D.candidates.filter(function (c) { return c.base_p; }).length;
+    if (nBase) h += '<span class="muted">not drawn: ' + nBase + ' group-thresholds candidates, which use the sensitive attribute at prediction time and whose probability is their base network\'s (docs/method.md §13.1); the table lists them, fp compare --axis error compares their decisions</span>';
     lg.innerHTML = h;
   }
 
@@ -290,6 +310,7 @@
   function tipText(c) {
     var s = "<b>" + esc(D.groups[c.g].label) + "</b> · split " + c.split + " · " + esc(lambdaText(c)) + "<br>risk " + fmt(c.risk) + ciText(c, "risk") + " · accuracy " + fmt(c.acc, 3) + ciText(c, "acc");
     D.metrics.forEach(function (m, i) { s += (i % 2 === 0 ? "<br>" : " · ") + D.metric_names[m] + " " + fmt(c.m[i]) + ciText(c, i); });
+    if (c.uses_a) s += "<br><i>uses the sensitive attribute at prediction time</i>";
     if (c.collapsed) s += "<br><i>collapsed (constant predictor)</i>";
     else if (c.single_class) s += "<br><i>single class (predicts one class for every test row)</i>";
     if (c.no_better && !c.collapsed) s += "<br><i>no better than the constant predictor at the training base rate</i>";
@@ -399,7 +420,7 @@
   D.metrics.forEach(function (m, i) { cols.push({ k: m, t: D.metric_names[m], n: true, ci: i, v: function (c) { return c.m[i]; } }); });
   // Marks are joined by "; " so that each becomes its own tag.
   cols.push({ k: "flags", t: "marks", v: function (c) {
-    return [c.collapsed && "collapsed", c.single_class && "single class", c.no_better && "no better than constant", c.poor_overlap && "poor overlap"].filter(Boolean).join("; ");
+    return [c.uses_a && "uses the sensitive attribute", c.collapsed && "collapsed", c.single_class && "single class", c.no_better && "no better than constant", c.poor_overlap && "poor overlap"].filter(Boolean).join("; ");
   } });
   cols.push({ k: "net", t: "network", v: function (c) { return c.net || ""; } });
   if (D.runs.length > 1) cols.splice(1, 0, { k: "run", t: "run", v: function (c) { return D.runs[c.run]; } });

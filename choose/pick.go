@@ -418,6 +418,23 @@ func (p *Picked) Notes() []string {
 	return out
 }
 
+// PathNote is what --print-path adds on standard error for the pick p: for
+// a λ-conditioned network, that the candidate is it at the pick's λ; "" for
+// any other.
+func (p *Picked) PathNote() string {
+	if !p.Conditioned {
+		return ""
+	}
+	l := records.FormatLambda(p.Lambda)
+	return fmt.Sprintf("%s is a λ-conditioned network: the candidate is it at --lambda %s (fp predict --model NET --lambda %s …)", p.Weights, l, l)
+}
+
+// OfSplit narrows recs and cands to split m.
+func OfSplit(recs []records.Record, cands []Candidate, m int) ([]records.Record, []Candidate) {
+	return slices.DeleteFunc(recs, func(r records.Record) bool { return r.Split != m }),
+		slices.DeleteFunc(cands, func(k Candidate) bool { return k.Record.Split != m })
+}
+
 // In says that every candidate of the sweeps at paths is degenerate, with
 // the flag that keeps all but the constant predictors where the others
 // were left out (allow false).

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -60,6 +61,16 @@ func (e *FieldError) Flag() string {
 		return s.Flag
 	}
 	return strings.ReplaceAll(e.Field, "_", "-")
+}
+
+// AsFlagError rewrites an error holding a *FieldError to name the flag
+// that sets the field, as fp train reports it; other errors pass unchanged.
+func AsFlagError(err error) error {
+	var fe *FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	return fmt.Errorf("--%s: %w", fe.Flag(), fe.Err)
 }
 
 // CodingLine says in one line what a CSV's 0/1 coding made of the file

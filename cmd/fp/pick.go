@@ -108,8 +108,7 @@ func runPick(c *cli.Context) error {
 	}
 	if c.IsSet("split") {
 		m := c.Int("split")
-		recs = slices.DeleteFunc(recs, func(r records.Record) bool { return r.Split != m })
-		cands = slices.DeleteFunc(cands, func(k choose.Candidate) bool { return k.Record.Split != m })
+		recs, cands = choose.OfSplit(recs, cands, m)
 		if len(recs) == 0 {
 			return fmt.Errorf("pick: --split %d: no successful candidate of split %d in %s", m, m, strings.Join(paths, ", "))
 		}
@@ -182,9 +181,8 @@ func runPick(c *cli.Context) error {
 		}{pickedCI{Picked: res, CI: ci}, ov, cert, dist})
 	}
 	if c.Bool("print-path") {
-		if res.Conditioned {
-			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s is a λ-conditioned network: the candidate is it at --lambda %s (fp predict --model NET --lambda %s …)\n",
-				res.Weights, records.FormatLambda(res.Lambda), records.FormatLambda(res.Lambda))
+		if n := res.PathNote(); n != "" {
+			fmt.Fprintf(c.App.ErrWriter, "fp: note: %s\n", n)
 		}
 		_, err := fmt.Fprintln(c.App.Writer, res.Weights)
 		return err

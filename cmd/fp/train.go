@@ -131,16 +131,6 @@ func (tf *trainFlags) config(c *cli.Context) (experiments.Config, error) {
 	return cfg, nil
 }
 
-// flagError rewrites an *experiments.FieldError to name the flag that sets
-// the field; other errors pass unchanged.
-func flagError(err error) error {
-	var fe *experiments.FieldError
-	if !errors.As(err, &fe) {
-		return err
-	}
-	return fmt.Errorf("--%s: %w", fe.Flag(), fe.Err)
-}
-
 // configMeta is the key under which the Before of fp train leaves the
 // config file read, whose coding and data_id runTrain checks against the
 // data.
@@ -157,13 +147,8 @@ func applyConfigFile(c *cli.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	for _, s := range file.Sets {
-		if c.IsSet(s.Flag) {
-			continue // the command line wins
-		}
-		if err := c.Set(s.Flag, s.Value); err != nil {
-			return fmt.Errorf("%s: %s: %q is not a valid value of --%s (%v)", s.Where, s.Key, s.Value, s.Flag, err)
-		}
+	if err := file.Apply(c.IsSet, c.Set); err != nil {
+		return err
 	}
 	if c.App.Metadata == nil {
 		c.App.Metadata = map[string]any{}
@@ -200,7 +185,7 @@ func runTrain(c *cli.Context, tf *trainFlags) error {
 	}
 	runner, err := experiments.NewRunner(cfg, out, obs)
 	if err != nil {
-		return flagError(err)
+		return experiments.AsFlagError(err)
 	}
 	defer runner.Close()
 	if line := runner.CodingLine(); line != "" {

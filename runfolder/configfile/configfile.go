@@ -101,6 +101,21 @@ func Read(path string, keys map[string]string) (*File, error) {
 	return build(path, entries, keys)
 }
 
+// Apply sets, through set, every setting of the file whose flag isSet says
+// the command line left unset (the command line wins); a value the flag
+// refuses is an error naming the file's line and key.
+func (f *File) Apply(isSet func(flag string) bool, set func(flag, value string) error) error {
+	for _, s := range f.Sets {
+		if isSet(s.Flag) {
+			continue
+		}
+		if err := set(s.Flag, s.Value); err != nil {
+			return fmt.Errorf("%s: %s: %q is not a valid value of --%s (%v)", s.Where, s.Key, s.Value, s.Flag, err)
+		}
+	}
+	return nil
+}
+
 // build reads the entries of the file at path.
 func build(path string, entries []entry, keys map[string]string) (*File, error) {
 	where := func(e entry) string {

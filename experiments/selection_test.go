@@ -260,7 +260,7 @@ func TestDefaultSelectFraction(t *testing.T) {
 	// added since for other features (the rows' identity, the constant
 	// predictor's risk and error, the ATO's reliability, the decision
 	// metrics, the majority decision's share): none of selection's.
-	later := []string{"ato_reliable", "const_error", "const_risk", "data_id", "dp_diff", "dp_ratio", "eo_diff", "eopp_diff", "majority_share"}
+	later := []string{"ato_reliable", "const_error", "const_risk", "data_id", "dp_diff", "dp_ratio", "eo_diff", "eopp_diff", "family", "majority_share"}
 	want := slices.Sorted(slices.Values(append(keys(committed), later...)))
 	if !slices.Equal(keys(got), want) {
 		t.Errorf("record keys\n%v\nwant those of the committed record and %v\n%v", keys(got), later, want)

@@ -164,13 +164,13 @@ var Settings = []Setting{
 
 	// Method.
 	{Flag: "method", Key: "method", Category: CategoryMethod,
-		Usage: "`NAME`: cheb, linear, cheb-aug, adversarial, thresholds or reductions",
+		Usage: "cheb|linear|cheb-aug|adversarial|thresholds|reductions",
 		Field: func(c *Config) any { return &c.Method }},
 	{Flag: "constraint", Key: "constraint", Category: CategoryMethod, Only: OnlyConstrained, Default: ConstraintDP,
 		Usage: "thresholds, reductions: the constraint `C`, dp or eo",
 		Field: func(c *Config) any { return &c.Constraint }},
-	{Flag: "base-run", Key: "base_run", Category: CategoryMethod, Only: OnlyThresholds, DefaultText: "train the λ = 0 networks",
-		Usage: "thresholds: post-process the λ = 0 networks of run folder `RUN`",
+	{Flag: "base-run", Key: "base_run", Category: CategoryMethod, Only: OnlyThresholds, DefaultText: "train them",
+		Usage: "thresholds: the λ = 0 networks of run folder `RUN`",
 		Field: func(c *Config) any { return &c.BaseRun }},
 	{Flag: "rho", Key: "rho", Category: CategoryMethod, Only: OnlyChebAug, Default: 0.01, // scalarize.DefaultRho
 		Usage: "cheb-aug: the augmentation's weight `ρ` > 0",

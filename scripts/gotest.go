@@ -74,6 +74,9 @@ func main() {
 		case e.Action == "fail":
 			fmt.Print(strings.Join(held[key], ""))
 			delete(held, key)
+		case e.Action == "skip" && e.Test == "":
+			// A package without tests ("no test files"): nothing skipped.
+			delete(held, key)
 		case e.Action == "skip":
 			name := e.Test
 			if i := strings.Index(name, "/"); i >= 0 {

@@ -51,6 +51,8 @@ var settingValues = map[string][]string{
 	"schedule-rows":      {"--conditioned", "--schedule-rows", "500"},
 	"film-penalty":       {"--conditioned", "--film-penalty", "before"},
 	"eval-lambdas":       {"--conditioned", "--eval-lambdas", "log:8"},
+	"constraint":         {"--method", "reductions", "--constraint", "eo"},
+	"base-run":           {"--method", "thresholds", "--base-run", "runs/base"},
 }
 
 // storedConfig parses fp train's arguments as fp does and returns the

@@ -133,6 +133,12 @@ func TestGroupsTwoIsBinary(t *testing.T) {
 		t.Fatalf("two groups: ATO %+v, binary %+v", ig.ATO, ib.ATO)
 	}
 	ig.ATO = ib.ATO
+	// The overlap weights come out of two computations equal to rounding
+	// (1 − ê against the R-group rule), and so do their Kish sizes.
+	if !close(ig.SmallestESS, ib.SmallestESS, 1e-9) {
+		t.Fatalf("two groups: SmallestESS %g, binary %g", ig.SmallestESS, ib.SmallestESS)
+	}
+	ig.SmallestESS = ib.SmallestESS
 	if ib != ig {
 		t.Fatalf("two groups: %+v, binary %+v", ig, ib)
 	}

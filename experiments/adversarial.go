@@ -20,6 +20,17 @@ func (r *Runner) runAdversarialSplit(ctx context.Context, m int, workers chan st
 	if err != nil {
 		return err
 	}
+	return r.eachLambda(ctx, m, workers, func(_ int, l float64) (records.Record, error) {
+		return r.trainAdversarial(ctx, sd, l)
+	})
+}
+
+// eachLambda trains, for every λ of the grid not yet recorded on split m,
+// the candidate train(i, λ) makes (i its place in the grid), each in its
+// own goroutine holding one of workers, and records it; the methods whose
+// candidates train one at a time (the adversarial baseline, reductions)
+// share it.
+func (r *Runner) eachLambda(ctx context.Context, m int, workers chan struct{}, train func(i int, l float64) (records.Record, error)) error {
 	errs := make([]error, len(r.grid))
 	done := make(chan int, len(r.grid))
 	started := 0
@@ -35,7 +46,7 @@ func (r *Runner) runAdversarialSplit(ctx context.Context, m int, workers chan st
 				return
 			}
 			defer func() { <-workers }()
-			rec, err := r.trainAdversarial(ctx, sd, l)
+			rec, err := train(i, l)
 			if err == nil {
 				err = r.finish(&rec)
 			}

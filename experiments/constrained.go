@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -120,32 +119,9 @@ func (r *Runner) runReductionsSplit(ctx context.Context, m int, workers chan str
 		return fmt.Errorf("split %d: %w", m, err)
 	}
 	grid := reductions.Grid(len(r.grid), mom.Dim(), reductions.GridLimit)
-	errs := make([]error, len(r.grid))
-	done := make(chan int, len(r.grid))
-	started := 0
-	for i, l := range r.grid {
-		if _, ok := r.isDone(m, l); ok {
-			continue
-		}
-		started++
-		go func() {
-			defer func() { done <- i }()
-			if !acquire(ctx, workers) {
-				errs[i] = ctx.Err()
-				return
-			}
-			defer func() { <-workers }()
-			rec, err := r.trainReduction(ctx, sd, mom, l, grid[i])
-			if err == nil {
-				err = r.finish(&rec)
-			}
-			errs[i] = err
-		}()
-	}
-	for range started {
-		<-done
-	}
-	return errors.Join(errs...)
+	return r.eachLambda(ctx, m, workers, func(i int, l float64) (records.Record, error) {
+		return r.trainReduction(ctx, sd, mom, l, grid[i])
+	})
 }
 
 // relabelled is d with the labels and row weights of the cost-sensitive

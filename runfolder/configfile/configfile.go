@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fpareto/fp/datasets"
+	"github.com/fpareto/fp/internal/printable"
 	"github.com/fpareto/fp/internal/suggest"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -96,7 +97,7 @@ func alwaysWritten() []string {
 func Read(path string, keys map[string]string) (*File, error) {
 	entries, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("--config %s: %w", path, err)
+		return nil, oneLine{fmt.Errorf("--config %s: %w", path, err)} // the path escaped too
 	}
 	return build(path, entries, keys)
 }
@@ -115,6 +116,13 @@ func (f *File) Apply(isSet func(flag string) bool, set func(flag, value string) 
 	}
 	return nil
 }
+
+// oneLine is an error whose text has its control characters escaped
+// (internal/printable), keeping what it wraps.
+type oneLine struct{ err error }
+
+func (e oneLine) Error() string { return printable.String(e.err.Error()) }
+func (e oneLine) Unwrap() error { return e.err }
 
 // build reads the entries of the file at path.
 func build(path string, entries []entry, keys map[string]string) (*File, error) {

@@ -61,15 +61,24 @@ func readFile(path string) ([]entry, error) {
 
 // parse reads b in the format of the file extension ext.
 func parse(ext string, b []byte) ([]entry, error) {
+	var entries []entry
+	var err error
 	switch ext {
 	case ".yaml", ".yml":
-		return yamlEntries(b)
+		entries, err = yamlEntries(b)
 	case ".json":
-		return jsonEntries(b)
+		entries, err = jsonEntries(b)
 	case ".toml":
-		return tomlEntries(b)
+		entries, err = tomlEntries(b)
+	default:
+		return nil, fmt.Errorf("want a .yaml, .yml, .toml or .json file")
 	}
-	return nil, fmt.Errorf("want a .yaml, .yml, .toml or .json file")
+	if err != nil {
+		// The parsers quote the text they stopped at, newlines and control
+		// characters included: escaped, the error stays one line.
+		return nil, oneLine{err}
+	}
+	return entries, nil
 }
 
 func yamlEntries(b []byte) ([]entry, error) {

@@ -159,7 +159,7 @@ func build(path string, entries []entry, keys map[string]string) (*File, error) 
 		}
 		byFlag[flag] = e.key
 		if e.kind == "list" && isListFlag(flag) && e.items != nil {
-			e.kind, e.value = "", strings.Join(e.items, ",")
+			e.kind, e.value = "", runfolder.FormatList(e.items) // as the flag reads it back
 		}
 		switch e.kind {
 		case "null":

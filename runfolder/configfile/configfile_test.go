@@ -236,3 +236,20 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// A list of column names in a config file reaches the flag as the flag
+// reads it: a name holding a comma stays one name.
+func TestReadListWithComma(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(path, []byte("exclude: [\"inc,high\", b]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Read(path, trainKeys())
+	if err != nil || len(f.Sets) != 1 {
+		t.Fatalf("%+v, %v", f, err)
+	}
+	got, err := runfolder.ParseList(f.Sets[0].Value)
+	if err != nil || len(got) != 2 || got[0] != "inc,high" || got[1] != "b" {
+		t.Errorf("exclude %q read back as %q (%v), want [inc,high b]", f.Sets[0].Value, got, err)
+	}
+}

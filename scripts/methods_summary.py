@@ -60,6 +60,9 @@ def main():
     # Every method on the splits the methods' runs have (a smaller run than the decision study's
     # is compared on its splits only).
     splits = {r["split"] for r in records(os.path.join(meth, "base"))}
+    # The paired difference is between the best method without the sensitive attribute and the
+    # best with it among the methods that hold every split (a method run on fewer splits is shown
+    # on its own splits, and its mean is not comparable with the others').
     for notion, (key, bound) in BOUNDS.items():
         methods = {
             "penalty cheb %s-mean (fp)" % notion: (os.path.join(dec, "cheb-%s-mean" % notion), False),
@@ -88,13 +91,16 @@ def main():
             print("%-40s %-6s %-7d %.3f [%.3f, %.3f]         %.3f      %d" % (
                 name, "yes" if uses else "no", len(b), m, lo, hi, np.mean([v[1] for v in b.values()]),
                 sum(v[2] for v in b.values())))
-        fp_no = {k: v for k, v in res.items() if not v[1] and "(fp)" in k}
-        fp_yes = {k: v for k, v in res.items() if v[1] and "(fp)" in k}
+        full = {k: v for k, v in res.items() if "(fp)" in k and set(v[0]) == splits}
+        fp_no = {k: v for k, v in full.items() if not v[1]}
+        fp_yes = {k: v for k, v in full.items() if v[1]}
+        for k, v in res.items():
+            if "(fp)" in k and k not in full:
+                print("  (%s: %d of the %d splits, left out of the paired difference)" % (k, len(v[0]), len(splits)))
         if fp_no and fp_yes:
             a = max(fp_no, key=lambda k: np.mean([x[0] for x in fp_no[k][0].values()]))
             b = max(fp_yes, key=lambda k: np.mean([x[0] for x in fp_yes[k][0].values()]))
-            splits = sorted(set(fp_no[a][0]) & set(fp_yes[b][0]))
-            d = [fp_yes[b][0][s][0] - fp_no[a][0][s][0] for s in splits]
+            d = [fp_yes[b][0][s][0] - fp_no[a][0][s][0] for s in sorted(splits)]
             m, lo, hi = interval(d)
             print("paired, %d splits: %s − %s: %+.3f [%+.3f, %+.3f]" % (len(splits), b, a, m, lo, hi))
         print()

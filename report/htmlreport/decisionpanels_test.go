@@ -6,12 +6,15 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
+	"github.com/fpareto/fp/runfolder"
 )
 
 // familyRun writes the records of a sweep of one family (no networks, no
@@ -136,6 +139,41 @@ func TestDecisionPanelsFronts(t *testing.T) {
 		if c.BaseProbability && len(c.Front) > 0 {
 			t.Errorf("group-thresholds candidate %d is on the fronts %v against the risk", c.ID, c.Front)
 		}
+	}
+
+	// The method comparison against the error is fp compare --axis
+	// error's, group thresholds included.
+	all, _, err := runfolder.ReadAll(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := compare.Run(all, compare.Options{Axis: records.AxisError})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for _, mc := range p.Comparisons[0].Metrics {
+		if mc.Axis != records.AxisError {
+			continue
+		}
+		for _, r := range mc.Pooled {
+			k := slices.IndexFunc(want.Pooled, func(w compare.Pooled) bool { return w.Metric == r.Metric && w.Group == r.Group })
+			if k < 0 || !reflect.DeepEqual(want.Pooled[k], r) {
+				t.Errorf("error against %s, %s: %+v, fp compare --axis error says %+v", mc.Metric, r.Group, r, want.Pooled[max(k, 0)])
+			}
+			if r.Group == "thresholds/dp" {
+				rows++
+			}
+		}
+		for _, pr := range mc.Paired {
+			k := slices.IndexFunc(want.Paired, func(w compare.PairedRow) bool { return w.Metric == pr.Metric && w.A == pr.A && w.B == pr.B })
+			if k < 0 || want.Paired[k].QValue != pr.QValue || want.Paired[k].Mean != pr.Mean {
+				t.Errorf("error against %s, %s − %s: %+v, not fp compare --axis error's", mc.Metric, pr.A, pr.B, pr.PairedRow)
+			}
+		}
+	}
+	if rows != len(p.DecisionMetrics) {
+		t.Errorf("the group thresholds are in %d comparisons against the error, want %d", rows, len(p.DecisionMetrics))
 	}
 
 	var buf bytes.Buffer

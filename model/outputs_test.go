@@ -49,7 +49,7 @@ func TestOutputsAreColumnsOfTheLastLayer(t *testing.T) {
 	}
 	one := *p
 	one.Outputs = 0 // the last layer is R wide, not one
-	if err := one.Validate(); err == nil || !strings.Contains(err.Error(), "layer 3") {
+	if err := one.Validate(); err == nil || !strings.Contains(err.Error(), `"weights[2]"`) {
 		t.Errorf("a network of %d outputs read as one: %v", R, err)
 	}
 }

@@ -105,33 +105,42 @@ func (p *Params) CopyFrom(q *Params) {
 }
 
 // Validate checks that the parameter slices match the architecture and the
-// number of outputs, and are finite. The architecture, the input width and
-// the outputs come from a file and may claim any size, so they are checked
-// against the slices the file holds before anything of their size is
-// allocated or multiplied.
+// number of outputs, and are finite. It is the one home of that rule: Load
+// checks a network file's architecture, inputs and tensors through it.
+// The architecture, the input width and the outputs may come from a file
+// and claim any size, so they are checked against the slices held before
+// anything of their size is allocated or multiplied. Its errors are
+// *FieldError values naming the network file's member ("arch", "dim",
+// "weights[l]", "biases[l]"), the same names as W's and B's indices.
 func (p *Params) Validate() error {
 	a := p.Arch
-	if a.Layers < 1 || a.Hidden < 1 || p.Dim < 1 || p.Outputs < 0 {
-		return fmt.Errorf("network %v on %d inputs with %d outputs: want at least one layer, one hidden unit and one input", a, p.Dim, p.Outputs)
+	if a.Layers < 1 || a.Hidden < 1 {
+		return fieldErr("arch", "%v: want at least one layer and one hidden unit", a)
+	}
+	if p.Outputs < 0 {
+		return fmt.Errorf("network %v: %d outputs, want at least one", a, p.Outputs)
 	}
 	if len(p.W) != a.Layers || len(p.B) != a.Layers {
-		return fmt.Errorf("network %v on %d inputs: want %d layers, got %d weights and %d biases",
-			a, p.Dim, a.Layers, len(p.W), len(p.B))
+		return fieldErr("weights", "architecture %v: want %d layers, got %d weight and %d bias tensors", a, a.Layers, len(p.W), len(p.B))
+	}
+	if a.Layers > 1 && a.Hidden != len(p.B[0]) {
+		return fieldErr("arch", "%d hidden units, the first layer holds %d biases", a.Hidden, len(p.B[0]))
+	}
+	if p.Dim < 1 || p.Dim > len(p.W[0]) {
+		return fieldErr("dim", "%d inputs, the first layer holds %d weights", p.Dim, len(p.W[0]))
 	}
 	for l, s := range p.Shapes() {
-		if s.In > math.MaxInt/s.Out || len(p.W[l]) != s.In*s.Out || len(p.B[l]) != s.Out {
-			return fmt.Errorf("layer %d: want %d×%d weights and %d biases, got %d and %d",
-				l+1, s.In, s.Out, s.Out, len(p.W[l]), len(p.B[l]))
+		if s.In > math.MaxInt/s.Out || len(p.W[l]) != s.In*s.Out {
+			return fieldErr(fmt.Sprintf("weights[%d]", l), "%d values, want %d×%d", len(p.W[l]), s.In, s.Out)
 		}
-		for _, v := range p.W[l] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("layer %d: weight is %v", l+1, v)
-			}
+		if len(p.B[l]) != s.Out {
+			return fieldErr(fmt.Sprintf("biases[%d]", l), "%d values, want %d", len(p.B[l]), s.Out)
 		}
-		for _, v := range p.B[l] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("layer %d: bias is %v", l+1, v)
-			}
+		if err := finite(fmt.Sprintf("weights[%d]", l), p.W[l]); err != nil {
+			return err
+		}
+		if err := finite(fmt.Sprintf("biases[%d]", l), p.B[l]); err != nil {
+			return err
 		}
 	}
 	return nil

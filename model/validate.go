@@ -30,41 +30,21 @@ func fieldErr(field, format string, args ...any) error {
 
 // validate checks every member of f the scorer, the exporter and the
 // readers of its schema and card use, before any of them does: the
-// architecture against the weights' and biases' shapes, every number
-// finite, the standardization (features, mean and sd: all of them, with
-// one entry per input, or none, as in a propensity model's network fed
-// standardized inputs) with no negative sd, the schema's columns and its
-// coding of y and a, the card's groups, and a conditioned file's
-// conditioning network. It returns the MLP f holds. Sizes are checked
-// against the lengths the file holds before anything is allocated from
-// them, so that a damaged "arch" or "dim" cannot ask for unbounded memory.
+// architecture against the weights' and biases' shapes and every weight
+// finite (Params.Validate, the one home of that rule, which bounds every
+// size by the lengths the file holds before allocating from it), the
+// standardization (features, mean and sd: all of them, with one entry per
+// input, or none, as in a propensity model's network fed standardized
+// inputs) with no negative sd, the schema's columns and its coding of y and
+// a, and the card's groups. It returns the MLP f holds.
 func (f *File) validate() (*Params, error) {
 	a, err := ParseArch(f.Arch)
 	if err != nil {
 		return nil, fieldErr("arch", "%v", err)
 	}
-	if len(f.Weights) != a.Layers || len(f.Biases) != a.Layers {
-		return nil, fieldErr("weights", "architecture %v has %d layers, the file holds %d weight and %d bias tensors", a, a.Layers, len(f.Weights), len(f.Biases))
-	}
-	if a.Hidden != len(f.Biases[0]) {
-		return nil, fieldErr("arch", "%d hidden units, the first layer holds %d biases", a.Hidden, len(f.Biases[0]))
-	}
-	if f.Dim < 1 || f.Dim > len(f.Weights[0]) {
-		return nil, fieldErr("dim", "%d inputs, the first layer holds %d weights", f.Dim, len(f.Weights[0]))
-	}
-	for l, s := range a.Shapes(f.Dim) {
-		if len(f.Weights[l]) != s.In*s.Out {
-			return nil, fieldErr(fmt.Sprintf("weights[%d]", l), "%d values, want %d×%d = %d", len(f.Weights[l]), s.In, s.Out, s.In*s.Out)
-		}
-		if len(f.Biases[l]) != s.Out {
-			return nil, fieldErr(fmt.Sprintf("biases[%d]", l), "%d values, want %d", len(f.Biases[l]), s.Out)
-		}
-		if err := finite(fmt.Sprintf("weights[%d]", l), f.Weights[l]); err != nil {
-			return nil, err
-		}
-		if err := finite(fmt.Sprintf("biases[%d]", l), f.Biases[l]); err != nil {
-			return nil, err
-		}
+	p := &Params{Arch: a, Dim: f.Dim, W: f.Weights, B: f.Biases}
+	if err := p.Validate(); err != nil {
+		return nil, err
 	}
 	if err := f.validateInputs(); err != nil {
 		return nil, err
@@ -75,7 +55,7 @@ func (f *File) validate() (*Params, error) {
 	if err := f.validateCard(); err != nil {
 		return nil, err
 	}
-	return &Params{Arch: a, Dim: f.Dim, W: f.Weights, B: f.Biases}, nil
+	return p, nil
 }
 
 // validateInputs checks the inputs' names and standardization: features,

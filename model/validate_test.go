@@ -47,6 +47,7 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 		{"features renamed", func(m map[string]any) { m["features"] = []string{"age", "sex=F"} }, `"features"`},
 		{"layer short", func(m map[string]any) { m["weights"] = [][]float64{{1, 2, 3}, {3, -2}} }, `"weights[0]"`},
 		{"bias deleted", func(m map[string]any) { delete(m, "biases") }, `"weights"`},
+		{"output bias deleted", func(m map[string]any) { m["biases"] = [][]float64{{0, -1}, {}} }, `"biases[1]"`},
 		{"huge arch", func(m map[string]any) { m["arch"] = "2x1000000000" }, `"arch"`},
 		{"many layers", func(m map[string]any) { m["arch"] = "1000000000x2" }, `"weights"`},
 		{"huge dim", func(m map[string]any) { m["dim"] = 1 << 40 }, `"dim"`},

@@ -7,16 +7,17 @@ import (
 	"testing"
 )
 
-// outFixture lays out a run folder (its files need only exist: every
-// command refuses before reading them), a data file with a symbolic and a
-// hard link to it, and a network file outside the run.
+// outFixture lays out a run folder (its files need only exist: CheckOut
+// reads none of them), a data file with a symbolic and a hard link to it,
+// a hard link to the run's records, and a network file and a propensity
+// file outside the run.
 func outFixture(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{
-		"run/config.json", "run/records.jsonl", "run/runs.log",
+		"run/config.json", "run/records.jsonl", "run/runs.log", "run/running.json",
 		"run/networks/split-000/net.json", "run/splits/split-000/propensity.json",
-		"data.csv", "net.json",
+		"data.csv", "net.json", "prop.json",
 	} {
 		p := filepath.Join(dir, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -64,26 +65,47 @@ func TestCheckOutAllows(t *testing.T) {
 	}
 }
 
-// CheckOut refuses, in one line naming the flag, an output that is an
-// input (by path, symbolic or hard link) or a file a run keeps.
+// CheckOut refuses, in one line naming the command, the flag and what to
+// do, an output that is an input (by path, another spelling, a symbolic or
+// a hard link, or a link to a file of an input run folder) or a file a run
+// keeps, wherever the run is. The commands' own tests check that each
+// passes its inputs; the cases of the rule are here.
 func TestCheckOutRefuses(t *testing.T) {
 	dir := outFixture(t)
 	p := func(f string) string { return filepath.Join(dir, f) }
-	ins := []Input{{"--data", p("data.csv")}, {"", p("run")}}
-	for _, tc := range []struct{ out, want string }{
-		{p("data.csv"), "is --data " + p("data.csv")},
-		{p("run/../data.csv"), "is --data"},
-		{p("sym.csv"), "is --data"},
-		{p("hard.csv"), "same file as --data"},
-		{p("run"), "is the input " + p("run")},
-		{p("run/records.jsonl"), "records"},
-		{p("run/config.json"), "of the run in"},
-		{p("records-link.html"), "same file as " + p("run/records.jsonl")},
-		{p("elsewhere/records.jsonl"), "named as a records file"},
+	// The inputs of fp predict, and a run folder as fp report and fp plot
+	// take it.
+	predict := []Input{{"--data", p("data.csv")}, {"--model", p("net.json")}, {"--propensity-file", p("prop.json")}}
+	run := []Input{{"", p("run")}}
+	for _, tc := range []struct {
+		name string
+		ins  []Input
+		out  string
+		want string
+	}{
+		{"its data", predict, p("data.csv"), "is --data " + p("data.csv")},
+		{"its data, another spelling", predict, p("run/../data.csv"), "is --data"},
+		{"a symbolic link to its data", predict, p("sym.csv"), "is --data"},
+		{"a hard link to its data", predict, p("hard.csv"), "same file as --data"},
+		{"its network", predict, p("net.json"), "is --model"},
+		{"its propensity file", predict, p("prop.json"), "is --propensity-file"},
+		{"its run folder", run, p("run"), "is the input " + p("run")},
+		{"a records file it reads", []Input{{"", p("run/records.jsonl")}}, p("run/records.jsonl"), "is the input"},
+		{"a hard link to an input run's records", run, p("records-link.html"), "same file as " + p("run/records.jsonl")},
+		{"a run's records", predict, p("run/records.jsonl"), "named as a records file"},
+		{"a records name elsewhere", predict, p("elsewhere/records.jsonl"), "named as a records file"},
+		{"a run's configuration", predict, p("run/config.json"), "the configuration of the run in"},
+		{"a run's log", predict, p("run/runs.log"), "the invocation log"},
+		{"a running run's line", run, p("run/running.json"), "invocation line of a running run"},
+		{"a stored network", predict, p("run/networks/split-000/net.json"), "a stored network"},
+		{"a new network file in a run", predict, p("run/networks/split-000/new.json"), "a stored network"},
+		{"a propensity model", predict, p("run/splits/split-000/propensity.json"), "a per-split file"},
+		{"no inputs", nil, p("run/config.json"), "the configuration of the run in"},
 	} {
-		err := CheckOut("predict", "--out", tc.out, ins...)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "predict: --out "+tc.out) {
-			t.Errorf("--out %s: err = %v, want %q", tc.out, err, tc.want)
+		err := CheckOut("predict", "--out", tc.out, tc.ins...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "predict: --out "+tc.out) ||
+			!strings.HasSuffix(err.Error(), ": write it elsewhere") || strings.ContainsAny(err.Error(), "\n\r") {
+			t.Errorf("%s: --out %s: err = %v, want one line saying %q", tc.name, tc.out, err, tc.want)
 		}
 	}
 }

@@ -143,7 +143,7 @@ func TestPropensityGroupsRoundTrip(t *testing.T) {
 		{"short output", edit(func(m map[string]any) {
 			w := m["network"].(map[string]any)["weights"].([]any)
 			w[1] = w[1].([]any)[:8]
-		}), "want 3×4 weights and 4 biases, got 8 and 4"},
+		}), `"weights[1]": 8 values, want 3×4`},
 	} {
 		if err := os.WriteFile(PropensityPath(dir, 2), []byte(tc.content), 0o644); err != nil {
 			t.Fatal(err)

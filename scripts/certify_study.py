@@ -496,6 +496,77 @@ def pct(k, n):
     return f"{100 * k / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
+def tally(recs, m):
+    """Counts of metric m's intervals over the repetitions recs: for "near" (population value near 0)
+    and "rest", [intervals, covered, misses below, misses above], each repetition's (covered,
+    intervals) for the by-rep interval, and the candidates without an interval."""
+    cnt = {"near": [0, 0, 0, 0], "rest": [0, 0, 0, 0]}
+    reps = {"near": [], "rest": []}
+    none = 0
+    for r in recs:
+        here = {"near": [0, 0], "rest": [0, 0]}
+        for c in r["candidates"]:
+            ci = c["ci"].get(m)
+            v = c["pop"][m]
+            if not ci or ci[0] is None:
+                none += 1
+                continue
+            lo, hi = ci
+            half = (hi - lo) / 2
+            dist0 = 1 - v if m == "dp_ratio" else v
+            part = "near" if m in FAIR and dist0 <= half / 1.96 else "rest"
+            k = cnt[part]
+            k[0] += 1
+            here[part][1] += 1
+            if lo <= v <= hi:
+                k[1] += 1
+                here[part][0] += 1
+            elif v < lo:
+                k[2] += 1
+            else:
+                k[3] += 1
+        for part in here:
+            reps[part].append(tuple(here[part]))
+    return cnt, reps, none
+
+
+def row_cells(m, part, cnt, reps):
+    """The four table cells of one part (near 0 or rest) of metric m."""
+    t, cov, low, high = cnt
+    if part == "near" and m not in FAIR:
+        return ["—", "—", "—", "—"]
+    nrep = sum(1 for _, x in reps if x)
+    clo, chi = cluster_interval(reps)
+    rep_iv = f"[{100 * clo:.1f}, {100 * chi:.1f}]" if t else "—"
+    flag = ""
+    if t:
+        if not 0.90 <= cov / t <= 0.99:
+            flag = " **off target**"
+        if t < 100:
+            flag += " (fewer than 100)"
+    return [f"{t} ({nrep})", pct(cov, t) + flag, rep_iv, f"{low} / {high}"]
+
+
+def pooled_table(d):
+    """Every metric's coverage over all cells' candidates together (near 0 and the rest), the
+    (cell, repetition) pairs resampled for the by-rep interval."""
+    recs = []
+    for proc, n in CELLS:
+        recs += by_rep(read_lines(os.path.join(d, f"coverage-{proc}-{n}.jsonl")))
+    if not recs:
+        return []
+    lines = ["### All cells together", "",
+             f"The {len(recs)} repetitions of the cells above pooled: every metric has its near-0 "
+             "candidates from all processes and sizes (a cell alone holds fewer than 100 for some).", "",
+             "| metric | near 0: count (reps) | coverage | by rep | low / high | rest: count (reps) | coverage | by rep | low / high | no interval |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for m in METRICS:
+        cnt, reps, none = tally(recs, m)
+        cells = row_cells(m, "near", cnt["near"], reps["near"]) + row_cells(m, "rest", cnt["rest"], reps["rest"])
+        lines.append(f"| {m} | " + " | ".join(cells) + f" | {none} |")
+    return lines + [""]
+
+
 CELLS = [("p1", 1000), ("p1", 5000), ("p2", 1000), ("p2", 5000)]
 
 
@@ -520,54 +591,16 @@ def coverage_tables(d):
                   "| metric | near 0: count (reps) | coverage | by rep | low / high | rest: count (reps) | coverage | by rep | low / high | no interval |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
         for m in METRICS:
-            cnt = {"near": [0, 0, 0, 0], "rest": [0, 0, 0, 0]}
-            reps = {"near": [], "rest": []}
-            none = 0
-            for r in recs:
-                here = {"near": [0, 0], "rest": [0, 0]}
-                for c in r["candidates"]:
-                    ci = c["ci"].get(m)
-                    v = c["pop"][m]
-                    if not ci or ci[0] is None:
-                        none += 1
-                        continue
-                    lo, hi = ci
-                    half = (hi - lo) / 2
-                    dist0 = 1 - v if m == "dp_ratio" else v
-                    near = m in FAIR and dist0 <= half / 1.96
-                    k = cnt["near" if near else "rest"]
-                    k[0] += 1
-                    here["near" if near else "rest"][1] += 1
-                    if lo <= v <= hi:
-                        k[1] += 1
-                        here["near" if near else "rest"][0] += 1
-                    elif v < lo:
-                        k[2] += 1
-                    else:
-                        k[3] += 1
-                for part in here:
-                    reps[part].append(tuple(here[part]))
+            cnt, reps, none = tally(recs, m)
             cells = []
             for part in ("near", "rest"):
-                t, cov, low, high = cnt[part]
-                if part == "near" and m not in FAIR:
-                    cells += ["—", "—", "—", "—"]
-                    continue
-                nrep = sum(1 for _, x in reps[part] if x)
-                clo, chi = cluster_interval(reps[part])
-                rep_iv = f"[{100 * clo:.1f}, {100 * chi:.1f}]" if t else "—"
-                flag = ""
-                if t:
-                    share = cov / t
-                    if not 0.90 <= share <= 0.99:
-                        flag = " **off target**"
-                    if t < 100:
-                        flag += " (fewer than 100)"
+                t, cov = cnt[part][0], cnt[part][1]
+                cells += row_cells(m, part, cnt[part], reps[part])
+                if t and not (part == "near" and m not in FAIR):
                     summary.append((proc, n, m, part, t, cov))
-                cells += [f"{t} ({nrep})", pct(cov, t) + flag, rep_iv, f"{low} / {high}"]
             lines.append(f"| {m} | " + " | ".join(cells) + f" | {none} |")
         lines.append("")
-    return lines, summary
+    return lines + pooled_table(d), summary
 
 
 def certify_tables(d):

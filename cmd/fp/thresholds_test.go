@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
-	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,19 +28,10 @@ func TestThresholdsCandidatesPredictAndAudit(t *testing.T) {
 		{"four groups dp", "compas-race4", "dp"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := experiments.DefaultConfig()
-			cfg.Dataset, cfg.Method, cfg.Constraint = tc.dataset, experiments.MethodThresholds, tc.constraint
-			cfg.Splits, cfg.Lambdas, cfg.Epochs, cfg.PropensityEpochs = 1, "0,0.5,0.9", 30, 5
-			cfg.Engine, cfg.Workers = "backprop", 1
-			out := filepath.Join(t.TempDir(), "run")
-			runner, err := experiments.NewRunner(cfg, out, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := runner.Run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			runner.Close()
+			out, recs := smallSweep(t, func(cfg *experiments.Config) {
+				cfg.Dataset, cfg.Method, cfg.Constraint = tc.dataset, experiments.MethodThresholds, tc.constraint
+				cfg.Lambdas, cfg.PropensityEpochs = "0,0.5,0.9", 5
+			})
 
 			// The split's test rows as the original file has them, and
 			// the same without the sensitive column.
@@ -64,7 +52,6 @@ func TestThresholdsCandidatesPredictAndAudit(t *testing.T) {
 				groupCol = "group_coded"
 			}
 
-			recs := readRecords(t, out)
 			if len(recs) != 4 { // the grid and λ = 0 and 1
 				t.Fatalf("%d records, want 4", len(recs))
 			}
@@ -94,36 +81,11 @@ func TestThresholdsCandidatesPredictAndAudit(t *testing.T) {
 				if _, stderr, err := runFP(t, "predict", "--model", model, "--data", rows, "--out", scored, "--keep-coded"); err != nil {
 					t.Fatalf("predict: %v: %s", err, stderr)
 				}
-				stdout, stderr, err := runFP(t, "audit", "--data", scored, "--decision", "decision", "--label", "y_coded", "--group", groupCol, "--json")
-				if err != nil {
-					t.Fatalf("audit: %v: %s", err, stderr)
-				}
-				var got struct {
-					N        int
-					Accuracy float64
-					DPDiff   float64 `json:"dp_diff"`
-					DPRatio  float64 `json:"dp_ratio"`
-					EODiff   float64 `json:"eo_diff"`
-					EOppDiff float64 `json:"eopp_diff"`
-				}
-				if err := json.Unmarshal([]byte(stdout), &got); err != nil {
-					t.Fatal(err)
-				}
+				got := auditJSON(t, "--data", scored, "--decision", "decision", "--label", "y_coded", "--group", groupCol)
 				if got.N != rec.NTest {
 					t.Fatalf("%s: audit of %d rows, want %d", rec.Key(), got.N, rec.NTest)
 				}
-				for _, c := range []struct {
-					name      string
-					got, want float64
-				}{
-					{"accuracy", got.Accuracy, rec.Accuracy}, {"dp_diff", got.DPDiff, rec.DPDiff},
-					{"dp_ratio", got.DPRatio, rec.DPRatio}, {"eo_diff", got.EODiff, rec.EODiff},
-					{"eopp_diff", got.EOppDiff, rec.EOppDiff},
-				} {
-					if math.Abs(c.got-c.want) > 1e-9 {
-						t.Errorf("%s: %s %v, record %v", rec.Key(), c.name, c.got, c.want)
-					}
-				}
+				got.checkDecisions(t, rec, 1e-9)
 			}
 		})
 	}

@@ -309,7 +309,7 @@ func TestModelValidate(t *testing.T) {
 		{"zero T", &propensity.Model{Net: good}, "temperature 0"},
 		{"nan T", &propensity.Model{Net: good, T: math.NaN()}, "temperature NaN"},
 		{"inf T", &propensity.Model{Net: good, T: math.Inf(1)}, "temperature +Inf"},
-		{"bad weight", &propensity.Model{Net: bad, T: 1}, "weight is +Inf"},
+		{"bad weight", &propensity.Model{Net: bad, T: 1}, `"weights[0][0]": +Inf`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.m.Validate()

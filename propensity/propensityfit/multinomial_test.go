@@ -345,7 +345,7 @@ func TestMultinomialPredictAndValidate(t *testing.T) {
 			p := randomGroupsNet(rng, arch, 2, 3)
 			p.W[1][2] = math.NaN()
 			return p
-		}(), T: 1}, "layer 2: weight is NaN"},
+		}(), T: 1}, `"weights[1][2]": NaN`},
 		{"one logit", &propensity.Multinomial{Net: model.InitOutputs(arch, 2, 1, rng), T: 1}, "1 groups, want ≥ 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,18 +1,19 @@
 package configfile
 
 import (
-	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/fpareto/fp/internal/fuzzcheck"
 )
 
 // formats are the extensions FuzzConfigFile reads its input as, chosen by
 // the input's first argument.
 var formats = []string{".yaml", ".json", ".toml"}
 
-// FuzzConfigFile reads any text as a YAML, JSON or TOML config file: it
-// must end in a File or a one-line error, without a panic, and within a
-// bounded allocation however its aliases or nesting multiply.
+// FuzzConfigFile reads any text as a YAML, JSON or TOML config file, under
+// the bounds of fuzzcheck: it must end in a File or a one-line error,
+// without a panic or a hang, and within a bounded allocation however its
+// aliases or nesting multiply.
 func FuzzConfigFile(f *testing.F) {
 	for _, seed := range []struct {
 		format byte
@@ -37,18 +38,13 @@ func FuzzConfigFile(f *testing.F) {
 			return // readFile refuses it before parsing
 		}
 		ext := formats[int(format)%len(formats)]
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		entries, err := parse(ext, text)
-		if err == nil {
+		fuzzcheck.Run(t, len(text), func() error {
+			entries, err := parse(ext, text)
+			if err != nil {
+				return err
+			}
 			_, err = build("f"+ext, entries, keys)
-		}
-		runtime.ReadMemStats(&after)
-		if err != nil && strings.ContainsAny(err.Error(), "\n\r") {
-			t.Errorf("%s: error of more than one line: %q", ext, err)
-		}
-		if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); mb > 256 {
-			t.Errorf("%s: %d bytes allocated %.0f MB", ext, len(text), mb)
-		}
+			return err
+		})
 	})
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fpareto/fp/compare"
-	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -82,22 +81,15 @@ func NewOutcomeOn(sum Summary, out string, recs []records.Record, metric string,
 	}
 	o := &Outcome{Out: out, Candidates: sum.Total, Trained: sum.Trained, Resumed: sum.Resumed, Failed: sum.Failed,
 		ElapsedSeconds: sum.Elapsed.Seconds(), Metric: metric, Axis: axis, Comparison: cmp, Elapsed: sum.Elapsed, DecidedOn: d.String()}
-	in := recs[:0:0]
-	for _, r := range recs {
-		if r.InPlane(axis, metric) {
-			in = append(in, r)
-		}
-	}
-	recs = in
-	pts := make([]pareto.Point, len(recs))
+	ptrs := make([]*records.Record, len(recs))
 	for i := range recs {
-		dr, du, _, _, err := d.PointOn(&recs[i], axis, metric)
-		if err != nil {
-			return nil, err
-		}
-		pts[i] = pareto.Point{X: dr, Y: du}
+		ptrs[i] = &recs[i]
 	}
-	for _, i := range pareto.Front(pts) {
+	front, err := compare.Front(ptrs, axis, metric, d)
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range front {
 		r := recs[i]
 		r.Weights = filepath.Join(out, r.Weights)
 		o.Front = append(o.Front, r)

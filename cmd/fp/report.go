@@ -24,18 +24,18 @@ func reportCommand() *cli.Command {
 		Name:      "report",
 		Usage:     "write one self-contained HTML page with the fronts, the non-dominated networks and the comparison of one or more runs",
 		ArgsUsage: "RUN...",
-		Description: "RUN is a run folder written by fp train (or a records file inside one); give several to show\n" +
-			"methods side by side (runs of several datasets only with --by dataset). The page opens from disk and loads nothing from the network: it shows a\n" +
-			"summary with the command that reproduces each run, the front of every unfairness metric (hover a\n" +
-			"point for its values, click it for its network, the command that applies it and, when the run's\n" +
-			"networks are present, its score distributions), the table of non-dominated candidates, the method\n" +
-			"comparison and the standardization constants of every split. Every non-dominated candidate gets 95%\n" +
-			"intervals of its risk, accuracy and metrics from a bootstrap of its test rows (--ci-resamples; 0 leaves\n" +
-			"them out), drawn as error bars. For every front it says how many of its points can be told apart from\n" +
-			"their neighbours at 95% (a paired bootstrap of their difference where two neighbours share a split,\n" +
-			"their two intervals otherwise) and marks the network fp pick would return from it: by --knee unless\n" +
-			"one of fp pick's requirements is given (--min-ratio marks the dp-ratio front only). Prints the path of\n" +
-			"the page.",
+		Description: "RUN is a run folder written by fp train (or a records file inside one); give several to show methods side\n" +
+			"by side (runs of several datasets only with --by dataset). The page opens from disk and loads nothing from\n" +
+			"the network: it shows a summary with the command that reproduces each run, the front of every unfairness\n" +
+			"metric, and each decision metric against the test error too, where every family of methods competes, group\n" +
+			"thresholds included (hover a point for its values, click it for its network, the command that applies it\n" +
+			"and, when the run's networks are present, its score distributions), the table of non-dominated candidates,\n" +
+			"the method comparison and the standardization constants of every split. Every non-dominated candidate gets\n" +
+			"95% intervals of its risk, accuracy and metrics from a bootstrap of its test rows (--ci-resamples; 0\n" +
+			"leaves them out), drawn as error bars. For every front it says how many of its points can be told apart\n" +
+			"from their neighbours at 95% (a paired bootstrap of their difference where two neighbours share a split,\n" +
+			"their two intervals otherwise) and marks the network fp pick would return from it: by --knee unless one of\n" +
+			"fp pick's requirements is given (--min-ratio marks the dp-ratio front only). Prints the path of the page.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the page to `FILE` (default report.html in the first RUN folder)"},
 			&cli.StringFlag{Name: "title", Usage: "the page's title (default: fp report: DATASETS)"},

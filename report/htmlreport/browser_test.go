@@ -263,9 +263,11 @@ func TestReportInChromium(t *testing.T) {
 		if !strings.Contains(title, fmt.Sprintf("split %d", r.Split)) {
 			t.Errorf("candidate %d: detail title %q does not name split %d", id, title, r.Split)
 		}
+		// In every panel: against the risk, and the decision metrics
+		// against the error.
 		selected := eval[int](t, b, `document.querySelectorAll("circle.pt.selected").length`)
-		if selected != len(records.Metrics) {
-			t.Errorf("candidate %d selected in %d panels, want %d", id, selected, len(records.Metrics))
+		if want := len(records.Metrics) + len(p.DecisionMetrics); selected != want || len(p.DecisionMetrics) != len(records.DecisionMetrics) {
+			t.Errorf("candidate %d selected in %d panels, want %d", id, selected, want)
 		}
 	}
 

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/fpareto/fp/choose"
+	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/intervals"
-	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/propensity"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -140,8 +140,18 @@ func Build(paths []string, opt Options) (*Page, error) {
 		ok, _ := records.Succeeded(all)
 		succeeded = append(succeeded, ok...)
 	}
-	// The decision metrics are shown when every candidate carries them.
+	// The decision metrics are shown when every candidate carries them,
+	// each also in its (error, decision metric) plane, where every family
+	// competes (group thresholds included, records.Record.InPlane).
 	p.Data.Metrics = records.MetricsOf(succeeded)
+	for _, m := range p.Data.Metrics {
+		if records.IsDecisionMetric(m) {
+			p.DecisionMetrics = append(p.DecisionMetrics, m)
+		}
+	}
+	if len(p.DecisionMetrics) == 0 {
+		p.DecisionNote = noDecisionNote(paths, read)
+	}
 	decide, err := records.ResolveDecide(opt.Decide, succeeded)
 	if err != nil {
 		return nil, fmt.Errorf("report: --decide-on: %w", err)
@@ -218,16 +228,22 @@ func Build(paths []string, opt Options) (*Page, error) {
 			if r.Method == runfolder.MethodAdversarial {
 				c.Symbol = "β"
 			}
-			for _, name := range append([]string{"risk"}, p.Data.Metrics...) {
-				d, v, err := decide.Value(r, name)
+			// Every value a plane drawn decides on or shows, checked here,
+			// where the file can be named.
+			names := append([]string{records.AxisRisk}, p.Data.Metrics...)
+			if len(p.DecisionMetrics) > 0 {
+				names = append(names, records.AxisError)
+			}
+			for _, name := range names {
+				_, v, err := decide.Value(r, name)
 				if err != nil {
-					return nil, fmt.Errorf("report: %w", err)
+					return nil, fmt.Errorf("report: %s: %w", path, err)
 				}
-				c.decide = append(c.decide, d)
-				if name != "risk" {
+				if name != records.AxisRisk && name != records.AxisError {
 					c.Metrics = append(c.Metrics, Num(v))
 				}
 			}
+			c.rec = r
 			c.Group = index(groups, labels.of(r))
 			c.Dataset = index(datasets, datasetLabel(r))
 			if r.Weights != "" {
@@ -262,11 +278,17 @@ func Build(paths []string, opt Options) (*Page, error) {
 	for label, i := range groups {
 		p.Data.Groups[i] = Group{Label: label, Color: palette[i%len(palette)]}
 	}
+	for i := range p.Data.Candidates { // a group is one run: one family
+		c := &p.Data.Candidates[i]
+		p.Data.Groups[c.Group].Family = c.rec.Family()
+	}
 	p.Data.Datasets = make([]string, len(datasets))
 	for label, i := range datasets {
 		p.Data.Datasets[i] = label
 	}
-	markFronts(p.Data.Candidates, len(datasets), p.Data.Metrics)
+	if err := markFronts(p.Data.Candidates, len(datasets), p.Data.Metrics, p.DecisionMetrics, decide); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
 
 	// Summary.
 	s := &p.Summary
@@ -305,7 +327,7 @@ func Build(paths []string, opt Options) (*Page, error) {
 				c.Predict = opt.Predict(c.Network, &src.recs[k], cfg)
 			}
 			switch {
-			case len(c.Front) == 0:
+			case len(c.Front) == 0 && len(c.ErrorFront) == 0:
 				c.DistNote = "Score distributions are kept for non-dominated candidates only."
 			case c.Network == "":
 				c.DistNote = "The record names no network file."
@@ -328,12 +350,19 @@ func Build(paths []string, opt Options) (*Page, error) {
 	}
 
 	if opt.CIResamples > 0 {
+		base := 0
 		for _, src := range sources {
-			for _, note := range src.intervals(p.Data.Candidates, opt.CIResamples, p.Data.Metrics) {
+			notes, n := src.intervals(p.Data.Candidates, opt.CIResamples, p.Data.Metrics)
+			base += n
+			for _, note := range notes {
 				if !slices.Contains(ciNotes, note) {
 					ciNotes = append(ciNotes, note)
 				}
 			}
+		}
+		if base > 0 { // said where they are drawn, the panels against the error
+			p.DecisionNotes = append(p.DecisionNotes, fmt.Sprintf("No intervals for the %d group-thresholds candidates on a front: "+
+				"intervals re-score a network's decisions at one threshold, and these decide with a threshold per group.", base))
 		}
 	}
 	p.Warnings = append(p.Warnings, ciNotes...)
@@ -371,24 +400,29 @@ func (s *source) predictions() (*runfolder.PredictionSource, error) {
 // intervals gives the folder's candidates on a front their intervals from
 // resamples bootstrap resamples (only those: the others would cost the
 // build time for intervals nobody sees) and returns the notes of those it
-// could not give.
-func (s *source) intervals(cands []Candidate, resamples int, metrics []string) []string {
+// could not give, and the number of group-thresholds candidates on a front
+// it gave none: intervals re-score a network's decisions at one threshold,
+// and these decide with a threshold per group.
+func (s *source) intervals(cands []Candidate, resamples int, metrics []string) (notes []string, base int) {
 	var recs []*records.Record
 	var ids []int
 	for k, id := range s.ids {
-		if len(cands[id].Front) > 0 {
+		switch c := &cands[id]; {
+		case len(c.Front) == 0 && len(c.ErrorFront) == 0:
+		case c.BaseProbability:
+			base++
+		default:
 			recs, ids = append(recs, &s.recs[k]), append(ids, id)
 		}
 	}
 	if len(recs) == 0 {
-		return nil
+		return nil, base
 	}
 	pred, _ := s.predictions() // a failure to load is Open's to report
 	f, err := intervals.Open(s.dir, pred, resamples)
 	if err != nil {
-		return []string{err.Error()}
+		return []string{err.Error()}, base
 	}
-	var notes []string
 	for k, ci := range f.ForAll(recs) {
 		for _, n := range []string{ci.Note, ci.Caution} {
 			if n != "" && !slices.Contains(notes, n) {
@@ -406,7 +440,7 @@ func (s *source) intervals(cands []Candidate, resamples int, metrics []string) [
 		}
 	}
 	f.Save()
-	return notes
+	return notes, base
 }
 
 // corrected is the unbiased estimate of metric m that its interval is
@@ -542,29 +576,69 @@ func ratio(a float64, n int) float64 {
 	return a / float64(n)
 }
 
-// markFronts sets each candidate's Front: the metrics (indices) for which
-// no candidate of its dataset dominates it in (risk, unfairness), as the
-// candidates' deciding values give them.
-func markFronts(cands []Candidate, nDatasets int, metrics []string) {
+// markFronts sets, for every plane drawn, the candidates of each dataset
+// that are non-dominated in it, by the rule fp compare measures
+// (compare.Front): Front in the (risk, metric) planes; ErrorFront in the
+// (error, decision metric) planes, among every candidate of the dataset,
+// and OwnErrorFront there among the candidates of its own group (run), the
+// front fp compare --axis error compares for that group.
+func markFronts(cands []Candidate, nDatasets int, metrics, decision []string, decide records.Decide) error {
+	mark := func(idx []int, axis, metric string, set func(c *Candidate, mi int)) error {
+		recs := make([]*records.Record, len(idx))
+		for k, i := range idx {
+			recs[k] = cands[i].rec
+		}
+		front, err := compare.Front(recs, axis, metric, decide)
+		if err != nil {
+			return err
+		}
+		mi := slices.Index(metrics, metric)
+		for _, k := range front {
+			set(&cands[idx[k]], mi)
+		}
+		return nil
+	}
 	for d := range nDatasets {
 		var idx []int
+		byGroup := map[int][]int{}
 		for i := range cands {
-			// A candidate whose probability is its base network's has no
-			// point in a (risk, ·) plane.
-			if cands[i].Dataset == d && !cands[i].BaseProbability {
+			if cands[i].Dataset == d {
 				idx = append(idx, i)
+				byGroup[cands[i].Group] = append(byGroup[cands[i].Group], i)
 			}
 		}
-		for m := range metrics {
-			pts := make([]pareto.Point, len(idx))
-			for k, i := range idx {
-				pts[k] = pareto.Point{X: cands[i].decide[0], Y: cands[i].decide[1+m]}
+		for _, m := range metrics {
+			if err := mark(idx, records.AxisRisk, m, func(c *Candidate, mi int) { c.Front = append(c.Front, mi) }); err != nil {
+				return err
 			}
-			for _, k := range pareto.Front(pts) {
-				cands[idx[k]].Front = append(cands[idx[k]].Front, m)
+		}
+		for _, m := range decision {
+			if err := mark(idx, records.AxisError, m, func(c *Candidate, mi int) { c.ErrorFront = append(c.ErrorFront, mi) }); err != nil {
+				return err
+			}
+			for _, g := range byGroup {
+				if err := mark(g, records.AxisError, m, func(c *Candidate, mi int) { c.OwnErrorFront = append(c.OwnErrorFront, mi) }); err != nil {
+					return err
+				}
 			}
 		}
 	}
+	return nil
+}
+
+// noDecisionNote says why the page has no (error, decision metric) panels:
+// the runs (of paths, whose records are read) some of whose successful
+// records were written before fp recorded the decision metrics.
+func noDecisionNote(paths []string, read [][]records.Record) string {
+	var old []string
+	for i, all := range read {
+		if slices.ContainsFunc(all, func(r records.Record) bool { return r.OK() && !r.HasDecision() }) {
+			old = append(old, paths[i])
+		}
+	}
+	return fmt.Sprintf("No (test error, decision metric) panels: the records of %s were written before fp recorded the decision metrics "+
+		"(dp_diff, dp_ratio, eo_diff, eopp_diff); to get them, train the same sweep into a new folder: fp train --config RUN/config.json --out NEW.",
+		strings.Join(old, ", "))
 }
 
 // histograms bins the predictions of each (y, a) cell.

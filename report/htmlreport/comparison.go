@@ -30,9 +30,16 @@ type Comparison struct {
 	Metrics []MetricComparison
 }
 
-// MetricComparison is the comparison on one unfairness metric.
+// MetricComparison is the comparison on one unfairness metric, against
+// the test risk or, for a decision metric, against the test error too
+// (fp compare --axis error), where group-thresholds candidates compete.
 type MetricComparison struct {
 	Metric string // as printed, e.g. "ATO"
+	// Axis is the x axis, "risk" or "error"; Rule the front rule that
+	// scaled it, the comparison's unless records lack what it needs on
+	// that axis.
+	Axis   string
+	Rule   string
 	Pooled []compare.Pooled
 	// Groups head the columns of Splits.
 	Groups []string
@@ -99,8 +106,10 @@ func (l labeller) of(r *records.Record) string {
 
 // comparisons runs fp compare's comparison on each dataset's records under
 // the front rule named by rule ("" for the default; see
-// Options.FrontRule), noting in warnings a dataset compared under min–max
-// because its records predate the default rule.
+// Options.FrontRule), against the test risk in every metric's plane and,
+// for the decision metrics, against the test error as well, noting in
+// warnings a dataset compared under min–max because its records predate
+// the default rule.
 func comparisons(data []records.DataGroup, resamples int, decide records.Decide, rule string, warnings *[]string) ([]Comparison, error) {
 	var out []Comparison
 	var errs []string
@@ -113,59 +122,85 @@ func comparisons(data []records.DataGroup, resamples int, decide records.Decide,
 		if len(recs) == 0 {
 			continue
 		}
-		opt := compare.Options{Resamples: resamples, Decide: decide, Rule: r}
-		if rule == "" && r.NeedsConstant() && slices.ContainsFunc(recs, func(x records.Record) bool { return x.ConstRisk == nil }) {
-			opt.Rule = pareto.RuleMinMax
-			*warnings = append(*warnings, fmt.Sprintf("method comparison of %s: some records were written before fp recorded const_risk, "+
-				"so the hypervolumes are min–max normalised (--front-rule minmax) rather than scaled to the constant predictor", d.Label))
+		var c *Comparison
+		for _, axis := range records.Axes {
+			metrics := records.MetricsOf(recs)
+			if axis == records.AxisError {
+				metrics = slices.DeleteFunc(slices.Clone(metrics), func(m string) bool { return !records.IsDecisionMetric(m) })
+				if len(metrics) == 0 || c == nil {
+					break
+				}
+			}
+			// Every metric is compared on each axis, as fp compare --axis
+			// compares them, so that the q-values are its; the page shows
+			// the decision metrics' against the error.
+			opt := compare.Options{Resamples: resamples, Decide: decide, Rule: r, Axis: axis}
+			if rule == "" && r.NeedsConstant() && slices.ContainsFunc(recs, func(x records.Record) bool { _, err := x.ConstantOn(axis); return err != nil }) {
+				opt.Rule = pareto.RuleMinMax
+				key := "const_risk"
+				if axis == records.AxisError {
+					key = "const_error"
+				}
+				*warnings = append(*warnings, fmt.Sprintf("method comparison of %s against the test %s: some records were written before fp recorded %s, "+
+					"so the hypervolumes are min–max normalised (--front-rule minmax) rather than scaled to the constant predictor", d.Label, axis, key))
+			}
+			res, err := compare.Run(recs, opt)
+			if err != nil {
+				errs = append(errs, err.Error())
+				continue
+			}
+			if c == nil {
+				c = &Comparison{Dataset: d.Label, Tolerance: res.Tolerance, Reference: res.Reference, Rule: res.FrontRule}
+			}
+			for _, metric := range metrics {
+				c.Metrics = append(c.Metrics, metricComparison(res, metric))
+			}
 		}
-		res, err := compare.Run(recs, opt)
-		if err != nil {
-			errs = append(errs, err.Error())
-			continue
+		if c != nil {
+			out = append(out, *c)
 		}
-		c := Comparison{Dataset: d.Label, Tolerance: res.Tolerance, Reference: res.Reference, Rule: res.FrontRule}
-		for _, metric := range records.MetricsOf(recs) {
-			mc := MetricComparison{Metric: metricNames[metric]}
-			for _, r := range res.Pooled {
-				if r.Metric == metric {
-					mc.Pooled = append(mc.Pooled, r)
-					mc.Groups = append(mc.Groups, r.Group)
-				}
-			}
-			var splits []int
-			for _, h := range res.PerSplit {
-				if h.Metric == metric && !slices.Contains(splits, h.Split) {
-					splits = append(splits, h.Split)
-				}
-			}
-			slices.Sort(splits)
-			for _, m := range splits {
-				row := SplitHypervolumes{Split: m, Hypervolume: make([]float64, len(mc.Groups))}
-				for g := range row.Hypervolume {
-					row.Hypervolume[g] = math.NaN()
-				}
-				for _, h := range res.PerSplit {
-					if g := slices.Index(mc.Groups, h.Group); h.Metric == metric && h.Split == m && g >= 0 {
-						row.Hypervolume[g] = h.Hypervolume
-					}
-				}
-				mc.Splits = append(mc.Splits, row)
-			}
-			for _, pr := range res.Paired {
-				if pr.Metric == metric {
-					mc.Paired = append(mc.Paired, Paired{PairedRow: pr, Significant: pr.PValue < Significance,
-						MinSplits: minSplitsSignificant()})
-				}
-			}
-			c.Metrics = append(c.Metrics, mc)
-		}
-		out = append(out, c)
 	}
 	if len(errs) > 0 {
 		return out, fmt.Errorf("method comparison: %s", strings.Join(errs, "; "))
 	}
 	return out, nil
+}
+
+// metricComparison is res's comparison on metric.
+func metricComparison(res *compare.Result, metric string) MetricComparison {
+	mc := MetricComparison{Metric: metricNames[metric], Axis: res.Axis, Rule: res.FrontRule}
+	for _, r := range res.Pooled {
+		if r.Metric == metric {
+			mc.Pooled = append(mc.Pooled, r)
+			mc.Groups = append(mc.Groups, r.Group)
+		}
+	}
+	var splits []int
+	for _, h := range res.PerSplit {
+		if h.Metric == metric && !slices.Contains(splits, h.Split) {
+			splits = append(splits, h.Split)
+		}
+	}
+	slices.Sort(splits)
+	for _, m := range splits {
+		row := SplitHypervolumes{Split: m, Hypervolume: make([]float64, len(mc.Groups))}
+		for g := range row.Hypervolume {
+			row.Hypervolume[g] = math.NaN()
+		}
+		for _, h := range res.PerSplit {
+			if g := slices.Index(mc.Groups, h.Group); h.Metric == metric && h.Split == m && g >= 0 {
+				row.Hypervolume[g] = h.Hypervolume
+			}
+		}
+		mc.Splits = append(mc.Splits, row)
+	}
+	for _, pr := range res.Paired {
+		if pr.Metric == metric {
+			mc.Paired = append(mc.Paired, Paired{PairedRow: pr, Significant: pr.PValue < Significance,
+				MinSplits: minSplitsSignificant()})
+		}
+	}
+	return mc
 }
 
 // TypedCommand is a command that ran a sweep into its folder, as typed.

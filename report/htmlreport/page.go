@@ -50,6 +50,15 @@ type Page struct {
 	// nil when the runs do not record them.
 	Propensity []PropensityRow
 
+	// DecisionMetrics are the decision metrics drawn against the test
+	// error (1 − accuracy) as well, in the panels where every family
+	// competes, group thresholds included; nil when some record lacks
+	// them, and then DecisionNote says why.
+	DecisionMetrics []string
+	DecisionNote    string
+	// DecisionNotes are what those panels lack, e.g. intervals.
+	DecisionNotes []string
+
 	// Data feeds the figures and the table drawn in the browser.
 	Data Data
 
@@ -176,10 +185,12 @@ type Data struct {
 	PickFlags string `json:"pick_flags,omitempty"`
 }
 
-// Group is one colour of the figures: a method (and penalty).
+// Group is one colour of the figures: a method (and penalty). Family is
+// its family of methods (records.Record.Family), which its marker shows.
 type Group struct {
-	Label string `json:"label"`
-	Color string `json:"color"`
+	Label  string `json:"label"`
+	Color  string `json:"color"`
+	Family string `json:"family"`
 }
 
 // Candidate is one successful candidate as the script sees it.
@@ -195,13 +206,17 @@ type Candidate struct {
 	Acc     Num    `json:"acc"`
 	Metrics []Num  `json:"m"` // in Data.Metrics order
 	Front   []int  `json:"nd,omitempty"`
+	// ErrorFront lists the decision metrics (indices into Data.Metrics)
+	// in whose (error, metric) plane the candidate is non-dominated among
+	// every candidate of its dataset, OwnErrorFront those where it is
+	// among its group's (compare.Front).
+	ErrorFront    []int `json:"nde,omitempty"`
+	OwnErrorFront []int `json:"owne,omitempty"`
 	// Pick lists the metrics (indices) on whose front fp pick, by the
 	// page's rule, returns this candidate.
 	Pick []int `json:"pick,omitempty"`
-	// decide holds the risk and then the metrics (Data.Metrics order)
-	// that decide the fronts: the shown ones, or those of the selection
-	// rows.
-	decide []float64
+	// rec is the candidate's record, from which the fronts are decided.
+	rec *records.Record
 	// Collapsed marks a constant predictor.
 	Collapsed bool `json:"collapsed,omitempty"`
 	// SingleClass marks a candidate predicting one class for every test

@@ -34,6 +34,35 @@
     });
   }
   function lambdaText(c) { return (c.sym || "λ") + " = " + fmt(c.lambda, 6); }
+  // Each family of methods has its marker, each run its colour; a circle
+  // for the penalty sweeps. familyNames name them in the keys.
+  var familyNames = { penalty: "penalty sweep", adversarial: "adversarial", reductions: "reductions", thresholds: "group thresholds" };
+  function markerPath(fam, x, y, r) {
+    var s;
+    switch (fam) {
+      case "adversarial": s = r * 1.3; return "M" + x + "," + (y - s) + "l" + s + "," + s + "l" + -s + "," + s + "l" + -s + "," + -s + "Z";
+      case "reductions": s = r * 0.9; return "M" + (x - s) + "," + (y - s) + "h" + 2 * s + "v" + 2 * s + "h" + -2 * s + "Z";
+      case "thresholds": s = r * 1.35; return "M" + x + "," + (y - s) + "L" + (x + s * 0.866) + "," + (y + s / 2) + "L" + (x - s * 0.866) + "," + (y + s / 2) + "Z";
+    }
+    return null; // a circle
+  }
+  // marker draws the point of candidate c at (x, y), of radius r, in
+  // parent: its family's shape in its run's colour, with a white centre
+  // when it uses the sensitive attribute at prediction time.
+  function marker(c, x, y, r, attrs, parent) {
+    var d = markerPath(D.groups[c.g].family, x, y, r);
+    var e = d ? el("path", { d: d }, parent) : el("circle", { cx: x.toFixed(2), cy: y.toFixed(2), r: r }, parent);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (c.uses_a) el("circle", { cx: x.toFixed(2), cy: y.toFixed(2), r: r + 2.6, "class": "ua-ring" }, parent);
+    return e;
+  }
+  // keySVG is a family's marker in a colour, for a key.
+  function keySVG(fam, color, usesA) {
+    var w = usesA ? 18 : 14, c = w / 2, d = markerPath(fam, c, c, usesA ? 3.6 : 4.5);
+    var fill = ' fill="' + esc(color) + '"';
+    return '<svg width="' + w + '" height="' + w + '" class="mk-key">' + (d ? '<path d="' + d + '"' + fill + "></path>" : '<circle cx="7" cy="7" r="4.5"' + fill + "></circle>") +
+      (usesA ? '<circle cx="' + c + '" cy="' + c + '" r="6.2" class="ua-ring"></circle>' : "") + "</svg>";
+  }
   function metricIndex(m) { return D.metrics.indexOf(m); }
 
   // Nice linear ticks over [lo, hi].
@@ -82,10 +111,16 @@
   function drawPanel(svg) {
     var metric = svg.getAttribute("data-metric"), mi = metricIndex(metric);
     var di = +(svg.getAttribute("data-dataset") || 0), zk = svg.id;
+    // The x axis: the test risk, or in the panels of the decision metrics
+    // the test error, where every family competes.
+    var onError = svg.getAttribute("data-axis") === "error";
+    var X = onError ? function (c) { return 1 - c.acc; } : function (c) { return c.risk; };
+    var ndKey = onError ? "nde" : "nd";
+    function isND(c) { return c[ndKey] && c[ndKey].indexOf(mi) >= 0; }
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     // Group-thresholds candidates have no point in a (risk, ·) plane: their
     // probability is their base network's (the legend says so).
-    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g] && c.d === di && !c.base_p; });
+    var cs = D.candidates.filter(function (c) { return !state.hidden[c.g] && c.d === di && (onError || !c.base_p); });
     if (!cs.length) {
       el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "class": "title" }, svg).textContent =
         D.candidates.some(function (c) { return c.d === di; }) ? "Every method is hidden: click one in the legend." : "No candidate trained successfully.";
@@ -93,7 +128,7 @@
       return;
     }
     var fitted = state.fit && canFit ? cs.filter(function (c) { return !c.collapsed; }) : cs;
-    var xs = fitted.map(function (c) { return c.risk; }), ys = fitted.map(function (c) { return c.m[mi]; });
+    var xs = fitted.map(X), ys = fitted.map(function (c) { return c.m[mi]; });
     var xr = pad(Math.min.apply(null, xs), Math.max.apply(null, xs));
     var log = state.scale === "log";
     var floor = 0;
@@ -141,13 +176,13 @@
     });
     el("line", { x1: M.l, x2: W - M.r, y1: H - M.b, y2: H - M.b, "class": "axis" }, svg);
     el("line", { x1: M.l, x2: M.l, y1: M.t, y2: H - M.b, "class": "axis" }, svg);
-    el("text", { x: (M.l + W - M.r) / 2, y: H - 6, "text-anchor": "middle" }, svg).textContent = "test risk (cross-entropy)";
+    el("text", { x: (M.l + W - M.r) / 2, y: H - 6, "text-anchor": "middle" }, svg).textContent = onError ? "test error (1 − accuracy)" : "test risk (cross-entropy)";
     var yl = el("text", { x: 0, y: 0, "text-anchor": "middle", transform: "translate(13," + (M.t + H - M.b) / 2 + ") rotate(-90)" }, svg);
     yl.textContent = D.metric_names[metric] + (log ? " (log scale)" : "");
     var title = el("text", { x: M.l, y: 15, "class": "title" }, svg);
-    title.textContent = (D.datasets.length > 1 ? D.datasets[di] + ": " : "") + D.metric_names[metric] + " against test risk";
+    title.textContent = (D.datasets.length > 1 ? D.datasets[di] + ": " : "") + D.metric_names[metric] + (onError ? " against test error" : " against test risk");
     var offs = cs.filter(function (c) {
-      var x = px(c.risk), y = py(c.m[mi]);
+      var x = px(X(c)), y = py(c.m[mi]);
       return x < M.l - 1 || x > W - M.r + 1 || y < M.t - 1 || y > H - M.b + 1;
     });
     var off = offs.length, offConst = offs.filter(function (c) { return c.collapsed; }).length;
@@ -163,27 +198,30 @@
     var plot = el("g", { "clip-path": "url(#" + clipId + ")" }, svg);
     var hit = el("rect", { x: M.l, y: M.t, width: W - M.l - M.r, height: H - M.t - M.b, "class": "hit" }, plot);
 
-    // Each method's own front on the test metrics shown: a thin staircase
-    // in its colour, under the panel's front, so that the families can be
-    // compared plane by plane.
+    // Each method's own front: a staircase in its colour, under the
+    // panel's front, so that the families can be compared plane by plane.
+    // Against the risk, a thin one on the test metrics shown; against the
+    // error, the front fp compare --axis error measures for the method
+    // (owne, decided as the page decides), drawn bolder: there every
+    // family competes.
     var byGroup = {};
     cs.forEach(function (c) { (byGroup[c.g] = byGroup[c.g] || []).push(c); });
     Object.keys(byGroup).forEach(function (g) {
-      var pts = byGroup[g].slice().sort(function (a, b) { return a.risk - b.risk || a.m[mi] - b.m[mi]; });
+      var pts = byGroup[g].slice().sort(function (a, b) { return X(a) - X(b) || a.m[mi] - b.m[mi]; });
       var own = [], best = Infinity;
-      pts.forEach(function (c) { if (c.m[mi] < best) { own.push(c); best = c.m[mi]; } });
+      if (onError) own = pts.filter(function (c) { return c.owne && c.owne.indexOf(mi) >= 0; });
+      else pts.forEach(function (c) { if (c.m[mi] < best) { own.push(c); best = c.m[mi]; } });
       if (own.length < 2) return;
-      var od = "M" + px(own[0].risk) + "," + py(own[0].m[mi]);
-      for (var k = 1; k < own.length; k++) od += "H" + px(own[k].risk) + "V" + py(own[k].m[mi]);
-      el("path", { d: od, "class": "stair-own", stroke: D.groups[g].color }, plot);
+      var od = "M" + px(X(own[0])) + "," + py(own[0].m[mi]);
+      for (var k = 1; k < own.length; k++) od += "H" + px(X(own[k])) + "V" + py(own[k].m[mi]);
+      el("path", { d: od, "class": "stair-own" + (onError ? " family" : ""), stroke: D.groups[g].color, "data-g": g }, plot);
     });
 
     // The non-dominated staircase of the panel's dataset.
-    var f = cs.filter(function (c) { return c.nd && c.nd.indexOf(mi) >= 0; })
-      .sort(function (a, b) { return a.risk - b.risk || b.m[mi] - a.m[mi]; });
+    var f = cs.filter(isND).sort(function (a, b) { return X(a) - X(b) || b.m[mi] - a.m[mi]; });
     if (f.length) {
-      var sd = "M" + px(f[0].risk) + "," + py(f[0].m[mi]);
-      for (var k = 1; k < f.length; k++) sd += "H" + px(f[k].risk) + "V" + py(f[k].m[mi]);
+      var sd = "M" + px(X(f[0])) + "," + py(f[0].m[mi]);
+      for (var k = 1; k < f.length; k++) sd += "H" + px(X(f[k])) + "V" + py(f[k].m[mi]);
       el("path", { d: sd, "class": "stair" }, plot);
     }
 
@@ -192,10 +230,12 @@
     // drawn down to the floor.
     f.forEach(function (c) {
       if (!c.ci) return;
-      var cx = px(c.risk), cy = py(c.m[mi]), col = D.groups[c.g].color, cap = 2.5;
+      var cx = px(X(c)), cy = py(c.m[mi]), col = D.groups[c.g].color, cap = 2.5;
       var g = el("g", { "class": "ci", stroke: col, "data-id": c.id }, plot);
-      if (c.ci.risk) {
-        var x0 = px(c.ci.risk[0]), x1 = px(c.ci.risk[1]);
+      // The error's interval is the accuracy's, turned over.
+      var xiv = onError ? (c.ci.acc && [1 - c.ci.acc[1], 1 - c.ci.acc[0]]) : c.ci.risk;
+      if (xiv) {
+        var x0 = px(xiv[0]), x1 = px(xiv[1]);
         el("line", { x1: x0, x2: x1, y1: cy, y2: cy, "class": "ci-x" }, g);
         el("line", { x1: x0, x2: x0, y1: cy - cap, y2: cy + cap }, g);
         el("line", { x1: x1, x2: x1, y1: cy - cap, y2: cy + cap }, g);
@@ -210,23 +250,22 @@
     });
 
     // Every candidate; those on the front last, so they sit on top.
-    var order = cs.slice().sort(function (a, b) {
-      return (a.nd && a.nd.indexOf(mi) >= 0 ? 1 : 0) - (b.nd && b.nd.indexOf(mi) >= 0 ? 1 : 0);
-    });
+    var order = cs.slice().sort(function (a, b) { return (isND(a) ? 1 : 0) - (isND(b) ? 1 : 0); });
     order.forEach(function (c) {
-      var nd = c.nd && c.nd.indexOf(mi) >= 0;
+      var nd = isND(c);
       var cl = "pt" + (nd ? " nd" : "") + (c.collapsed ? " collapsed" : "") + (c.single_class ? " single" : "") + (c.no_better ? " nobetter" : "") + (c.id === state.selected ? " selected" : "");
       var r = nd ? 4.5 : 3.2;
       // A network predicting one class is drawn as a ring in its method's
       // colour: no real choice, whatever its unfairness.
-      var e = el("circle", { cx: px(c.risk).toFixed(2), cy: py(c.m[mi]).toFixed(2), r: c.id === state.selected ? 7 : r, "data-r": r, fill: c.single_class ? "#fff" : D.groups[c.g].color, "class": cl, "data-id": c.id }, plot);
+      var e = marker(c, px(X(c)), py(c.m[mi]), r, { "data-r": r, fill: c.single_class ? "#fff" : D.groups[c.g].color, "class": cl, "data-id": c.id }, plot);
+      if (c.id === state.selected && e.tagName === "circle") e.setAttribute("r", 7);
       if (c.single_class) e.style.stroke = D.groups[c.g].color;
       byId[c.id].push(e);
     });
     // The network fp pick returns from this front: a ring and a star, on
-    // top of every point.
+    // top of every point (fp pick picks from the fronts against the risk).
     cs.forEach(function (c) {
-      if (!c.pick || c.pick.indexOf(mi) < 0) return;
+      if (onError || !c.pick || c.pick.indexOf(mi) < 0) return;
       var x = px(c.risk), y = py(c.m[mi]);
       el("circle", { cx: x.toFixed(2), cy: y.toFixed(2), r: 9, "class": "pick-ring" }, plot);
       // Below the point where above would leave the plot.
@@ -272,7 +311,7 @@
     var lg = document.getElementById("legend"), h = "";
     D.groups.forEach(function (g, i) {
       h += '<button type="button" class="lg' + (state.hidden[i] ? " off" : "") + '" data-g="' + i + '" title="show or hide this method">' +
-        '<span class="key" style="background:' + esc(g.color) + '"></span>' + esc(g.label) + "</button>";
+        (markerPath(g.family, 0, 0, 1) ? keySVG(g.family, g.color) : '<span class="key" style="background:' + esc(g.color) + '"></span>') + esc(g.label) + "</button>";
     });
     h += '<span><span class="front-key"></span>' + (D.decided_on === "selection" ?
       "non-dominated on the selection rows (outlined points), drawn at their test metrics" :
@@ -282,8 +321,19 @@
     if (D.candidates.some(function (c) { return c.no_better; })) h += '<span><svg width="12" height="12" class="dash-key"><circle cx="6" cy="6" r="4.2"></circle></svg>dashed outline: no better than the constant predictor</span>';
     if (nCollapsed) h += '<span class="muted">faint points: collapsed to a constant predictor</span>';
     var nBase = D.candidates.filter(function (c) { return c.base_p; }).length;
-    if (nBase) h += '<span class="muted">not drawn: ' + nBase + ' group-thresholds candidates, which use the sensitive attribute at prediction time and whose probability is their base network\'s (docs/method.md §13.1); the table lists them, fp compare --axis error compares their decisions</span>';
+    var decision = document.querySelector('.panel svg[data-axis="error"]');
+    if (nBase) h += '<span class="muted">not drawn against the risk: ' + nBase + ' group-thresholds candidates, which use the sensitive attribute at prediction time and whose probability is their base network\'s (docs/method.md §13.1); ' +
+      (decision ? 'they are drawn against the test error, in <a href="#decision-panels">the panels of the decision metrics</a> below' : "fp compare --axis error compares their decisions") + "</span>";
     lg.innerHTML = h;
+    // The key of the panels against the error: each family's marker, and
+    // the mark of a candidate that uses the sensitive attribute.
+    var fams = [], usesA = D.candidates.some(function (c) { return c.uses_a; });
+    D.groups.forEach(function (g) { if (fams.indexOf(g.family) < 0) fams.push(g.family); });
+    var k = fams.map(function (f) { return "<span>" + keySVG(f, "#777") + esc(familyNames[f] || f) + "</span>"; }).join("");
+    k += '<span><span class="front-key"></span>non-dominated among every method (outlined points)</span>';
+    k += '<span><span class="family-key"></span>each method\'s own front, in its colour' + (D.decided_on === "selection" ? " (chosen on the selection rows, drawn at their test metrics)" : "") + "</span>";
+    if (usesA) k += "<span>" + keySVG("thresholds", "#777", true) + "<b>ringed: uses the sensitive attribute at prediction time</b></span>";
+    document.querySelectorAll(".decision-key").forEach(function (e) { e.innerHTML = k; });
   }
 
   // Tooltip on hover, selection on click (delegated to the panels).
@@ -380,7 +430,10 @@
     }
     h += "</tbody></table>";
     if (c.pick) h += '<p><span class="star">★</span> <code>fp pick ' + esc(D.pick_flags) + "</code> returns it from the front of " + c.pick.map(function (k) { return D.metric_names[D.metrics[k]]; }).join(", ") + ".</p>";
-    h += "<p>Non-dominated for: " + (c.nd && c.nd.length ? c.nd.map(function (k) { return D.metric_names[D.metrics[k]]; }).join(", ") : "none") + "<br>";
+    var names = function (ks) { return ks && ks.length ? ks.map(function (k) { return D.metric_names[D.metrics[k]]; }).join(", ") : "none"; };
+    h += "<p>Non-dominated against the risk for: " + (c.base_p ? "none (its probability is its base network's)" : names(c.nd)) + "<br>";
+    if (document.querySelector('.panel svg[data-axis="error"]')) h += "Non-dominated against the error for: " + names(c.nde) + "<br>";
+    if (c.uses_a) h += '<span class="tag bad">uses the sensitive attribute at prediction time</span><br>';
     h += "Collapsed (constant predictor): " + flag(!!c.collapsed) + "<br>Single predicted class: " + flag(!!c.single_class) + "<br>No better than constant: " + flag(!!c.no_better) + "<br>Poor overlap: " + flag(c.poor_overlap) + "</p>";
     h += "<p><b>Network</b><br>" + (c.net ? "<code>" + esc(c.net) + "</code>" : na) + "</p>";
     h += "<p><b>Apply it to new data</b><br>" + (c.predict ? "<code>" + esc(c.predict) + "</code>" : na) + "</p>";
@@ -428,8 +481,10 @@
   if (D.datasets.length > 1) cols.unshift({ k: "dataset", t: "dataset", v: function (c) { return D.datasets[c.d]; } });
 
   function drawTable() {
-    var mi = metricIndex(document.getElementById("nd-metric").value);
-    var rows = D.candidates.filter(function (c) { return c.nd && c.nd.indexOf(mi) >= 0; });
+    // A front against the risk ("dp"), or against the error ("error:dp-diff").
+    var v = document.getElementById("nd-metric").value, onError = v.indexOf("error:") === 0;
+    var mi = metricIndex(onError ? v.slice(6) : v), key = onError ? "nde" : "nd";
+    var rows = D.candidates.filter(function (c) { return c[key] && c[key].indexOf(mi) >= 0; });
     var col = cols.filter(function (c) { return c.k === state.sortKey; })[0] || cols[0];
     rows.sort(function (a, b) {
       var x = col.v(a), y = col.v(b), r = x < y ? -1 : x > y ? 1 : a.id - b.id;
@@ -447,7 +502,7 @@
         var v = c.v(r);
         if (c.k === "flags") {
           v = v ? v.split("; ").map(function (m) { return '<span class="tag bad">' + esc(m) + "</span>"; }).join(" ") : "";
-          if (r.pick && r.pick.indexOf(mi) >= 0) v = '<span class="tag pick">★ fp pick ' + esc(D.pick_flags) + "</span> " + v;
+          if (!onError && r.pick && r.pick.indexOf(mi) >= 0) v = '<span class="tag pick">★ fp pick ' + esc(D.pick_flags) + "</span> " + v;
         }
         else if (c.k === "net" || c.k === "run") v = v ? "<code>" + esc(v) + "</code>" : "";
         else if (c.k === "lambda") v = fmt(v, 6);

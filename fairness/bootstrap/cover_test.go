@@ -342,34 +342,3 @@ func TestSmallestESS(t *testing.T) {
 		}
 	}
 }
-
-// eo's interval: the lower end the larger of the two indices' lower ends
-// at the Bonferroni level of two (both must hold from below), the upper
-// end the larger of their upper ends at the nominal level (only the larger
-// index must hold from above). On 0, 1, …, 400 the type-7 quantiles are
-// the probabilities × 400.
-func TestEOImageLevels(t *testing.T) {
-	grid := func(scale float64) []float64 {
-		v := make([]float64, 401)
-		for i := range v {
-			v[i] = scale * float64(i)
-		}
-		return v
-	}
-	for _, c := range []struct {
-		name   string
-		s0, s1 float64
-		lo, hi float64
-	}{
-		{"y = 1 larger", 1, 2, 2 * 0.0125 * 400, 2 * 0.975 * 400},
-		{"y = 0 larger", 3, 1, 3 * 0.0125 * 400, 3 * 0.975 * 400},
-		{"equal", 1, 1, 0.0125 * 400, 0.975 * 400},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			got := eoImage(0.95, grid(c.s0), grid(c.s1))
-			if math.Abs(got.Lo-c.lo) > 1e-9 || math.Abs(got.Hi-c.hi) > 1e-9 {
-				t.Errorf("eoImage = [%g, %g], want [%g, %g]", got.Lo, got.Hi, c.lo, c.hi)
-			}
-		})
-	}
-}

@@ -446,9 +446,8 @@ const CacheFile = "intervals.json"
 // intervals that cover near 0, with the unbiased estimates and the note on
 // small cells as a caution; the rate gaps by Newcombe's intervals; 7: the
 // ratio by MOVER-R intervals, the ATO's expanded for few effective rows,
-// the gaps' upper ends without the Bonferroni correction; 8: eo's upper end
-// likewise).
-const cacheFormat = 8
+// the gaps' upper ends without the Bonferroni correction).
+const cacheFormat = 7
 
 type cacheFile struct {
 	Format  int              `json:"format"`

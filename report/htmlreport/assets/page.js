@@ -47,13 +47,17 @@
     return null; // a circle
   }
   // marker draws the point of candidate c at (x, y), of radius r, in
-  // parent: its family's shape in its run's colour, with a white centre
-  // when it uses the sensitive attribute at prediction time.
+  // parent: its family's shape in its run's colour, framed by a square
+  // when it uses the sensitive attribute at prediction time (a square, not
+  // a ring: rings already mark single-class networks and the pick).
   function marker(c, x, y, r, attrs, parent) {
     var d = markerPath(D.groups[c.g].family, x, y, r);
     var e = d ? el("path", { d: d }, parent) : el("circle", { cx: x.toFixed(2), cy: y.toFixed(2), r: r }, parent);
     for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (c.uses_a) el("circle", { cx: x.toFixed(2), cy: y.toFixed(2), r: r + 2.6, "class": "ua-ring" }, parent);
+    if (c.uses_a) {
+      var h = r + 2.6;
+      el("rect", { x: (x - h).toFixed(2), y: (y - h).toFixed(2), width: (2 * h).toFixed(2), height: (2 * h).toFixed(2), "class": "ua-ring" }, parent);
+    }
     return e;
   }
   // keySVG is a family's marker in a colour, for a key.
@@ -61,7 +65,7 @@
     var w = usesA ? 18 : 14, c = w / 2, d = markerPath(fam, c, c, usesA ? 3.6 : 4.5);
     var fill = ' fill="' + esc(color) + '"';
     return '<svg width="' + w + '" height="' + w + '" class="mk-key">' + (d ? '<path d="' + d + '"' + fill + "></path>" : '<circle cx="7" cy="7" r="4.5"' + fill + "></circle>") +
-      (usesA ? '<circle cx="' + c + '" cy="' + c + '" r="6.2" class="ua-ring"></circle>' : "") + "</svg>";
+      (usesA ? '<rect x="' + (c - 6.2) + '" y="' + (c - 6.2) + '" width="12.4" height="12.4" class="ua-ring"></rect>' : "") + "</svg>";
   }
   function metricIndex(m) { return D.metrics.indexOf(m); }
 
@@ -332,7 +336,7 @@
     var k = fams.map(function (f) { return "<span>" + keySVG(f, "#777") + esc(familyNames[f] || f) + "</span>"; }).join("");
     k += '<span><span class="front-key"></span>non-dominated among every method (outlined points)</span>';
     k += '<span><span class="family-key"></span>each method\'s own front, in its colour' + (D.decided_on === "selection" ? " (chosen on the selection rows, drawn at their test metrics)" : "") + "</span>";
-    if (usesA) k += "<span>" + keySVG("thresholds", "#777", true) + "<b>ringed: uses the sensitive attribute at prediction time</b></span>";
+    if (usesA) k += "<span>" + keySVG("thresholds", "#777", true) + "<b>framed: uses the sensitive attribute at prediction time</b></span>";
     document.querySelectorAll(".decision-key").forEach(function (e) { e.innerHTML = k; });
   }
 

@@ -8,7 +8,8 @@
 # Writes results/DATASET/methods/{base,thresholds-dp,thresholds-eo,reductions-dp,reductions-eo}
 # (records and config.json; the networks stay in runs/methods-DATASET) and the comparison
 # results/DATASET/methods/comparison.txt. Environment: FP (default bin/fp), WORKERS (default 2),
-# GRID (the reductions' multipliers, default linear:11).
+# GRID (the reductions' multipliers, default linear:11), RUNS (where the run folders go, default
+# runs/methods-DATASET; the thresholds' config.json names its base run there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FP=${FP:-bin/fp}
@@ -16,7 +17,7 @@ WORKERS=${WORKERS:-2}
 GRID=${GRID:-linear:11}
 dataset=${1:?usage: scripts/methods.sh compas|adult-sex [SPLITS]}
 splits=${2:-10}
-runs=runs/methods-$dataset
+runs=${RUNS:-runs/methods-$dataset}
 out=results/$dataset/methods
 common=(--dataset "$dataset" --splits "$splits" --select-fraction 0.5 --engine backprop --workers "$WORKERS")
 mkdir -p "$runs" "$out"

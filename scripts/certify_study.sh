@@ -20,7 +20,8 @@
 # appended whole by one write. Data, runs and networks live under WORK (never committed).
 #
 # Environment: FP (default bin/fp), WORK (default /tmp/certify-study-work), REPS (default 100),
-# FIRST (first rep, default 0), JOBS (cells run at once, default 2), PY (default /usr/bin/python3).
+# FIRST (first rep, default 0), JOBS (cells run at once, default 2), PY (default /usr/bin/python3),
+# OUT (where the records go, default results/certify-study).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FP=${FP:-bin/fp}
@@ -29,7 +30,7 @@ REPS=${REPS:-100}
 FIRST=${FIRST:-0}
 JOBS=${JOBS:-2}
 PY=${PY:-/usr/bin/python3}
-OUT=results/certify-study
+OUT=${OUT:-results/certify-study}
 STUDY=scripts/certify_study.py
 # The two sweeps of a repetition. Their λ lie where the networks move from the unconstrained one to
 # a single class (docs/reproduction.md): beyond them every network predicts one class.

@@ -199,13 +199,7 @@ func fitDP(gs []group, n float64, lambdas []float64) [][]model.ThresholdRule {
 		}
 	}
 	out := make([][]model.ThresholdRule, len(lambdas))
-	for i, lam := range lambdas {
-		best := 0
-		for c := range choices {
-			if better(choices[c].err, choices[c].gap, choices[best].err, choices[best].gap, lam) {
-				best = c
-			}
-		}
+	for i, best := range bestPerLambda(lambdas, len(choices), func(c int) (float64, float64) { return choices[c].err, choices[c].gap }) {
 		rules := make([]model.ThresholdRule, len(gs))
 		for r := range gs {
 			rules[r] = model.ThresholdRule{Thresholds: []float64{gs[r].t[choices[best].k[r]]}, Weights: []float64{1}}
@@ -217,6 +211,24 @@ func fitDP(gs []group, n float64, lambdas []float64) [][]model.ThresholdRule {
 
 // score is the fit's objective; ties go to the earlier choice.
 func score(err, gap, lambda float64) float64 { return (1-lambda)*err + lambda*gap }
+
+// bestPerLambda returns, for each trade-off weight of lambdas, the index of
+// the best of n candidates (errGap gives candidate c's error and gap) by
+// better, ties to the earliest: the one choice rule of both fits.
+func bestPerLambda(lambdas []float64, n int, errGap func(c int) (err, gap float64)) []int {
+	out := make([]int, len(lambdas))
+	for i, lam := range lambdas {
+		best := 0
+		be, bg := errGap(0)
+		for c := 1; c < n; c++ {
+			if e, g := errGap(c); better(e, g, be, bg, lam) {
+				best, be, bg = c, e, g
+			}
+		}
+		out[i] = best
+	}
+	return out
+}
 
 // better reports whether (err, gap) beats (err0, gap0) at λ: a lower
 // objective, or an equal one with fewer errors (at λ = 1 every rule of
@@ -393,13 +405,7 @@ func fitEO(gs []group, n float64, lambdas []float64) ([][]model.ThresholdRule, e
 		choices = append(choices, choice{m: ms, err: e / n, gap: max(tmax-tmin, fmax-fmin)})
 	}
 	out := make([][]model.ThresholdRule, len(lambdas))
-	for i, lam := range lambdas {
-		best := 0
-		for c := range choices {
-			if better(choices[c].err, choices[c].gap, choices[best].err, choices[best].gap, lam) {
-				best = c
-			}
-		}
+	for i, best := range bestPerLambda(lambdas, len(choices), func(c int) (float64, float64) { return choices[c].err, choices[c].gap }) {
 		rules := make([]model.ThresholdRule, len(gs))
 		for r := range gs {
 			rules[r] = gs[r].rule(choices[best].m[r])

@@ -324,12 +324,9 @@ func (r *Runner) thresholdsCandidate(sd *splitData, b *base, l float64, rules []
 	decide := func(x, y []float64, groups []int) (fairness.Decision, bool, error) {
 		z := make([]float64, len(y))
 		b.net.Forward(x, len(y), z)
-		d := make([]float64, len(y))
-		for i, zi := range z {
-			var err error
-			if d[i], err = gt.Decide(model.Sigmoid(zi), groups[i]); err != nil {
-				return fairness.Decision{}, false, err
-			}
+		d, err := gt.DecideAll(sigmoids(z), groups)
+		if err != nil {
+			return fairness.Decision{}, false, err
 		}
 		dec, err := fairness.DecideRandomized(d, y, groups)
 		return dec, oneDecision(d), err

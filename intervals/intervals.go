@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -282,17 +283,26 @@ func (f *Folder) sample(rec *records.Record, sel bool) (s *bootstrap.Sample, c C
 		}
 		pr = pr.Selection
 	}
-	met, build, note, refusal := f.rescore(rec, pr, sel, who)
+	met, dec, build, note, refusal := f.rescore(rec, pr, sel, who)
 	if refusal != "" {
 		return refuse("%s", refusal)
 	}
-	if why := mismatch(rec, met, sel); why != "" {
+	if why := mismatch(rec, met, dec, sel); why != "" {
 		return refuse("no interval for %s: %s: the data or the network changed since training", who, why)
 	}
 	if s, err = build(); err != nil {
 		return refuse("no interval for %s: %v", who, err)
 	}
-	if s, err = s.WithThreshold(fairness.ThresholdOr(rec.Threshold)); err != nil {
+	// The decisions the record's accuracy and decision metrics are of:
+	// one threshold, or a group-thresholds candidate's rules, held fixed
+	// (they were fitted on the training rows) while the rows are
+	// resampled.
+	if dec.rules != nil {
+		s, err = s.WithDecisions(dec.rules)
+	} else {
+		s, err = s.WithThreshold(fairness.ThresholdOr(rec.Threshold))
+	}
+	if err != nil {
 		return refuse("no interval for %s: %v", who, err)
 	}
 	return s, CI{Note: note}, true
@@ -317,8 +327,9 @@ func (f *Folder) AtLevel(rec *records.Record, sel bool, resamples int, level flo
 // the R-group ones with the generalised overlap weights of the split's
 // multinomial propensity (docs/method.md §1.9) — and returns how to build
 // their bootstrap sample. note says why the ATO is missing (no
-// propensity); refusal, when not "", why no interval is given.
-func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, sel bool, who string) (met fairness.Metrics, build func() (*bootstrap.Sample, error), note, refusal string) {
+// propensity); refusal, when not "", why no interval is given. dec holds
+// the rows' decision metrics (decided).
+func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, sel bool, who string) (met fairness.Metrics, dec decided, build func() (*bootstrap.Sample, error), note, refusal string) {
 	// z holds the groups (0 … r−1; two groups: the attribute) and w their
 	// overlap weights, nil without a propensity.
 	var w []float64
@@ -326,18 +337,18 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, sel boo
 	z, r := pr.Groups, len(pr.Levels)
 	if len(rec.GroupCounts) > 0 {
 		if r != len(rec.GroupCounts) {
-			return met, nil, "", fmt.Sprintf("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
+			return met, dec, nil, "", fmt.Sprintf("no interval for %s: the record counts %d groups, the data now has %d", who, len(rec.GroupCounts), r)
 		}
 		w, err = f.src.OverlapWeightsGroupsOn(rec.Split, sel)
 	} else {
 		r = 2
 		if z, err = fairness.BinaryGroups(pr.A); err != nil {
-			return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
+			return met, dec, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
 		}
 		var e []float64
 		if e, err = f.src.PropensityOn(rec.Split, sel); err == nil {
 			if len(e) != len(z) {
-				return met, nil, "", fmt.Sprintf("no interval for %s: %d propensities for %d test rows", who, len(e), len(z))
+				return met, dec, nil, "", fmt.Sprintf("no interval for %s: %d propensities for %d test rows", who, len(e), len(z))
 			}
 			_, w, err = fairness.Binary(pr.A, e)
 		}
@@ -348,20 +359,19 @@ func (f *Folder) rescore(rec *records.Record, pr *runfolder.Predictions, sel boo
 		w, note = nil, fmt.Sprintf("no ATO interval for %s: %v", who, err)
 	}
 	if w != nil && len(w) != len(pr.Z) {
-		return met, nil, "", fmt.Sprintf("no interval for %s: %d overlap weights for %d test rows", who, len(w), len(pr.Z))
+		return met, dec, nil, "", fmt.Sprintf("no interval for %s: %d overlap weights for %d test rows", who, len(w), len(pr.Z))
 	}
 	met, err = fairness.EvaluateLogits(pr.Z, pr.Y, z, w)
 	build = func() (*bootstrap.Sample, error) { return bootstrap.NewLogits(pr.Z, pr.Y, z, r, w) }
 	if err != nil {
-		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
+		return met, dec, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
 	}
-	// Accuracy is the record's at its threshold.
-	dec, err := decide(rec, pr)
-	if err != nil {
-		return met, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be scored: %v", who, err)
+	// Accuracy is the record's: at its threshold, or with its rules.
+	if dec, err = decide(rec, pr, z, r); err != nil {
+		return met, dec, nil, "", fmt.Sprintf("no interval for %s: its test rows cannot be decided: %v", who, err)
 	}
 	met.Accuracy = dec.Accuracy
-	return met, build, note, ""
+	return met, dec, build, note, ""
 }
 
 // bootstrap computes the intervals of sample s; note is prepare's.
@@ -404,13 +414,28 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 
 // mismatch names the first recorded test metric (selection metric, when
 // sel) that the re-scored rows do not reproduce; "" when they all agree.
-func mismatch(rec *records.Record, met fairness.Metrics, sel bool) string {
+// dec holds the re-scored decision metrics, checked against a
+// group-thresholds candidate's record: its rules are what its file adds to
+// the base network, and the accuracy alone would not notice rules that
+// trade selection between groups. A candidate deciding at one threshold
+// has its decisions checked through its accuracy.
+func mismatch(rec *records.Record, met fairness.Metrics, dec decided, sel bool) string {
 	n, what := rec.NTest, "test"
-	want := [6]float64{rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp}
+	want := [10]float64{rec.Risk, rec.Accuracy, rec.ATO, rec.DP, rec.EO, rec.EOpp}
+	rules := dec.rules != nil
+	has := rules && rec.Decision != nil
+	if has {
+		d := rec.Decision
+		want[6], want[7], want[8], want[9] = d.DPDiff, d.DPRatio, d.EODiff, d.EOppDiff
+	}
 	if sel {
 		s := rec.Selection
 		n, what = s.NSel, "selection"
-		want = [6]float64{s.SelRisk, s.SelAccuracy, s.SelATO, s.SelDP, s.SelEO, s.SelEOpp}
+		want = [10]float64{s.SelRisk, s.SelAccuracy, s.SelATO, s.SelDP, s.SelEO, s.SelEOpp}
+		if has = rules && s.SelDecision != nil; has {
+			d := s.SelDecision
+			want[6], want[7], want[8], want[9] = d.SelDPDiff, d.SelDPRatio, d.SelEODiff, d.SelEOppDiff
+		}
 	}
 	if n > 0 && n != met.N {
 		return fmt.Sprintf("%d %s rows re-scored, the record has %d", met.N, what, n)
@@ -423,6 +448,8 @@ func mismatch(rec *records.Record, met fairness.Metrics, sel bool) string {
 		{"risk", met.Risk, false}, {"accuracy", met.Accuracy, false},
 		{"ato", met.ATO, !met.HasATO}, {"dp", met.DP, false},
 		{"eo", met.EO, false}, {"eopp", met.EOpp, false},
+		{"dp_diff", dec.DPDiff, !has}, {"dp_ratio", dec.DPRatio, !has},
+		{"eo_diff", dec.EODiff, !has}, {"eopp_diff", dec.EOppDiff, !has},
 	} {
 		if !m.skip && !(math.Abs(m.got-want[k]) <= Tolerance*max(1, math.Abs(want[k]))) {
 			return fmt.Sprintf("the re-scored %s %s is %.10g, the record has %.10g", what, m.name, m.got, want[k])
@@ -466,8 +493,14 @@ type entry struct {
 func (f *Folder) key(rec *records.Record) string {
 	// "decisions" marks intervals that include the decision metrics, so
 	// that those cached before they existed are computed again.
-	return fmt.Sprintf("%s|%s|%s|%s|seed=%d|risk=%s|resamples=%d|level=%g|decisions|t=%g", rec.Config, rec.DataID, rec.Key(), rec.Weights,
-		rec.Seed, strconv.FormatUint(math.Float64bits(rec.Risk), 16), f.resamples, Level, fairness.ThresholdOr(rec.Threshold))
+	// A group-thresholds candidate decides with its rules (in its network
+	// file, which the key names), not at one threshold.
+	t := fmt.Sprintf("t=%g", fairness.ThresholdOr(rec.Threshold))
+	if rec.ProbabilityIsBase() {
+		t = "t=group-rules"
+	}
+	return fmt.Sprintf("%s|%s|%s|%s|seed=%d|risk=%s|resamples=%d|level=%g|decisions|%s", rec.Config, rec.DataID, rec.Key(), rec.Weights,
+		rec.Seed, strconv.FormatUint(math.Float64bits(rec.Risk), 16), f.resamples, Level, t)
 }
 
 // Save stores the intervals computed since Open in the folder's cache,
@@ -496,15 +529,35 @@ func (f *Folder) Save() bool {
 	return ok
 }
 
-// decide computes the decision metrics of rec's re-scored test rows pr at
-// the record's threshold.
-func decide(rec *records.Record, pr *runfolder.Predictions) (fairness.Decision, error) {
-	groups := pr.Groups
-	if len(rec.GroupCounts) == 0 {
-		var err error
-		if groups, err = fairness.BinaryGroups(pr.A); err != nil {
-			return fairness.Decision{}, err
+// decided are the decision metrics of a candidate's re-scored rows; rules
+// holds, for a group-thresholds candidate, each row's probability of being
+// selected by its rules (nil for a candidate deciding at one threshold).
+type decided struct {
+	fairness.Decision
+	rules []float64
+}
+
+// decide computes the decision metrics of rec's re-scored rows pr, of
+// groups z (0 … r−1): at the record's threshold, or, for a network with
+// group thresholds, with its rules as the run applied them (expected
+// rates over their randomisation).
+func decide(rec *records.Record, pr *runfolder.Predictions, z []int, r int) (decided, error) {
+	gt := pr.Rules
+	if gt == nil {
+		if rec.ProbabilityIsBase() {
+			return decided{}, fmt.Errorf("the record is of a group-thresholds candidate, its network file %s has no group thresholds", rec.Weights)
 		}
+		dec, err := fairness.DecideLogits(pr.Z, pr.Y, z, fairness.ThresholdOr(rec.Threshold))
+		return decided{Decision: dec}, err
 	}
-	return fairness.DecideLogits(pr.Z, pr.Y, groups, fairness.ThresholdOr(rec.Threshold))
+	if len(gt.Rules) != r || (pr.Levels != nil && !slices.Equal(gt.Levels, pr.Levels)) {
+		return decided{}, fmt.Errorf("the network's group thresholds are for the groups %s, the data has %d groups %s",
+			strings.Join(gt.Levels, ", "), r, strings.Join(pr.Levels, ", "))
+	}
+	d, err := gt.DecideAll(pr.P, z)
+	if err != nil {
+		return decided{}, err
+	}
+	dec, err := fairness.DecideRandomized(d, pr.Y, z)
+	return decided{Decision: dec, rules: d}, err
 }

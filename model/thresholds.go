@@ -80,6 +80,23 @@ func (g *GroupThresholds) Decide(p float64, group int) (float64, error) {
 	return g.Rules[group].Decide(p), nil
 }
 
+// DecideAll is the probability that the rules select each row, of
+// probability p[i] and group code groups[i]: what a thresholds candidate's
+// records, its intervals and its audit are computed from.
+func (g *GroupThresholds) DecideAll(p []float64, groups []int) ([]float64, error) {
+	if len(p) != len(groups) {
+		return nil, fmt.Errorf("group thresholds: %d probabilities and %d groups, want one group per row", len(p), len(groups))
+	}
+	d := make([]float64, len(p))
+	for i, v := range p {
+		var err error
+		if d[i], err = g.Decide(v, groups[i]); err != nil {
+			return nil, fmt.Errorf("row %d: %w", i, err)
+		}
+	}
+	return d, nil
+}
+
 // UsesGroup reports whether f decides with the row's group
 // (FileFormatThresholds).
 func (f *File) UsesGroup() bool { return f.Format == FileFormatThresholds }

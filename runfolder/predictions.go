@@ -22,6 +22,11 @@ type Predictions struct {
 	// names in code order; nil otherwise. A stays the binary coding.
 	Groups []int
 	Levels []string
+	// Rules are, for a network with group thresholds (a thresholds
+	// candidate, model.FileFormatThresholds), the rules it decides with
+	// (model.GroupThresholds.DecideAll); nil for a network that decides at
+	// one threshold.
+	Rules *model.GroupThresholds
 	// Selection holds the same on the split's selection rows; nil when the
 	// run keeps none.
 	Selection *Predictions
@@ -89,6 +94,9 @@ func predict(dir string, data *datasets.Dataset, sp Parts, rec *records.Record) 
 		}
 		y, a := data.Subset(rows)
 		pr := &Predictions{P: sigmoids(z), Y: y, A: a, Z: z}
+		if f.UsesGroup() {
+			pr.Rules = f.GroupThresholds
+		}
 		if len(data.Levels) > 2 {
 			pr.Levels = data.Levels
 			for _, i := range rows {

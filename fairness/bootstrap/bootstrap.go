@@ -17,7 +17,7 @@ import (
 type Sample struct {
 	p, y, w     []float64 // in score order; w nil without a propensity
 	loss, right []float64 // each row's cross-entropy and 1 if classified right
-	dec         []float64 // each row's decision: 1 if selected (p ≥ the threshold)
+	dec         []float64 // each row's decision: 1 if selected (p ≥ the threshold), or its selection probability (WithDecisions)
 	g           []int32   // the group, 0 … r−1
 	sub         []uint8   // the subset 1 + y
 	last        []bool    // last[k]: row k ends a block of tied scores
@@ -158,12 +158,43 @@ func (s *Sample) WithThreshold(t float64) (*Sample, error) {
 	return &c, nil
 }
 
+// WithDecisions returns a copy of s whose accuracy and decision metrics are
+// those of the given decisions: d[i] is the probability that row i (in the
+// order the rows were given to New or NewLogits) is selected, in [0, 1] —
+// 0 or 1 for a deterministic rule, between for a randomised one (a
+// group-thresholds candidate's rules, model.GroupThresholds). Each rate is
+// then its expectation over the randomisation, as
+// fairness.DecideRandomized computes it: a group's selected count is the
+// sum of its rows' d, and a row is right with probability d (y = 1) or
+// 1 − d (y = 0). With d[i] = 1{p_i ≥ t} it is WithThreshold(t).
+func (s *Sample) WithDecisions(d []float64) (*Sample, error) {
+	if len(d) != len(s.p) {
+		return nil, fmt.Errorf("bootstrap: %d decisions for %d rows, want one per row", len(d), len(s.p))
+	}
+	c := *s
+	c.dec, c.right = make([]float64, len(s.p)), make([]float64, len(s.p))
+	for k, i := range s.order {
+		v := d[i]
+		if !(v >= 0 && v <= 1) {
+			return nil, fmt.Errorf("bootstrap: row %d: decision %v, want a selection probability in [0, 1]", i, v)
+		}
+		c.dec[k] = v
+		if s.y[k] == 1 {
+			c.right[k] = v
+		} else {
+			c.right[k] = 1 - v
+		}
+	}
+	return &c, nil
+}
+
 // Rates are the decision metrics of a resample (fairness.Decision's).
 type Rates struct{ DPDiff, DPRatio, EODiff, EOppDiff float64 }
 
 // Decision computes the decision metrics with row k (in score order, see
 // Metrics) counted m[k] times: with every m[k] = 1 they are
-// fairness.DecideScores' at the sample's threshold. Groups absent from the
+// fairness.DecideScores' at the sample's threshold (fairness.DecideRandomized's
+// of the decisions of WithDecisions). Groups absent from the
 // resample are left out; a group without positives (negatives) is left out
 // of the TPR (FPR) gap, as fairness leaves it out.
 func (s *Sample) Decision(m []float64) Rates {

@@ -16,7 +16,13 @@ import (
 // of the time (results/certify.md) — and it needs no resampling.
 
 // wilson is the Wilson score interval of x successes in n at normal
-// quantile z.
+// quantile z. x need not be a whole number: the selected counts of
+// randomised decisions (Sample.WithDecisions) are sums of selection
+// probabilities. The formula uses x only through the share x/n and its
+// binomial variance x/n·(1 − x/n)/n, which bounds the variance of a mean
+// of n values in [0, 1] with that mean (E d² ≤ E d): the interval of an
+// expected share is, if anything, conservative. newcombe and moverRatio
+// use x the same way.
 func wilson(x, n, z float64) (lo, hi float64) {
 	p := x / n
 	z2 := z * z

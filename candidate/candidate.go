@@ -27,12 +27,24 @@ type Candidate struct {
 // point in the (risk, ·) planes that fronts and picks are drawn in and are
 // left out (fp compare --axis error compares them).
 func Of(recs []records.Record) ([]Candidate, error) {
+	return of(recs, func(r *records.Record) bool { return !r.ProbabilityIsBase() })
+}
+
+// OnPlane returns the candidates among recs (as Of) that have a point in
+// the plane (axis, metric), records.Record.InPlane: Of's, and in the
+// (error, decision metric) planes the group-thresholds candidates too.
+func OnPlane(recs []records.Record, axis, metric string) ([]Candidate, error) {
+	return of(recs, func(r *records.Record) bool { return r.InPlane(axis, metric) })
+}
+
+// of returns the candidates among recs that keep keeps.
+func of(recs []records.Record, keep func(*records.Record) bool) ([]Candidate, error) {
 	if _, err := records.OneDataPerGroup(recs, nil, ""); err != nil {
 		return nil, err
 	}
 	var out []Candidate
 	for _, r := range recs {
-		if !r.OK() || r.Weights == "" || r.ProbabilityIsBase() {
+		if !r.OK() || r.Weights == "" || !keep(&r) {
 			continue
 		}
 		dir := filepath.Dir(r.File)

@@ -208,12 +208,18 @@ func span(iv *Interval) string {
 	return fmt.Sprintf("[%.4f, %.4f]", iv[0], iv[1])
 }
 
-// WriteFront prints rows (the non-dominated candidates in risk against
-// metric) as fp train's closing table, each with a second line holding
+// WriteFront prints rows (the non-dominated candidates in axis,
+// records.AxisRisk or records.AxisError, against metric) as fp train's
+// closing table, each with a second line holding
 // its 95% intervals.
-func WriteFront(w io.Writer, rows []Row, metric string) error {
-	fmt.Fprintf(w, "\nthe front: %d non-dominated networks in (risk, %s), by test risk, with 95%% intervals "+
-		"(from each network's test rows, bootstrapped, the rate gaps by score intervals; the network and the propensity held fixed)\n", len(rows), records.MetricHeading(metric))
+func WriteFront(w io.Writer, rows []Row, axis, metric string) error {
+	by := "test risk"
+	if axis == records.AxisError {
+		by = "test error"
+	}
+	fmt.Fprintf(w, "\nthe front: %d non-dominated networks in (%s, %s), by %s, with 95%% intervals "+
+		"(from each network's test rows, bootstrapped, the rate gaps by score intervals; the network, its decision rules and the propensity held fixed)\n",
+		len(rows), axis, records.MetricHeading(metric), by)
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(t, "split\tλ\t"+strings.Join(columns, "\t")+"\tnetwork\tnote")
 	for _, r := range rows {
@@ -267,12 +273,13 @@ func WriteText(w io.Writer, c *CI, s *candidate.Shown) error {
 }
 
 // FrontRows returns the non-dominated candidates of the records recs in
-// (axis value, metric), decided on d, with their intervals from resamples
+// (axis value, metric) — group-thresholds candidates among them in the
+// (error, decision metric) planes (candidate.OnPlane) — decided on d, with their intervals from resamples
 // bootstrap resamples (none when resamples is 0) and, for each dataset's
 // front, how many of its points can be told apart from their neighbours;
 // and notes, each once, on what could not be given.
 func FrontRows(recs []records.Record, axis, metric string, d records.Decide, resamples int) ([]Row, []*Distinguishability, []string, error) {
-	cands, err := candidate.Of(recs)
+	cands, err := candidate.OnPlane(recs, axis, metric)
 	if err != nil {
 		return nil, nil, nil, err
 	}

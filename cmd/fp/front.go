@@ -104,7 +104,7 @@ func runFront(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("ci") {
-		if err := intervals.WriteFront(c.App.Writer, rows, metric); err != nil {
+		if err := intervals.WriteFront(c.App.Writer, rows, res.Axis, metric); err != nil {
 			return err
 		}
 		intervals.WriteDistinguishable(c.App.Writer, dist)

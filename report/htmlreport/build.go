@@ -350,19 +350,12 @@ func Build(paths []string, opt Options) (*Page, error) {
 	}
 
 	if opt.CIResamples > 0 {
-		base := 0
 		for _, src := range sources {
-			notes, n := src.intervals(p.Data.Candidates, opt.CIResamples, p.Data.Metrics)
-			base += n
-			for _, note := range notes {
+			for _, note := range src.intervals(p.Data.Candidates, opt.CIResamples, p.Data.Metrics) {
 				if !slices.Contains(ciNotes, note) {
 					ciNotes = append(ciNotes, note)
 				}
 			}
-		}
-		if base > 0 { // said where they are drawn, the panels against the error
-			p.DecisionNotes = append(p.DecisionNotes, fmt.Sprintf("No intervals for the %d group-thresholds candidates on a front: "+
-				"intervals re-score a network's decisions at one threshold, and these decide with a threshold per group.", base))
 		}
 	}
 	p.Warnings = append(p.Warnings, ciNotes...)
@@ -400,28 +393,23 @@ func (s *source) predictions() (*runfolder.PredictionSource, error) {
 // intervals gives the folder's candidates on a front their intervals from
 // resamples bootstrap resamples (only those: the others would cost the
 // build time for intervals nobody sees) and returns the notes of those it
-// could not give, and the number of group-thresholds candidates on a front
-// it gave none: intervals re-score a network's decisions at one threshold,
-// and these decide with a threshold per group.
-func (s *source) intervals(cands []Candidate, resamples int, metrics []string) (notes []string, base int) {
+// could not give. A group-thresholds candidate's are those of its rules'
+// decisions (intervals.Folder), held fixed as the rows are resampled.
+func (s *source) intervals(cands []Candidate, resamples int, metrics []string) (notes []string) {
 	var recs []*records.Record
 	var ids []int
 	for k, id := range s.ids {
-		switch c := &cands[id]; {
-		case len(c.Front) == 0 && len(c.ErrorFront) == 0:
-		case c.BaseProbability:
-			base++
-		default:
+		if c := &cands[id]; len(c.Front) > 0 || len(c.ErrorFront) > 0 {
 			recs, ids = append(recs, &s.recs[k]), append(ids, id)
 		}
 	}
 	if len(recs) == 0 {
-		return nil, base
+		return nil
 	}
 	pred, _ := s.predictions() // a failure to load is Open's to report
 	f, err := intervals.Open(s.dir, pred, resamples)
 	if err != nil {
-		return []string{err.Error()}, base
+		return []string{err.Error()}
 	}
 	for k, ci := range f.ForAll(recs) {
 		for _, n := range []string{ci.Note, ci.Caution} {
@@ -440,7 +428,7 @@ func (s *source) intervals(cands []Candidate, resamples int, metrics []string) (
 		}
 	}
 	f.Save()
-	return notes, base
+	return notes
 }
 
 // corrected is the unbiased estimate of metric m that its interval is

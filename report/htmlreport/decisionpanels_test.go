@@ -2,6 +2,7 @@ package htmlreport_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/compare"
+	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
 	"github.com/fpareto/fp/runfolder"
@@ -323,4 +325,61 @@ func ids(p *htmlreport.Page, keep func(htmlreport.Candidate) bool) string {
 		}
 	}
 	return "[" + strings.Join(out, ",") + "]"
+}
+
+// A thresholds sweep's candidates on a front against the error carry the
+// intervals of their rules' decisions, each holding the recorded value, as
+// a penalty sweep's candidates carry theirs; the page notes nothing
+// missing about them.
+func TestDecisionPanelsThresholdsIntervals(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "thresholds run")
+	c := experiments.DefaultConfig()
+	c.Method, c.Constraint = experiments.MethodThresholds, "eo"
+	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 1, "0,0.3,0.9", 3, 5, "backprop"
+	r, err := experiments.NewRunner(c, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(context.Background())
+	r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := htmlreport.Build([]string{dir}, htmlreport.Options{CIResamples: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := 0
+	for _, c := range p.Data.Candidates {
+		if !c.UsesSensitive {
+			t.Fatalf("candidate %d of a thresholds sweep does not use the sensitive attribute", c.ID)
+		}
+		if len(c.ErrorFront) == 0 {
+			continue
+		}
+		on++
+		if c.CI == nil {
+			t.Errorf("candidate %d is on a front against the error without intervals (warnings %q)", c.ID, p.Warnings)
+			continue
+		}
+		if len(c.CI.Acc) != 2 || !(c.CI.Acc[0] <= c.Acc && c.Acc <= c.CI.Acc[1]) {
+			t.Errorf("candidate %d: accuracy %g, interval %v", c.ID, c.Acc, c.CI.Acc)
+		}
+		for _, m := range p.DecisionMetrics {
+			mi := slices.Index(p.Data.Metrics, m)
+			if iv, v := c.CI.Metrics[mi], c.Metrics[mi]; len(iv) != 2 || !(iv[0] <= v && v <= iv[1]) {
+				t.Errorf("candidate %d: %s %g, interval %v", c.ID, m, v, iv)
+			}
+		}
+	}
+	if on == 0 {
+		t.Fatal("no candidate on a front against the error: the run does not test them")
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.Render(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	if html := buf.String(); strings.Contains(html, "No intervals for") || !strings.Contains(html, `"ci":{"risk":[`) {
+		t.Error("the page says intervals are missing, or carries none")
+	}
 }

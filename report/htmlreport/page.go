@@ -56,8 +56,6 @@ type Page struct {
 	// them, and then DecisionNote says why.
 	DecisionMetrics []string
 	DecisionNote    string
-	// DecisionNotes are what those panels lack, e.g. intervals.
-	DecisionNotes []string
 
 	// Data feeds the figures and the table drawn in the browser.
 	Data Data

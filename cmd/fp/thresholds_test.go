@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -87,7 +88,46 @@ func TestThresholdsCandidatesPredictAndAudit(t *testing.T) {
 				}
 				got.checkDecisions(t, rec, 1e-9)
 			}
+			frontIntervals(t, out, recs)
 		})
+	}
+}
+
+// frontIntervals checks that fp front --ci --json, in the error against
+// dp-diff, gives each group-thresholds candidate on the front the
+// intervals of its rules' decisions, holding its recorded values.
+func frontIntervals(t *testing.T, run string, recs []records.Record) {
+	t.Helper()
+	stdout, stderr, err := runFP(t, "front", run, "--axis", "error", "--metric", "dp-diff", "--ci", "--ci-resamples", "200", "--json")
+	if err != nil {
+		t.Fatalf("front --ci: %v: %s", err, stderr)
+	}
+	var res struct {
+		Front []struct {
+			Lambda        float64     `json:"lambda"`
+			Accuracy      float64     `json:"accuracy"`
+			DPDiff        float64     `json:"dp_diff"`
+			UsesSensitive bool        `json:"uses_sensitive"`
+			AccuracyCI    *[2]float64 `json:"accuracy_ci"`
+			DPDiffCI      *[2]float64 `json:"dp_diff_ci"`
+			EODiffCI      *[2]float64 `json:"eo_diff_ci"`
+			Note          string      `json:"ci_note"`
+		} `json:"front"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("front --ci --json: %v", err)
+	}
+	if len(res.Front) == 0 || len(res.Front) > len(recs) {
+		t.Fatalf("front --ci --json: %d candidates on the front of %d", len(res.Front), len(recs))
+	}
+	for _, r := range res.Front {
+		if !r.UsesSensitive || r.DPDiffCI == nil || r.EODiffCI == nil || r.AccuracyCI == nil {
+			t.Fatalf("λ = %g: uses the sensitive attribute %v, intervals dp_diff %v eo_diff %v accuracy %v (note %q)",
+				r.Lambda, r.UsesSensitive, r.DPDiffCI, r.EODiffCI, r.AccuracyCI, r.Note)
+		}
+		if !(r.DPDiffCI[0] <= r.DPDiff && r.DPDiff <= r.DPDiffCI[1]) || !(r.AccuracyCI[0] <= r.Accuracy && r.Accuracy <= r.AccuracyCI[1]) {
+			t.Errorf("λ = %g: dp_diff %g in %v, accuracy %g in %v", r.Lambda, r.DPDiff, *r.DPDiffCI, r.Accuracy, *r.AccuracyCI)
+		}
 	}
 }
 

@@ -132,8 +132,9 @@ type Options struct {
 	// Decide names the rows that decide (records.Decide); the bounds are
 	// taken on them.
 	Decide records.Decide
-	// AllowDegenerate is choose.Options'.
+	// AllowDegenerate and Axis are choose.Options'.
 	AllowDegenerate bool
+	Axis            string
 }
 
 // Certificate is what a certified pick states: its JSON form is the part
@@ -191,6 +192,9 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 	if err != nil {
 		return nil, err
 	}
+	if err := choose.CheckAxis(opt.Axis, r); err != nil {
+		return nil, err
+	}
 	if len(cands) == 0 {
 		return nil, errors.New("no candidate to pick from")
 	}
@@ -209,7 +213,7 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 		for k, i := range certified {
 			sub[k] = cands[i]
 		}
-		p, err := choose.Pick(sub, metric, trivial(r), choose.Options{AllowDegenerate: opt.AllowDegenerate, Decide: opt.Decide})
+		p, err := choose.Pick(sub, metric, trivial(r), choose.Options{AllowDegenerate: opt.AllowDegenerate, Decide: opt.Decide, Axis: opt.Axis})
 		var left *choose.LeftOutError
 		if err != nil && !errors.As(err, &left) {
 			return nil, err
@@ -228,7 +232,7 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 	}
 	// None a pick may choose: the closest of today's front.
 	kept, _ := choose.Screen(cands, opt.AllowDegenerate, opt.Decide)
-	front, err := frontOf(kept, metric, opt.Decide)
+	front, err := frontOf(kept, opt.Axis, metric, opt.Decide)
 	if err != nil {
 		return nil, err
 	}
@@ -311,14 +315,18 @@ func sameCandidate(c *choose.Candidate, p *choose.Picked) bool {
 		c.Record.Key() == records.CandidateKey(p.Method, p.Penalty, p.Split, p.Lambda)
 }
 
-// frontOf is the indices of the candidates not dominated in (risk,
+// frontOf is the indices of the candidates not dominated in (axis value,
 // metric) on the deciding rows.
-func frontOf(cands []choose.Candidate, metric string, d records.Decide) ([]int, error) {
+func frontOf(cands []choose.Candidate, axis, metric string, d records.Decide) ([]int, error) {
+	axis, err := records.ParseAxis(axis)
+	if err != nil {
+		return nil, err
+	}
 	all := make([]int, len(cands))
 	for i := range all {
 		all[i] = i
 	}
-	pts, err := choose.PointOf(cands, all, metric, d)
+	pts, err := choose.PointOf(cands, all, axis, metric, d)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,9 @@ import (
 )
 
 // Point is a candidate as the choice sees it; risk and unfairness are
-// minimised, accuracy only enters MinAccuracy.
+// minimised, accuracy only enters MinAccuracy. Risk is the front's x axis:
+// the risk, or the error 1 − accuracy on a front against the error
+// (Options.Axis).
 type Point struct{ Risk, Unfairness, Accuracy float64 }
 
 // Kind is the kind of a Rule.

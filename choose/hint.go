@@ -38,7 +38,19 @@ func WritePredictHint(w io.Writer, k *Shown) error {
 				cfg.Dataset, cfg.Dataset, cfg.Dataset)
 		}
 	}
-	if f, err := model.Load(net); err == nil && f.Card != nil && len(f.Card.GroupColumns) > 0 {
+	f, err := model.Load(net)
+	if err == nil && f.UsesGroup() {
+		// Group thresholds: predict writes each row's decision under its
+		// group's rule, which the audit reads as given decisions.
+		group := "a_coded"
+		if f.Card != nil && len(f.Card.Levels) > 2 {
+			group = "group_coded"
+		}
+		_, err := fmt.Fprintf(w, "audit its decisions on new rows with their target and sensitive columns, as the records measure them:\n"+
+			"  fp predict --model %s --data NEW.csv --keep-coded | fp audit --data - --decision decision --label y_coded --group %s\n", quoted, group)
+		return err
+	}
+	if err == nil && f.Card != nil && len(f.Card.GroupColumns) > 0 {
 		// A network of more than two groups: predict writes each row's
 		// group as training formed it (merged and mapped values included),
 		// and the audit groups by it and reads propensity_<group>.
@@ -47,7 +59,7 @@ func WritePredictHint(w io.Writer, k *Shown) error {
 			"fp audit --data - --logit logit --label y_coded --group group_coded%s\n", len(f.Card.Levels), quoted, threshold)
 		return err
 	}
-	_, err := fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it:\n"+
+	_, err = fmt.Fprintf(w, "audit it on new rows with their target and sensitive columns, as the records measure it:\n"+
 		"  fp predict --model %s --data NEW.csv --logit --with-propensity --keep-coded | "+
 		"fp audit --data - --logit logit --label y_coded --group a_coded --propensity propensity%s\n", quoted, threshold)
 	return err

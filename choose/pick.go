@@ -22,6 +22,27 @@ type Shown = candidate.Shown
 // Candidates returns the candidates among recs (candidate.Of).
 func Candidates(recs []records.Record) ([]Candidate, error) { return candidate.Of(recs) }
 
+// CandidatesOn returns the candidates among recs that have a point in the
+// plane (axis, metric) (candidate.OnPlane): with the error axis and a
+// decision metric, the group-thresholds candidates too.
+func CandidatesOn(recs []records.Record, axis, metric string) ([]Candidate, error) {
+	return candidate.OnPlane(recs, axis, metric)
+}
+
+// CheckAxis refuses a rule that does not apply on the x axis axis
+// (records.AxisRisk or records.AxisError): a maximum risk on a front
+// against the error.
+func CheckAxis(axis string, r Rule) error {
+	a, err := records.ParseAxis(axis)
+	if err != nil {
+		return err
+	}
+	if a == records.AxisError && r.Kind == MaxRisk {
+		return fmt.Errorf("a maximum risk bounds the risk, and the front is against the error: give a minimum accuracy instead")
+	}
+	return nil
+}
+
 // metricsLine states the numbers the candidate was judged on.
 func metricsLine(k *Candidate, metric string, d records.Decide) string {
 	r, _, _ := d.Value(&k.Record, "risk")
@@ -141,7 +162,8 @@ type Picked struct {
 	// the choice did not see).
 	Basis string `json:"decided_on"`
 
-	Metric     string `json:"-"` // the unfairness metric of the front
+	Axis       string `json:"axis"` // the front's x axis: risk or error
+	Metric     string `json:"-"`    // the unfairness metric of the front
 	Rule       Rule   `json:"-"` // the requirement the pick was made by
 	Front      int    `json:"-"` // the non-dominated candidates the choice was made among
 	Candidates int    `json:"-"` // the candidates the front was formed of (those left out aside)
@@ -185,6 +207,10 @@ type Options struct {
 	// AllowDegenerate keeps the single-class, near-constant and
 	// no-better-than-constant candidates (see Screen).
 	AllowDegenerate bool
+	// Axis is the front's x axis: records.AxisRisk ("" too) or
+	// records.AxisError (1 − accuracy), the plane where group-thresholds
+	// candidates have a point with a decision metric.
+	Axis string
 	// Decide names the metrics the front and the rule are decided on
 	// (records.Decide; the zero value: the test metrics, which then
 	// flatter the chosen candidate). The metrics reported are the test
@@ -193,7 +219,7 @@ type Options struct {
 }
 
 // Pick leaves out the candidates Screen leaves out, keeps those not
-// dominated in (risk, metric) among the rest and picks one by r, both
+// dominated in (risk, metric) — (error, metric) with opt.Axis — among the rest and picks one by r, both
 // decided on the metrics opt.Decide names (Basis says which). When no
 // candidate meets r the error is a *PickError; when every candidate is
 // left out, a *LeftOutError.
@@ -205,6 +231,10 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	if r.Kind == MinRatio && metric != records.MetricDPRatio {
 		return nil, fmt.Errorf("a minimum ratio is a requirement on %s, not %s", records.MetricDPRatio, metric)
 	}
+	if err := CheckAxis(opt.Axis, r); err != nil {
+		return nil, err
+	}
+	axis, _ := records.ParseAxis(opt.Axis)
 	if len(cands) == 0 {
 		return nil, errors.New("no candidate to pick from")
 	}
@@ -212,7 +242,7 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	if len(kept) == 0 {
 		return nil, &LeftOutError{LeftOut: left}
 	}
-	pts, err := PointOf(cands, kept, metric, d)
+	pts, err := PointOf(cands, kept, axis, metric, d)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +266,7 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	}
 	c := &cands[idx[k]]
 	rec := &c.Record
-	p := &Picked{Shown: c.Show(), LeftOut: left, Rule: r,
+	p := &Picked{Shown: c.Show(), LeftOut: left, Rule: r, Axis: axis,
 		Metric: metric, Basis: d.String(), Front: len(front), Candidates: len(kept), Note: kneeNote(front, r)}
 	for _, i := range idx {
 		p.Among = append(p.Among, cands[i])
@@ -249,12 +279,13 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 }
 
 // PointOf returns the points of cands[idx[0]], cands[idx[1]], … as d
-// decides them: risk, metric and accuracy on the deciding rows.
-func PointOf(cands []Candidate, idx []int, metric string, d records.Decide) ([]Point, error) {
+// decides them: the x axis (records.AxisRisk or records.AxisError), metric
+// and accuracy on the deciding rows.
+func PointOf(cands []Candidate, idx []int, axis, metric string, d records.Decide) ([]Point, error) {
 	pts := make([]Point, len(idx))
 	for i, c := range idx {
 		k := &cands[c]
-		risk, _, err := d.Value(&k.Record, "risk")
+		risk, _, err := d.Value(&k.Record, axis)
 		if err != nil {
 			return nil, err
 		}
@@ -271,8 +302,12 @@ func PointOf(cands []Candidate, idx []int, metric string, d records.Decide) ([]P
 // WriteText prints p as a one-row table under a line saying what it was
 // picked from, then its network file.
 func WriteText(w io.Writer, p *Picked) error {
-	fmt.Fprintf(w, "picked from the %d non-dominated of %d candidates (risk vs %s, chosen on %s metrics; test metrics shown):\n",
-		p.Front, p.Candidates, p.Metric, p.Basis)
+	axis := p.Axis
+	if axis == "" {
+		axis = records.AxisRisk
+	}
+	fmt.Fprintf(w, "picked from the %d non-dominated of %d candidates (%s vs %s, chosen on %s metrics; test metrics shown):\n",
+		p.Front, p.Candidates, axis, p.Metric, p.Basis)
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	// A shown value that breaks the stated requirement is marked: chosen
 	// on other rows (or by point estimate), it need not meet it here.
@@ -300,7 +335,11 @@ func WriteText(w io.Writer, p *Picked) error {
 		fmt.Fprintf(w, "! breaks the stated requirement (%s) on the test rows shown\n", p.Requirement())
 	}
 	if p.Decision != nil {
-		fmt.Fprintf(w, "decisions at threshold %g; %s\n", p.Threshold, strings.ReplaceAll(fairness.ScaleNote, "\n", "; "))
+		how := fmt.Sprintf("decisions at threshold %g", p.Threshold)
+		if p.UsesSensitive {
+			how = "decisions by a rule per group on the probability (group thresholds, docs/method.md §13.1)"
+		}
+		fmt.Fprintf(w, "%s; %s\n", how, strings.ReplaceAll(fairness.ScaleNote, "\n", "; "))
 	}
 	if p.Basis == string(records.DecideSelection) && p.Selection != nil {
 		v, _ := p.Selection.Value(p.Metric)

@@ -250,7 +250,7 @@ func WriteText(w io.Writer, c *CI, s *candidate.Shown) error {
 	if !c.Given() {
 		return nil
 	}
-	fmt.Fprintf(w, "95%% intervals from %d bootstrap resamples of its %d test rows (the rate gaps by score intervals; the network and the propensity held fixed), "+
+	fmt.Fprintf(w, "95%% intervals from %d bootstrap resamples of its %d test rows (the rate gaps by score intervals; the network, its decision rules and the propensity held fixed), "+
 		"each beside the estimate it is built around:\n", c.Resamples, c.Rows)
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(t, "\t"+strings.Join(columns, "\t"))
@@ -319,15 +319,15 @@ func FrontRows(recs []records.Record, axis, metric string, d records.Decide, res
 // ForPick returns the intervals of the picked candidate p (one of cands),
 // applied to it (CI.Apply), and how many points of the front among it was
 // picked from can be told apart from their neighbours on the rows that
-// decided it (d); with notes, each once, on what could not be given.
-func ForPick(cands []candidate.Candidate, p *candidate.Shown, among []candidate.Candidate, metric string, d records.Decide, resamples int) (*CI, *Distinguishability, []string, error) {
+// decided it (d), in (axis, metric); with notes, each once, on what could not be given.
+func ForPick(cands []candidate.Candidate, p *candidate.Shown, among []candidate.Candidate, axis, metric string, d records.Decide, resamples int) (*CI, *Distinguishability, []string, error) {
 	ci, notes, err := ForShown(cands, p, resamples)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	// The claim is about the front the pick was made from, on the rows
 	// that decided it.
-	dist, more, err := Distinguish(among, records.AxisRisk, metric, d, resamples)
+	dist, more, err := Distinguish(among, axis, metric, d, resamples)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -129,7 +129,10 @@ func readSweeps(c *cli.Context, cmd string, paths []string) (*runfolder.Sweeps, 
 		if s.Failed > 0 {
 			fmt.Fprintf(c.App.ErrWriter, "fp: note: %d failed candidate(s) left out\n", s.Failed)
 		}
-		if n := records.CountBaseProbability(s.OK); n > 0 && cmd != "compare" {
+		// Not where the command's plane holds them: against the error,
+		// with a decision metric.
+		inPlane := c.String("axis") == records.AxisError && records.IsDecisionMetric(c.String("metric"))
+		if n := records.CountBaseProbability(s.OK); n > 0 && cmd != "compare" && !inPlane {
 			fmt.Fprintf(c.App.ErrWriter, "fp: note: %d candidate(s) %s\n", n, records.BaseProbabilityNote)
 		}
 	}

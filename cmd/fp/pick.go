@@ -27,7 +27,9 @@ func pickCommand() *cli.Command {
 			"or near-constant predictors, those predicting one class for every test row or almost every row\n" +
 			"alike (docs/method.md §7, majority_share), and those whose test risk is no better than the constant\n" +
 			"predictor's at the training base rate; --allow-degenerate keeps\n" +
-			"all but the constant ones), keeps the non-dominated ones in (risk, --metric) and picks one by exactly\n" +
+			"all but the constant ones), keeps the non-dominated ones in (risk, --metric) — with --axis error in\n" +
+			"(1 − accuracy, --metric), where a decision metric admits group-thresholds candidates (docs/method.md\n" +
+			"§13.1), and \"risk\" below reads error — and picks one by exactly\n" +
 			"one requirement:\n" +
 			"  --max-unfairness U  the lowest risk among those with metric ≤ U\n" +
 			"  --max-risk R        the lowest metric among those with risk ≤ R\n" +
@@ -57,6 +59,7 @@ func pickCommand() *cli.Command {
 			"Sweeps of different datasets (see data_id in docs/training.md) are refused: pick from one dataset's runs.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
+			&cli.StringFlag{Name: "axis", Value: records.AxisRisk, Usage: "the front's x axis: risk (test log-loss) or error (1 − accuracy; --max-risk does not apply)"},
 		}, append(ruleFlags(nil),
 			&cli.Float64Flag{Name: "confidence", Usage: "certify the requirement at confidence `C` (e.g. 0.9): pick among the candidates whose requirement holds with probability ≥ C over the sampling of the rows that decide (docs/method.md §8.7); not with --knee"},
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
@@ -102,7 +105,14 @@ func runPick(c *cli.Context) error {
 		return err
 	}
 	recs := slices.Clone(read.OK) // --split narrows these, not the overlap report's
-	cands, err := choose.Candidates(read.All)
+	axis, err := records.ParseAxis(c.String("axis"))
+	if err != nil {
+		return fmt.Errorf("pick: --axis: %w", err)
+	}
+	if err := choose.CheckAxis(axis, rules[0]); err != nil {
+		return fmt.Errorf("pick: --axis %s: %w", axis, err)
+	}
+	cands, err := choose.CandidatesOn(read.All, axis, metric)
 	if err != nil {
 		return fmt.Errorf("pick: %w", err)
 	}
@@ -118,6 +128,11 @@ func runPick(c *cli.Context) error {
 		return err
 	}
 	if len(cands) == 0 {
+		if records.CountBaseProbability(recs) > 0 {
+			return fmt.Errorf("pick: no successful candidate with a stored network in %s has a point in (%s, %s): "+
+				"group-thresholds candidates have one against the error with a decision metric: give --axis error and --metric dp-diff, dp-ratio, eo-diff or eopp-diff",
+				strings.Join(paths, ", "), axis, records.MetricHeading(metric))
+		}
 		return fmt.Errorf("pick: no successful candidate with a stored network in %s", strings.Join(paths, ", "))
 	}
 	allow := c.Bool("allow-degenerate")
@@ -126,7 +141,7 @@ func runPick(c *cli.Context) error {
 	if certifying {
 		var cr *certify.Result
 		cr, err = certify.Pick(cands, metric, rules[0], certify.Options{Confidence: c.Float64("confidence"),
-			Resamples: max(nres, intervals.DefaultResamples), Decide: decide, AllowDegenerate: allow})
+			Resamples: max(nres, intervals.DefaultResamples), Decide: decide, AllowDegenerate: allow, Axis: axis})
 		if errors.Is(err, certify.ErrNotCertified) {
 			if c.Bool(jsonFlag) {
 				if werr := writeJSON(c.App.Writer, cr.Certificate); werr != nil {
@@ -140,7 +155,7 @@ func runPick(c *cli.Context) error {
 		}
 		cert, res = &cr.Certificate, cr.Picked
 	} else {
-		res, err = choose.Pick(cands, metric, rules[0], choose.Options{AllowDegenerate: allow, Decide: decide})
+		res, err = choose.Pick(cands, metric, rules[0], choose.Options{AllowDegenerate: allow, Decide: decide, Axis: axis})
 	}
 	var all *choose.LeftOutError
 	if errors.As(err, &all) {
@@ -165,7 +180,7 @@ func runPick(c *cli.Context) error {
 	var dist *intervals.Distinguishability
 	if nres > 0 && !c.Bool("print-path") {
 		var notes []string
-		if ci, dist, notes, err = intervals.ForPick(cands, &res.Shown, res.Among, metric, decide, nres); err != nil {
+		if ci, dist, notes, err = intervals.ForPick(cands, &res.Shown, res.Among, axis, metric, decide, nres); err != nil {
 			return fmt.Errorf("pick: %w", err)
 		}
 		for _, n := range notes {

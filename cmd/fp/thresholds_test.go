@@ -89,6 +89,7 @@ func TestThresholdsCandidatesPredictAndAudit(t *testing.T) {
 				got.checkDecisions(t, rec, 1e-9)
 			}
 			frontIntervals(t, out, recs)
+			pickAgainstError(t, out)
 		})
 	}
 }
@@ -155,5 +156,35 @@ func dropColumn(t *testing.T, in, out, name string) {
 	w.Flush()
 	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// pickAgainstError checks that fp pick picks a thresholds run's candidates
+// against the error (--axis error) with a decision metric, certified or
+// refused in the certificate's one line, and that without --axis error it
+// says to give it; --max-risk does not apply against the error.
+func pickAgainstError(t *testing.T, run string) {
+	t.Helper()
+	stdout, stderr, err := runFP(t, "pick", run, "--axis", "error", "--metric", "dp-diff", "--max-unfairness", "0.1", "--confidence", "0.9", "--ci-resamples", "200")
+	switch {
+	case err == nil:
+		if !strings.Contains(stdout, "certified: dp-diff ≤ 0.1 holds with probability ≥ 0.9") || !strings.Contains(stdout, "(error vs dp-diff") ||
+			!strings.Contains(stdout, "--decision decision") {
+			t.Errorf("pick --axis error --confidence: no certificate, plane or audit of its decisions:\n%s", stdout)
+		}
+	case !strings.Contains(err.Error(), "no candidate is certified to have dp-diff ≤ 0.1 at confidence 0.9"):
+		t.Errorf("pick --axis error --confidence: %v: %s", err, stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--metric", "dp-diff", "--max-unfairness", "0.1"}, "give --axis error"},
+		{[]string{"--axis", "error", "--metric", "dp-diff", "--max-risk", "0.7"}, "give a minimum accuracy instead"},
+	} {
+		_, stderr, err := runFP(t, append([]string{"pick", run}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("pick %s: %v (%s), want one line with %q", strings.Join(c.args, " "), err, stderr, c.want)
+		}
 	}
 }

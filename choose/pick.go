@@ -164,9 +164,9 @@ type Picked struct {
 
 	Axis       string `json:"axis"` // the front's x axis: risk or error
 	Metric     string `json:"-"`    // the unfairness metric of the front
-	Rule       Rule   `json:"-"` // the requirement the pick was made by
-	Front      int    `json:"-"` // the non-dominated candidates the choice was made among
-	Candidates int    `json:"-"` // the candidates the front was formed of (those left out aside)
+	Rule       Rule   `json:"-"`    // the requirement the pick was made by
+	Front      int    `json:"-"`    // the non-dominated candidates the choice was made among
+	Candidates int    `json:"-"`    // the candidates the front was formed of (those left out aside)
 
 	// Among are the Front candidates, by increasing deciding risk.
 	Among []Candidate `json:"-"`

@@ -84,6 +84,23 @@ func TestThresholdsCandidatesIntervals(t *testing.T) {
 			}
 		}
 	}
+	// On the selection rows (what a certified pick bounds), the same.
+	for _, r := range recs {
+		s := r.Selection
+		if s == nil || s.SelDecision == nil {
+			t.Fatalf("%s keeps no selection decision metrics", r.Key())
+		}
+		c := open(t, dir, 300).AtLevel(&r, true, 300, 0.8, "certify")
+		if !c.Given() || c.Rows != s.NSel {
+			t.Fatalf("%s: no intervals on the selection rows (%d rows): %s", r.Key(), c.Rows, c.Note)
+		}
+		if iv := c.DPDiff; iv == nil || !(iv[0] <= s.SelDPDiff && s.SelDPDiff <= iv[1]) {
+			t.Errorf("%s: selection dp_diff %g, interval %v", r.Key(), s.SelDPDiff, iv)
+		}
+		if iv := c.Accuracy; iv == nil || !(iv[0] <= s.SelAccuracy && s.SelAccuracy <= iv[1]) {
+			t.Errorf("%s: selection accuracy %g, interval %v", r.Key(), s.SelAccuracy, iv)
+		}
+	}
 	if !randomised {
 		t.Error("no rule of the eo fit is randomised: the test does not reach expected decisions")
 	}

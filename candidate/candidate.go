@@ -24,8 +24,8 @@ type Candidate struct {
 // Candidates of several datasets (records.ByData) are refused: one front
 // is of one dataset's candidates. Group-thresholds candidates, whose
 // probability is their base network's (records.Record.InPlane), have no
-// point in the (risk, ·) planes that fronts and picks are drawn in and are
-// left out (fp compare --axis error compares them).
+// point in the (risk, ·) planes that fronts and picks are drawn in by
+// default and are left out (OnPlane keeps them where they have one).
 func Of(recs []records.Record) ([]Candidate, error) {
 	return of(recs, func(r *records.Record) bool { return !r.ProbabilityIsBase() })
 }

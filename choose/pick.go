@@ -29,6 +29,19 @@ func CandidatesOn(recs []records.Record, axis, metric string) ([]Candidate, erro
 	return candidate.OnPlane(recs, axis, metric)
 }
 
+// NoCandidates says why the records recs of the folders where hold no
+// candidate in the plane (axis, metric): none with a stored network, or
+// only group-thresholds candidates, which have a point against the error
+// with a decision metric alone.
+func NoCandidates(recs []records.Record, where, axis, metric string) error {
+	if records.CountBaseProbability(recs) > 0 {
+		return fmt.Errorf("no successful candidate with a stored network in %s has a point in (%s, %s): "+
+			"group-thresholds candidates have one against the error with a decision metric: give --axis error and --metric %s",
+			where, axis, records.MetricHeading(metric), strings.Join(records.DecisionMetrics, ", "))
+	}
+	return fmt.Errorf("no successful candidate with a stored network in %s", where)
+}
+
 // CheckAxis refuses a rule that does not apply on the x axis axis
 // (records.AxisRisk or records.AxisError): a maximum risk on a front
 // against the error.

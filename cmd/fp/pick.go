@@ -128,12 +128,7 @@ func runPick(c *cli.Context) error {
 		return err
 	}
 	if len(cands) == 0 {
-		if records.CountBaseProbability(recs) > 0 {
-			return fmt.Errorf("pick: no successful candidate with a stored network in %s has a point in (%s, %s): "+
-				"group-thresholds candidates have one against the error with a decision metric: give --axis error and --metric dp-diff, dp-ratio, eo-diff or eopp-diff",
-				strings.Join(paths, ", "), axis, records.MetricHeading(metric))
-		}
-		return fmt.Errorf("pick: no successful candidate with a stored network in %s", strings.Join(paths, ", "))
+		return fmt.Errorf("pick: %w", choose.NoCandidates(recs, strings.Join(paths, ", "), axis, metric))
 	}
 	allow := c.Bool("allow-degenerate")
 	var cert *certify.Certificate

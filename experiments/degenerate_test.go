@@ -1,13 +1,11 @@
 package experiments_test
 
 import (
-	"context"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
-	"github.com/fpareto/fp/records"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/runfolder"
 )
 
@@ -22,19 +20,7 @@ func TestRecordsCarryNearConstantAndConstRisk(t *testing.T) {
 	for _, c := range []experiments.Config{smallConfig(), adv} {
 		t.Run(c.Method, func(t *testing.T) {
 			dir := t.TempDir()
-			r, err := experiments.NewRunner(c, dir, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = r.Run(context.Background())
-			r.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs, err := records.Read(filepath.Join(dir, "records.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			recs := experimentstest.Train(t, c, dir)
 			cfg, err := experiments.ReadConfig(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -43,14 +29,8 @@ func TestRecordsCarryNearConstantAndConstRisk(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(recs) == 0 {
-				t.Fatal("no records")
-			}
 			for i := range recs {
 				rec := &recs[i]
-				if !rec.OK() {
-					continue
-				}
 				p, err := runfolder.LoadPredictions(dir, rec)
 				if err != nil {
 					t.Fatal(err)

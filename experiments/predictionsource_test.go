@@ -1,14 +1,13 @@
 package experiments_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
@@ -19,15 +18,7 @@ import (
 // LoadPredictions gives one candidate at a time, and fails as it does.
 func TestPredictionSourceMatchesLoadPredictions(t *testing.T) {
 	dir := t.TempDir()
-	r, err := experiments.NewRunner(smallConfig(), dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	experimentstest.Run(t, smallConfig(), dir)
 	recs, err := records.Read(filepath.Join(dir, "records.jsonl"))
 	if err != nil {
 		t.Fatal(err)

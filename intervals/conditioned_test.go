@@ -1,12 +1,12 @@
 package intervals_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -24,15 +24,7 @@ func TestIntervalsOfConditionedRun(t *testing.T) {
 	c := experiments.DefaultConfig()
 	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine, c.SelectFraction = 1, "0,0.5,1", 5, 10, "backprop", 0
-	r, err := experiments.NewRunner(c, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	experimentstest.Run(t, c, dir)
 	if _, err := conditionedtest.Convert(dir, 0.25); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package intervals_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -27,15 +27,7 @@ func twoSplitRun(t *testing.T) []choose.Candidate {
 	c := experiments.DefaultConfig()
 	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 2, "0,1", 30, 10, "backprop"
-	r, err := experiments.NewRunner(c, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	experimentstest.Run(t, c, dir)
 	all, _, err := runfolder.ReadAll([]string{dir})
 	if err != nil {
 		t.Fatal(err)

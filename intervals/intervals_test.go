@@ -1,7 +1,6 @@
 package intervals_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -53,20 +53,7 @@ func csvRun(t *testing.T) (dir, csv string, recs []records.Record) {
 	c := experiments.DefaultConfig()
 	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 1, "0,1", 20, 10, "backprop"
-	r, err := experiments.NewRunner(c, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := records.Read(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _ = records.Succeeded(all)
+	recs = experimentstest.Train(t, c, dir)
 	if len(recs) != 2 {
 		t.Fatalf("%d successful candidates, want 2", len(recs))
 	}

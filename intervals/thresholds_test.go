@@ -1,12 +1,12 @@
 package intervals_test
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/records"
@@ -26,20 +26,7 @@ func thresholdsRun(t *testing.T) (string, []records.Record) {
 	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
 	c.Method, c.Constraint = experiments.MethodThresholds, "eo"
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 1, "0,0.3,0.9", 20, 10, "backprop"
-	r, err := experiments.NewRunner(c, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := records.Read(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _ := records.Succeeded(all)
+	recs := experimentstest.Train(t, c, dir)
 	if len(recs) < 3 {
 		t.Fatalf("%d successful candidates, want at least 3", len(recs))
 	}

@@ -114,8 +114,9 @@ var layers = [][]string{
 	// 7. The sweep, and what reads run folders: the pick policy and the
 	// intervals side by side, neither importing the other.
 	{"choose", "enginebench", "experiments", "intervals", "progress", "report/runplot", "runfolder/conditionedtest", "runfolder/configfile"},
-	// 8. What combines a pick with its intervals.
-	{"certify", "report/htmlreport"},
+	// 8. What combines a pick with its intervals; the small sweeps that
+	// tests train (above experiments, which they drive).
+	{"certify", "experiments/experimentstest", "report/htmlreport"},
 	// 9. The command and the test of this table.
 	{"cmd/fp", "internal/archtest"},
 }
@@ -169,6 +170,10 @@ var readerBans = []string{"experiments", "graph", "backprop", "penalties", "grap
 var mustNotImport = map[string][]string{
 	"cmd/fp": {"train", "scalarize"},
 }
+
+// testSupport are the packages that build run folders for tests: only
+// _test.go files import them, so that no command or library links them.
+var testSupport = []string{"experiments/experimentstest", "runfolder/conditionedtest"}
 
 // knownExceptions are imports against the rules that the code still has,
 // each with what it is waiting for.
@@ -300,6 +305,21 @@ func internalViolations(g map[string][]string) []string {
 	return out
 }
 
+// testSupportViolations lists, sorted, the direct non-test imports in g of
+// a package of support.
+func testSupportViolations(g map[string][]string, support []string) []string {
+	var out []string
+	for from, imps := range g {
+		for _, to := range imps {
+			if slices.Contains(support, to) {
+				out = append(out, fmt.Sprintf("%s imports %s, which is for tests only", from, to))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Every import runs down the layer table, and every package is in it.
 func TestImportsRunDownTheLayers(t *testing.T) {
 	for _, v := range layerViolations(graphOf(listPackages(t)), layers, knownExceptions) {
@@ -316,6 +336,20 @@ func TestNoImportRunsBackUp(t *testing.T) {
 		t.Error(v)
 	}
 	for _, v := range importViolations(g, mustNotImport, knownExceptions) {
+		t.Error(v)
+	}
+}
+
+// The packages that build run folders for tests are imported by tests
+// only.
+func TestTestSupportOnlyInTests(t *testing.T) {
+	pkgs := listPackages(t)
+	for _, name := range testSupport {
+		if _, ok := pkgs[name]; !ok {
+			t.Errorf("package %s is missing", name)
+		}
+	}
+	for _, v := range testSupportViolations(graphOf(pkgs), testSupport) {
 		t.Error(v)
 	}
 }
@@ -372,6 +406,11 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 	check("banned package missing", dependencyViolations(base, map[string][]string{"gone": {"train"}}), "package gone is missing")
 	check("direct ban", importViolations(base, cmdBans, nil), "cmd/fp imports train")
 	check("direct ban, excepted", importViolations(base, cmdBans, map[edge]string{{"cmd/fp", "train"}: "test"}))
+	support := with("runfolder/conditionedtest", "runfolder")
+	check("test support, its own imports", testSupportViolations(support, []string{"runfolder/conditionedtest"}))
+	support["intervals"] = append(support["intervals"], "runfolder/conditionedtest")
+	check("test support imported", testSupportViolations(support, []string{"runfolder/conditionedtest"}),
+		"intervals imports runfolder/conditionedtest, which is for tests only")
 	check("internal reaching out", internalViolations(with("internal/shellword", "records")),
 		"internal/shellword imports records, which is not under internal/")
 }

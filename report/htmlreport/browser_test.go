@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/pareto"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
@@ -129,20 +130,7 @@ func smallCompasRun(t *testing.T) (string, []records.Record) {
 	dir := filepath.Join(t.TempDir(), "compas run")
 	c := experiments.DefaultConfig()
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 2, "log:4", 3, 5, "backprop"
-	r, err := experiments.NewRunner(c, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := records.Read(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ok, _ := records.Succeeded(all)
+	ok := experimentstest.Train(t, c, dir)
 	if len(ok) < 4 {
 		t.Fatalf("%d successful candidates, want at least 4 to draw", len(ok))
 	}
@@ -428,15 +416,7 @@ func TestReportBannerInChromium(t *testing.T) {
 	c.Dataset, c.CSV, c.Target, c.Sensitive = "", data, "y", "g"
 	c.Splits, c.Lambdas, c.Epochs, c.Engine = 1, "0,1", 2, "backprop"
 	run := filepath.Join(dir, "run")
-	r, err := experiments.NewRunner(c, run, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	experimentstest.Run(t, c, run)
 	page := filepath.Join(run, "report.html")
 	writePage(t, []string{run}, page)
 	b.open(t, page)

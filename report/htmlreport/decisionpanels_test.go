@@ -2,7 +2,6 @@ package htmlreport_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/fpareto/fp/compare"
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
 	"github.com/fpareto/fp/runfolder"
@@ -336,15 +336,7 @@ func TestDecisionPanelsThresholdsIntervals(t *testing.T) {
 	c := experiments.DefaultConfig()
 	c.Method, c.Constraint = experiments.MethodThresholds, "eo"
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 1, "0,0.3,0.9", 3, 5, "backprop"
-	r, err := experiments.NewRunner(c, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	experimentstest.Run(t, c, dir)
 	p, err := htmlreport.Build([]string{dir}, htmlreport.Options{CIResamples: 200})
 	if err != nil {
 		t.Fatal(err)

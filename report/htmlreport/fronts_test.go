@@ -2,7 +2,6 @@ package htmlreport_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/fpareto/fp/choose"
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/internal/shellword"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/report/htmlreport"
@@ -133,15 +133,7 @@ func TestReportPicksInChromium(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "compas run")
 	c := experiments.DefaultConfig()
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 2, "log:4", 40, 5, "backprop"
-	r, err := experiments.NewRunner(c, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Run(context.Background())
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	experimentstest.Run(t, c, dir)
 	p, err := htmlreport.Build([]string{dir}, htmlreport.Options{CIResamples: 200})
 	if err != nil {
 		t.Fatal(err)

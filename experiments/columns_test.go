@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/model"
 	"github.com/fpareto/fp/runfolder"
 )
@@ -148,21 +149,14 @@ func TestChangedRowsRefusedOnResume(t *testing.T) {
 	out := filepath.Join(dir, "run")
 	c := csvConfig(path)
 	c.Lambdas = "0,0.5,1"
-	r, err := experiments.NewRunner(c, out, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
+	experimentstest.Run(t, c, out)
 	b, _ := os.ReadFile(path)
 	lines := strings.Split(string(b), "\n")
 	lines[1] = strings.Replace(lines[1], ",0,", ",1,", 1)
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = experiments.NewRunner(c, out, nil)
+	_, err := experiments.NewRunner(c, out, nil)
 	if err == nil || !strings.Contains(err.Error(), "holds records of other rows") {
 		t.Errorf("resume on changed rows: %v", err)
 	}

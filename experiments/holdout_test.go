@@ -1,7 +1,6 @@
 package experiments_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/records"
 )
 
@@ -61,14 +61,7 @@ func lambda0Record(t *testing.T, csv string, val float64) records.Record {
 	c.Splits, c.Lambdas, c.Engine, c.PropensityEpochs = 1, "0,1", "backprop", 20
 	c.ValFraction = val
 	dir := t.TempDir()
-	r, err := experiments.NewRunner(c, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if _, err := r.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	experimentstest.Run(t, c, dir)
 	recs, err := records.Read(filepath.Join(dir, "records.jsonl"))
 	if err != nil {
 		t.Fatal(err)

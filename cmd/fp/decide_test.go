@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/experiments"
+	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/fairness"
 	"github.com/fpareto/fp/records"
 	"github.com/fpareto/fp/runfolder"
@@ -29,14 +29,7 @@ func smallSweep(t *testing.T, edit func(cfg *experiments.Config)) (string, []rec
 	cfg.Engine, cfg.Workers = "backprop", 1
 	edit(&cfg)
 	out := filepath.Join(t.TempDir(), "run")
-	runner, err := experiments.NewRunner(cfg, out, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer runner.Close()
-	if _, err := runner.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	experimentstest.Run(t, cfg, out)
 	return out, readRecords(t, out)
 }
 

@@ -473,8 +473,10 @@ const CacheFile = "intervals.json"
 // intervals that cover near 0, with the unbiased estimates and the note on
 // small cells as a caution; the rate gaps by Newcombe's intervals; 7: the
 // ratio by MOVER-R intervals, the ATO's expanded for few effective rows,
-// the gaps' upper ends without the Bonferroni correction).
-const cacheFormat = 7
+// the gaps' upper ends without the Bonferroni correction; 8: the
+// mean-variance indices' intervals moved down by the bootstrap's bias, eo's
+// without the Bonferroni correction).
+const cacheFormat = 8
 
 type cacheFile struct {
 	Format  int              `json:"format"`

@@ -484,7 +484,9 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		out.DPDiff, out.DPRatio, out.EODiff, out.EOppDiff = nan, nan, nan, nan
 		return out, fmt.Errorf("bootstrap: only %d of %d resamples hold both groups: a group is too small for fairness intervals", len(dp), resamples)
 	}
-	out.DP, out.EOpp, out.EO = clipped(dp, level), clipped(eo1, level), eoImage(level, eo0, eo1)
+	u := s.unbiased()
+	out.DP, out.EOpp = recentred(dp, u[0], level), recentred(eo1, u[2], level)
+	out.EO = eoImage(recentred(eo0, u[1], level), out.EOpp)
 	// The rate gaps and the ratio: score intervals from the counts
 	// (newcombe.go).
 	rc := s.counts(ones(s.Len()))

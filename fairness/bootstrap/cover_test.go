@@ -182,13 +182,13 @@ func TestCoverageNearZeroAndAway(t *testing.T) {
 				share := float64(hits[k]) / reps
 				t.Logf("%-9s population %.6f covered %d/%d", k, v, hits[k], reps)
 				hi := 0.99
-				if c.shift == 0 && (k == "dp" || k == "eo" || k == "eopp") {
-					// At (dp) or within a standard error of 0 (eo, eopp:
-					// 0.0003, the error at 1,000 rows about 0.0004), a
+				if c.shift < 0.5 && (k == "dp" || k == "eo" || k == "eopp") {
+					// At or within a standard error of 0 (at most 0.0003
+					// here, the error at 1,000 rows about 0.0004), a
 					// nonnegative index's interval, its lower end raised
 					// to 0, misses only when it excludes 0 — a test of
 					// independence that rejects less often than 5%: it
-					// covers more than 95% (99–100% here), said so in
+					// covers more than 95% (98.5–100% here), said so in
 					// docs/method.md §7.1.
 					hi = 1
 				}

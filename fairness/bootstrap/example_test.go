@@ -28,5 +28,5 @@ func Example() {
 	fmt.Printf("dp %.3f [%.3f, %.3f] from the %d of %d resamples with both groups\n", iv.Corrected.DP, iv.DP.Lo, iv.DP.Hi, iv.Valid, iv.Resamples)
 	// Output:
 	// risk [0.22, 0.68]
-	// dp 0.000 [0.000, 0.103] from the 994 of 1000 resamples with both groups
+	// dp 0.000 [0.000, 0.080] from the 994 of 1000 resamples with both groups
 }

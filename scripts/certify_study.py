@@ -547,17 +547,24 @@ def row_cells(m, part, cnt, reps):
     return [f"{t} ({nrep})", pct(cov, t) + flag, rep_iv, f"{low} / {high}"]
 
 
-def pooled_table(d):
+def pooled_table(d, first=0):
     """Every metric's coverage over all cells' candidates together (near 0 and the rest), the
-    (cell, repetition) pairs resampled for the by-rep interval."""
+    (cell, repetition) pairs resampled for the by-rep interval; with first > 0, over the
+    repetitions from first on only."""
     recs = []
     for proc, n in CELLS:
-        recs += by_rep(read_lines(os.path.join(d, f"coverage-{proc}-{n}.jsonl")))
+        recs += [r for r in by_rep(read_lines(os.path.join(d, f"coverage-{proc}-{n}.jsonl"))) if r["rep"] >= first]
     if not recs:
         return []
-    lines = ["### All cells together", "",
-             f"The {len(recs)} repetitions of the cells above pooled: every metric has its near-0 "
-             "candidates from all processes and sizes (a cell alone holds fewer than 100 for some).", "",
+    if first:
+        head = [f"### All cells together, repetitions {first} on", "",
+                f"The {len(recs)} repetitions from repetition {first} on of every cell, pooled: those the "
+                f"interval's construction was not chosen on (it was chosen on repetitions 0–{first - 1}).", ""]
+    else:
+        head = ["### All cells together", "",
+                f"The {len(recs)} repetitions of the cells above pooled: every metric has its near-0 "
+                "candidates from all processes and sizes (a cell alone holds fewer than 100 for some).", ""]
+    lines = head + [
              "| metric | near 0: count (reps) | coverage | by rep | low / high | rest: count (reps) | coverage | by rep | low / high | no interval |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for m in METRICS:
@@ -570,7 +577,7 @@ def pooled_table(d):
 CELLS = [("p1", 1000), ("p1", 5000), ("p2", 1000), ("p2", 5000)]
 
 
-def coverage_tables(d):
+def coverage_tables(d, held=0):
     lines = ["## Coverage of the 95% intervals", "",
              "Every non-degenerate candidate of the pooled fronts (both sweeps of a repetition) of "
              "ato, dp, dp-diff and eo-diff, each distinct network once. A candidate's value is **near 0** when its "
@@ -600,7 +607,7 @@ def coverage_tables(d):
                     summary.append((proc, n, m, part, t, cov))
             lines.append(f"| {m} | " + " | ".join(cells) + f" | {none} |")
         lines.append("")
-    return lines + pooled_table(d), summary
+    return lines + pooled_table(d) + (pooled_table(d, held) if held else []), summary
 
 
 def certify_tables(d):
@@ -706,7 +713,9 @@ def cmd_pilot(*rest):
 def cmd_analyse(*rest):
     rest = list(rest)
     d = option(rest, "--dir", "results/certify-study")
-    cov, _ = coverage_tables(d)
+    # --held-out-from K: a table of the repetitions from K on too, those a construction chosen on
+    # repetitions 0 … K−1 was not chosen on.
+    cov, _ = coverage_tables(d, int(option(rest, "--held-out-from", "0")))
     lines = ["# Intervals and certified picks on a known population", "",
              "Made by `scripts/certify_study.sh analyse` from the records in this folder "
              "(docs/reproduction.md).", ""]
@@ -714,7 +723,7 @@ def cmd_analyse(*rest):
     walls = []
     for proc, n in CELLS:
         rs = by_rep(read_lines(os.path.join(d, f"coverage-{proc}-{n}.jsonl")))
-        if rs:
+        if rs and all(isinstance(r.get("seconds"), (int, float)) for r in rs):
             walls.append(f"{proc}-{n} {len(rs)} reps, {sum(r['seconds'] for r in rs) / len(rs):.1f} s each")
     if walls:
         lines += ["Wall time of a repetition's fp commands (training, fronts, picks; two to four repetitions "

@@ -12,6 +12,11 @@ of the study (`scripts/certify_study.sh requirements PROC`) are rerun into REP/r
 OUT's last path element; the point picks are the study's, copied there) and their line is written to
 OUT/certify-CELL.jsonl.
 
+REDO (names of the study's requirements, comma-separated; default all) limits the picks redone to
+those whose bound the new binary changes; the others' picks are copied from the repetition's
+folder FROM (e.g. rescore-rescore-v7), or from the repetition's own picks where it has no such
+folder.
+
 A repetition whose line is in the output is skipped, so a rerun resumes."""
 import importlib.util
 import json
@@ -44,6 +49,14 @@ reqs = [r for r in reqs if r]
 cert_out = os.path.join(OUT, f"certify-{CELL}.jsonl")
 cert_done = {json.loads(line)["rep"] for line in open(cert_out)} if os.path.exists(cert_out) else set()
 tag = "rescore-" + os.path.basename(os.path.normpath(OUT))
+REDO = set(os.environ["REDO"].split(",")) if os.environ.get("REDO") else None
+FROM = os.environ.get("FROM", "")
+
+
+def copy(src, dst):
+    if os.path.exists(src):
+        with open(src) as a, open(dst, "w") as b:
+            b.write(a.read())
 
 
 def redo_picks(rep, d):
@@ -52,10 +65,12 @@ def redo_picks(rep, d):
     for r in reqs:
         name, flags = r.split("|", 1)
         for ext in (".json", ".err"):
-            src = os.path.join(d, f"pick-{name}-point{ext}")
-            if os.path.exists(src):
-                with open(src) as a, open(os.path.join(sub, f"pick-{name}-point{ext}"), "w") as b:
-                    b.write(a.read())
+            copy(os.path.join(d, f"pick-{name}-point{ext}"), os.path.join(sub, f"pick-{name}-point{ext}"))
+        if REDO is not None and name not in REDO:
+            old = os.path.join(d, FROM) if FROM and os.path.isdir(os.path.join(d, FROM)) else d
+            for ext in (".json", ".err"):
+                copy(os.path.join(old, f"pick-{name}-cert{ext}"), os.path.join(sub, f"pick-{name}-cert{ext}"))
+            continue
         with open(os.path.join(sub, f"pick-{name}-cert.json"), "w") as f, \
                 open(os.path.join(sub, f"pick-{name}-cert.err"), "w") as e:
             subprocess.run([FP, "pick", os.path.join(d, "ato"), os.path.join(d, "dp"), *flags.split(),

@@ -374,4 +374,16 @@ func TestDecisionPanelsThresholdsIntervals(t *testing.T) {
 	if html := buf.String(); strings.Contains(html, "No intervals for") || !strings.Contains(html, `"ci":{"risk":[`) {
 		t.Error("the page says intervals are missing, or carries none")
 	}
+	// fp pick --knee finds no candidate in a (risk, ·) plane of a
+	// thresholds sweep, so the page marks none there and says why.
+	for _, c := range p.Data.Candidates {
+		if len(c.Pick) > 0 {
+			t.Errorf("candidate %d is marked as fp pick's on the fronts %v against the risk, where it has no point", c.ID, c.Pick)
+		}
+	}
+	for _, f := range p.Fronts {
+		if !strings.Contains(f.PickNote, "returns none") || !strings.Contains(f.PickNote, "--axis error") {
+			t.Errorf("front %s: pick note %q, want that fp pick returns none there and to give --axis error", f.Metric, f.PickNote)
+		}
+	}
 }

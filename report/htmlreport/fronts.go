@@ -142,7 +142,23 @@ func frontSummaries(p *Page, sources []*source, decide records.Decide, opt Optio
 				args = append(args, "--decide-on", opt.Decide)
 			}
 			f.Command = strings.Join(args, " ")
-			picked, err := choose.Pick(pool, metric, rule, choose.Options{Decide: decide})
+			// fp pick draws its candidates from the plane (risk, metric):
+			// not the group-thresholds ones (candidate.OnPlane).
+			var plane []choose.Candidate
+			var planeIDs []int
+			var recs []records.Record
+			for i := range pool {
+				recs = append(recs, pool[i].Record)
+				if pool[i].Record.InPlane(records.AxisRisk, metric) {
+					plane, planeIDs = append(plane, pool[i]), append(planeIDs, poolIDs[i])
+				}
+			}
+			if len(plane) == 0 {
+				f.PickNote = "it returns none: " + choose.NoCandidates(recs, strings.Join(runs, ", "), records.AxisRisk, metric).Error()
+				out = append(out, f)
+				continue
+			}
+			picked, err := choose.Pick(plane, metric, rule, choose.Options{Decide: decide})
 			var pe *choose.PickError
 			var left *choose.LeftOutError
 			switch {
@@ -152,9 +168,9 @@ func frontSummaries(p *Page, sources []*source, decide records.Decide, opt Optio
 				f.PickNote = err.Error()
 			default:
 				key := records.CandidateKey(picked.Method, picked.Penalty, picked.Split, picked.Lambda)
-				for i := range pool {
-					if pool[i].Dir == picked.Run && pool[i].Weights == picked.Weights && pool[i].Record.Key() == key {
-						c := &p.Data.Candidates[poolIDs[i]]
+				for i := range plane {
+					if plane[i].Dir == picked.Run && plane[i].Weights == picked.Weights && plane[i].Record.Key() == key {
+						c := &p.Data.Candidates[planeIDs[i]]
 						c.Pick = append(c.Pick, mi)
 						f.Pick = fmt.Sprintf("%s, split %d, %s", p.Data.Groups[c.Group].Label, c.Split, lambdaText(c))
 					}

@@ -127,7 +127,9 @@
     var cs = D.candidates.filter(function (c) { return !state.hidden[c.g] && c.d === di && (onError || !c.base_p); });
     if (!cs.length) {
       el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "class": "title" }, svg).textContent =
-        D.candidates.some(function (c) { return c.d === di; }) ? "Every method is hidden: click one in the legend." : "No candidate trained successfully.";
+        !D.candidates.some(function (c) { return c.d === di; }) ? "No candidate trained successfully." :
+        D.candidates.some(function (c) { return c.d === di && (onError || !c.base_p); }) ? "Every method is hidden: click one in the legend." :
+        "None against the risk: see the error panels below.";
       svg.onpointerdown = svg.onpointermove = svg.onpointerup = svg.onpointerleave = svg.ondblclick = null;
       return;
     }

@@ -298,22 +298,8 @@ func TestDecisionMatchesFairness(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ones := make([]float64, n)
-			for i := range ones {
-				ones[i] = 1
-			}
-			got := s.Decision(ones)
-			met, _ := s.Metrics(ones)
-			for _, m := range []struct {
-				name      string
-				got, want float64
-			}{{"dp_diff", got.DPDiff, want.DPDiff}, {"dp_ratio", got.DPRatio, want.DPRatio},
-				{"eo_diff", got.EODiff, want.EODiff}, {"eopp_diff", got.EOppDiff, want.EOppDiff},
-				{"accuracy", met.Accuracy, want.Accuracy}} {
-				if math.Abs(m.got-m.want) > 1e-12 {
-					t.Errorf("%s = %v, fairness gives %v", m.name, m.got, m.want)
-				}
-			}
+			checkDecision(t, s, Rates{DPDiff: want.DPDiff, DPRatio: want.DPRatio, EODiff: want.EODiff, EOppDiff: want.EOppDiff},
+				want.Accuracy, c.name, "fairness gives")
 			iv, err := s.Intervals(300, 0.95, rand.New(rand.NewPCG(1, 2)))
 			if err != nil {
 				t.Fatal(err)

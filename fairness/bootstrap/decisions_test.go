@@ -1,6 +1,7 @@
 package bootstrap
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -135,22 +136,7 @@ func TestWithDecisionsRandomized(t *testing.T) {
 		tLo, tHi := spread(tp, pos)
 		fLo, fHi := spread(fp, neg)
 		want := Rates{DPDiff: sHi - sLo, DPRatio: sLo / sHi, EOppDiff: tHi - tLo, EODiff: max(tHi-tLo, fHi-fLo)}
-		ones := make([]float64, len(z))
-		for i := range ones {
-			ones[i] = 1
-		}
-		got := s.Decision(ones)
-		met, _ := s.Metrics(ones)
-		for _, m := range []struct {
-			name      string
-			got, want float64
-		}{{"dp_diff", got.DPDiff, want.DPDiff}, {"dp_ratio", got.DPRatio, want.DPRatio},
-			{"eo_diff", got.EODiff, want.EODiff}, {"eopp_diff", got.EOppDiff, want.EOppDiff},
-			{"accuracy", met.Accuracy, right / float64(len(d))}} {
-			if math.Abs(m.got-m.want) > 1e-12 {
-				t.Errorf("%d groups: %s = %.15g, computed row by row %.15g", r, m.name, m.got, m.want)
-			}
-		}
+		checkDecision(t, s, want, right/float64(len(d)), fmt.Sprintf("%d groups", r), "computed row by row")
 		iv, err := s.Intervals(300, 0.95, rand.New(rand.NewPCG(1, 2)))
 		if err != nil {
 			t.Fatal(err)

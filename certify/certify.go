@@ -225,6 +225,7 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 		if err == nil {
 			k := slices.IndexFunc(certified, func(i int) bool { return sameCandidate(&cands[i], p) })
 			i := certified[k]
+			p.Of = "certified"
 			res.Certified, res.Picked, res.Candidate = true, p, &cands[i]
 			res.setBound(bounds[i])
 			return res, nil

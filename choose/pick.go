@@ -180,6 +180,9 @@ type Picked struct {
 	Rule       Rule   `json:"-"`    // the requirement the pick was made by
 	Front      int    `json:"-"`    // the non-dominated candidates the choice was made among
 	Candidates int    `json:"-"`    // the candidates the front was formed of (those left out aside)
+	// Of qualifies Candidates when they are a subset ("certified": those
+	// a certified pick chooses among); "" for every candidate.
+	Of string `json:"-"`
 
 	// Among are the Front candidates, by increasing deciding risk.
 	Among []Candidate `json:"-"`
@@ -319,8 +322,12 @@ func WriteText(w io.Writer, p *Picked) error {
 	if axis == "" {
 		axis = records.AxisRisk
 	}
-	fmt.Fprintf(w, "picked from the %d non-dominated of %d candidates (%s vs %s, chosen on %s metrics; test metrics shown):\n",
-		p.Front, p.Candidates, axis, p.Metric, p.Basis)
+	of := ""
+	if p.Of != "" {
+		of = p.Of + " "
+	}
+	fmt.Fprintf(w, "picked from the %d non-dominated of %d %scandidates (%s vs %s, chosen on %s metrics; test metrics shown):\n",
+		p.Front, p.Candidates, of, axis, p.Metric, p.Basis)
 	t := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	// A shown value that breaks the stated requirement is marked: chosen
 	// on other rows (or by point estimate), it need not meet it here.

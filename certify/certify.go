@@ -192,7 +192,8 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 	if err != nil {
 		return nil, err
 	}
-	if err := choose.CheckAxis(opt.Axis, r); err != nil {
+	axis, err := choose.CheckAxis(opt.Axis, r)
+	if err != nil {
 		return nil, err
 	}
 	if len(cands) == 0 {
@@ -233,7 +234,7 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 	}
 	// None a pick may choose: the closest of today's front.
 	kept, _ := choose.Screen(cands, opt.AllowDegenerate, opt.Decide)
-	front, err := frontOf(kept, opt.Axis, metric, opt.Decide)
+	front, err := frontOf(kept, axis, metric, opt.Decide)
 	if err != nil {
 		return nil, err
 	}
@@ -317,12 +318,8 @@ func sameCandidate(c *choose.Candidate, p *choose.Picked) bool {
 }
 
 // frontOf is the indices of the candidates not dominated in (axis value,
-// metric) on the deciding rows.
+// metric) on the deciding rows; axis is parsed (choose.CheckAxis).
 func frontOf(cands []choose.Candidate, axis, metric string, d records.Decide) ([]int, error) {
-	axis, err := records.ParseAxis(axis)
-	if err != nil {
-		return nil, err
-	}
 	all := make([]int, len(cands))
 	for i := range all {
 		all[i] = i

@@ -42,18 +42,18 @@ func NoCandidates(recs []records.Record, where, axis, metric string) error {
 	return fmt.Errorf("no successful candidate with a stored network in %s", where)
 }
 
-// CheckAxis refuses a rule that does not apply on the x axis axis
-// (records.AxisRisk or records.AxisError): a maximum risk on a front
-// against the error.
-func CheckAxis(axis string, r Rule) error {
+// CheckAxis parses the x axis axis (records.ParseAxis: records.AxisRisk,
+// "" too, or records.AxisError) and refuses a rule that does not apply on
+// it: a maximum risk on a front against the error.
+func CheckAxis(axis string, r Rule) (string, error) {
 	a, err := records.ParseAxis(axis)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if a == records.AxisError && r.Kind == MaxRisk {
-		return fmt.Errorf("a maximum risk bounds the risk, and the front is against the error: give a minimum accuracy instead")
+		return "", fmt.Errorf("a maximum risk bounds the risk, and the front is against the error: give a minimum accuracy instead")
 	}
-	return nil
+	return a, nil
 }
 
 // metricsLine states the numbers the candidate was judged on.
@@ -247,10 +247,10 @@ func Pick(cands []Candidate, metric string, r Rule, opt Options) (*Picked, error
 	if r.Kind == MinRatio && metric != records.MetricDPRatio {
 		return nil, fmt.Errorf("a minimum ratio is a requirement on %s, not %s", records.MetricDPRatio, metric)
 	}
-	if err := CheckAxis(opt.Axis, r); err != nil {
+	axis, err := CheckAxis(opt.Axis, r)
+	if err != nil {
 		return nil, err
 	}
-	axis, _ := records.ParseAxis(opt.Axis)
 	if len(cands) == 0 {
 		return nil, errors.New("no candidate to pick from")
 	}

@@ -105,12 +105,9 @@ func runPick(c *cli.Context) error {
 		return err
 	}
 	recs := slices.Clone(read.OK) // --split narrows these, not the overlap report's
-	axis, err := records.ParseAxis(c.String("axis"))
+	axis, err := choose.CheckAxis(c.String("axis"), rules[0])
 	if err != nil {
-		return fmt.Errorf("pick: --axis: %w", err)
-	}
-	if err := choose.CheckAxis(axis, rules[0]); err != nil {
-		return fmt.Errorf("pick: --axis %s: %w", axis, err)
+		return fmt.Errorf("pick: --axis %s: %w", c.String("axis"), err)
 	}
 	cands, err := choose.CandidatesOn(read.All, axis, metric)
 	if err != nil {

@@ -101,9 +101,11 @@ func frontSummaries(p *Page, sources []*source, decide records.Decide, opt Optio
 		}
 		var pool []choose.Candidate
 		var poolIDs []int
+		var poolRecs []records.Record // for the note when a plane holds none of them
 		for i := range cands {
 			if p.Data.Candidates[ids[i]].Dataset == d && cands[i].Weights != "" {
 				pool, poolIDs = append(pool, cands[i]), append(poolIDs, ids[i])
+				poolRecs = append(poolRecs, cands[i].Record)
 			}
 		}
 		for mi, metric := range p.Data.Metrics {
@@ -146,15 +148,13 @@ func frontSummaries(p *Page, sources []*source, decide records.Decide, opt Optio
 			// not the group-thresholds ones (candidate.OnPlane).
 			var plane []choose.Candidate
 			var planeIDs []int
-			var recs []records.Record
 			for i := range pool {
-				recs = append(recs, pool[i].Record)
 				if pool[i].Record.InPlane(records.AxisRisk, metric) {
 					plane, planeIDs = append(plane, pool[i]), append(planeIDs, poolIDs[i])
 				}
 			}
 			if len(plane) == 0 {
-				f.PickNote = "it returns none: " + choose.NoCandidates(recs, strings.Join(runs, ", "), records.AxisRisk, metric).Error()
+				f.PickNote = "it returns none: " + choose.NoCandidates(poolRecs, strings.Join(runs, ", "), records.AxisRisk, metric).Error()
 				out = append(out, f)
 				continue
 			}

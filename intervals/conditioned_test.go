@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/fpareto/fp/choose"
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
@@ -17,12 +16,7 @@ import (
 // is re-scored by that network at its own λ, and a picked candidate's
 // intervals are its own, not those of another λ of the same file.
 func TestIntervalsOfConditionedRun(t *testing.T) {
-	root := t.TempDir()
-	csv := filepath.Join(root, "data.csv")
-	writeCSV(t, csv, 600)
-	dir := filepath.Join(root, "run")
-	c := experiments.DefaultConfig()
-	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
+	c, dir, _ := csvConfig(t, 600)
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine, c.SelectFraction = 1, "0,0.5,1", 5, 10, "backprop", 0
 	experimentstest.Run(t, c, dir)
 	if _, err := conditionedtest.Convert(dir, 0.25); err != nil {

@@ -3,12 +3,10 @@ package intervals_test
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fpareto/fp/choose"
-	"github.com/fpareto/fp/experiments"
 	"github.com/fpareto/fp/experiments/experimentstest"
 	"github.com/fpareto/fp/intervals"
 	"github.com/fpareto/fp/records"
@@ -20,12 +18,7 @@ import (
 // selection, and returns its candidates by split and then λ.
 func twoSplitRun(t *testing.T) []choose.Candidate {
 	t.Helper()
-	root := t.TempDir()
-	csv := filepath.Join(root, "data.csv")
-	writeCSV(t, csv, 1200)
-	dir := filepath.Join(root, "run")
-	c := experiments.DefaultConfig()
-	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
+	c, dir, _ := csvConfig(t, 1200)
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 2, "0,1", 30, 10, "backprop"
 	experimentstest.Run(t, c, dir)
 	all, _, err := runfolder.ReadAll([]string{dir})

@@ -42,16 +42,24 @@ func writeCSV(t *testing.T, path string, n int) {
 	}
 }
 
+// csvConfig writes writeCSV's n rows into a fresh folder and returns the
+// configuration that trains on them (label "yes" against group "m"), the
+// folder to train into and the CSV's path.
+func csvConfig(t *testing.T, n int) (c experiments.Config, dir, csv string) {
+	t.Helper()
+	root := t.TempDir()
+	csv = filepath.Join(root, "data.csv")
+	writeCSV(t, csv, n)
+	c = experiments.DefaultConfig()
+	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
+	return c, filepath.Join(root, "run"), csv
+}
+
 // csvRun trains a small sweep on a fresh CSV and returns the folder, the
 // CSV and the successful records.
 func csvRun(t *testing.T) (dir, csv string, recs []records.Record) {
 	t.Helper()
-	root := t.TempDir()
-	csv = filepath.Join(root, "data.csv")
-	writeCSV(t, csv, 600)
-	dir = filepath.Join(root, "run")
-	c := experiments.DefaultConfig()
-	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
+	c, dir, csv := csvConfig(t, 600)
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 1, "0,1", 20, 10, "backprop"
 	recs = experimentstest.Train(t, c, dir)
 	if len(recs) != 2 {

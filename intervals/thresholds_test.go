@@ -18,12 +18,7 @@ import (
 // and its records.
 func thresholdsRun(t *testing.T) (string, []records.Record) {
 	t.Helper()
-	root := t.TempDir()
-	csv := filepath.Join(root, "data.csv")
-	writeCSV(t, csv, 1200)
-	dir := filepath.Join(root, "run")
-	c := experiments.DefaultConfig()
-	c.Dataset, c.CSV, c.Target, c.Sensitive, c.Positive, c.SensitivePositive = "", csv, "label", "group", "yes", "m"
+	c, dir, _ := csvConfig(t, 1200)
 	c.Method, c.Constraint = experiments.MethodThresholds, "eo"
 	c.Splits, c.Lambdas, c.Epochs, c.PropensityEpochs, c.Engine = 1, "0,0.3,0.9", 20, 10, "backprop"
 	recs := experimentstest.Train(t, c, dir)

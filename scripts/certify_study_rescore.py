@@ -21,6 +21,7 @@ A repetition whose line is in the output is skipped, so a rerun resumes."""
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -55,8 +56,7 @@ FROM = os.environ.get("FROM", "")
 
 def copy(src, dst):
     if os.path.exists(src):
-        with open(src) as a, open(dst, "w") as b:
-            b.write(a.read())
+        shutil.copyfile(src, dst)
 
 
 def redo_picks(rep, d):

@@ -472,7 +472,8 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 			ato.add(g.ato)
 		}
 	}
-	out := Intervals{Resamples: resamples, Valid: len(dp), Level: level, HasATO: s.HasATO(), Corrected: s.Corrected(),
+	u := s.unbiased() // the sample's own: what the indices' intervals are built around
+	out := Intervals{Resamples: resamples, Valid: len(dp), Level: level, HasATO: s.HasATO(), Corrected: correctedOf(u),
 		SmallestCell: s.smallestCell()}
 	if s.HasATO() {
 		out.SmallestESS = slices.Min(s.pairESS())
@@ -484,7 +485,6 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		out.DPDiff, out.DPRatio, out.EODiff, out.EOppDiff = nan, nan, nan, nan
 		return out, fmt.Errorf("bootstrap: only %d of %d resamples hold both groups: a group is too small for fairness intervals", len(dp), resamples)
 	}
-	u := s.unbiased()
 	out.DP, out.EOpp = recentred(dp, u[0], level), recentred(eo1, u[2], level)
 	out.EO = eoImage(recentred(eo0, u[1], level), out.EOpp)
 	// The rate gaps and the ratio: score intervals from the counts

@@ -243,8 +243,10 @@ func eoImage(a, b Interval) Interval {
 type Corrected struct{ DP, EO, EOpp float64 }
 
 // Corrected computes them.
-func (s *Sample) Corrected() Corrected {
-	u := s.unbiased()
+func (s *Sample) Corrected() Corrected { return correctedOf(s.unbiased()) }
+
+// correctedOf is Corrected of the sample's unbiased estimates u.
+func correctedOf(u [3]float64) Corrected {
 	return Corrected{DP: max(0, u[0]), EO: max(0, u[1], u[2]), EOpp: max(0, u[2])}
 }
 

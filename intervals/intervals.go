@@ -475,8 +475,9 @@ const CacheFile = "intervals.json"
 // ratio by MOVER-R intervals, the ATO's expanded for few effective rows,
 // the gaps' upper ends without the Bonferroni correction; 8: the
 // mean-variance indices' intervals moved down by the bootstrap's bias, eo's
-// without the Bonferroni correction).
-const cacheFormat = 8
+// without the Bonferroni correction; 9: eo's bootstrapped as the maximum
+// itself).
+const cacheFormat = 9
 
 type cacheFile struct {
 	Format  int              `json:"format"`

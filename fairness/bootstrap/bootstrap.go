@@ -452,7 +452,7 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 	m := make([]float64, s.Len())
 	risk := make([]float64, 0, resamples)
 	acc := make([]float64, 0, resamples)
-	var dp, eo0, eo1 []float64
+	var dp, eo, eopp []float64
 	ato := newPairs(s.r)
 	for range resamples {
 		s.Draw(rng, m)
@@ -467,7 +467,7 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 			continue // a group without overlap weight: no ATO contrast
 		}
 		u := s.mvUnbiased(m, W)
-		dp, eo0, eo1 = append(dp, u[0]), append(eo0, u[1]), append(eo1, u[2])
+		dp, eo, eopp = append(dp, u[0]), append(eo, max(u[1], u[2])), append(eopp, u[2])
 		if s.w != nil {
 			ato.add(g.ato)
 		}
@@ -485,8 +485,10 @@ func (s *Sample) Intervals(resamples int, level float64, rng *rand.Rand) (Interv
 		out.DPDiff, out.DPRatio, out.EODiff, out.EOppDiff = nan, nan, nan, nan
 		return out, fmt.Errorf("bootstrap: only %d of %d resamples hold both groups: a group is too small for fairness intervals", len(dp), resamples)
 	}
-	out.DP, out.EOpp = recentred(dp, u[0], level), recentred(eo1, u[2], level)
-	out.EO = eoImage(recentred(eo0, u[1], level), out.EOpp)
+	out.DP, out.EOpp = recentred(dp, u[0], level), recentred(eopp, u[2], level)
+	// eo is bootstrapped as the maximum itself, whose bias the re-centring
+	// removes too (cover.go).
+	out.EO = recentred(eo, max(u[1], u[2]), level)
 	// The rate gaps and the ratio: score intervals from the counts
 	// (newcombe.go).
 	rc := s.counts(ones(s.Len()))

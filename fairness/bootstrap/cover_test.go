@@ -104,12 +104,14 @@ func TestUnbiasedIndexIsUnbiased(t *testing.T) {
 }
 
 // coverageProcess draws n rows: a ~ Bernoulli(0.3) and x ~ N(0, 1)
-// independent of it, y ~ Bernoulli(σ(1.5x + 0.5a)), the fixed network's
-// logit z = x + shift·a and the propensity ê = 0.3. At shift 0 the score
-// does not depend on a: the ATO, dp, dp_diff are 0 and dp_ratio 1 exactly
-// (eo and eopp are not: within a class, x depends on a); small shifts put
-// them near 0.
-func coverageProcess(n int, shift float64, rng *rand.Rand) (z, y, a, e []float64) {
+// independent of it, y ~ Bernoulli(σ(dep·(1.5x + 0.5a))), the fixed
+// network's logit z = x + shift·a and the propensity ê = 0.3. At shift 0
+// the score does not depend on a: the ATO, dp, dp_diff are 0 and dp_ratio 1
+// exactly (eo and eopp are not: within a class, x depends on a); small
+// shifts put them near 0. At dep 0 the label depends on nothing, so the
+// two conditional indices whose maximum is eo are equal: the one point
+// where a maximum is not smooth.
+func coverageProcess(n int, shift, dep float64, rng *rand.Rand) (z, y, a, e []float64) {
 	z, y, a, e = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range n {
 		x := rng.NormFloat64()
@@ -117,7 +119,7 @@ func coverageProcess(n int, shift float64, rng *rand.Rand) (z, y, a, e []float64
 		if rng.Float64() < 0.3 {
 			a[i] = 1
 		}
-		if rng.Float64() < model.Sigmoid(1.5*x+0.5*a[i]) {
+		if rng.Float64() < model.Sigmoid(dep*(1.5*x+0.5*a[i])) {
 			y[i] = 1
 		}
 		z[i] = x + shift*a[i]
@@ -187,19 +189,20 @@ func TestRecentredRemovesTheBootstrapBias(t *testing.T) {
 
 // Coverage of the 95% intervals of every metric for a fixed network on
 // a process whose values are known from 10⁶ rows: near 0 (shift 0.02 and
-// 0) and away from it (shift 0.5); each within 90–99%. The full study, of
-// trained networks, is scripts/certify_study.sh.
+// 0) and away from it (shift 0.5), the last also with eo's two conditional
+// indices equal; each within 90–99%. The full study, of trained networks,
+// is scripts/certify_study.sh.
 func TestCoverageNearZeroAndAway(t *testing.T) {
 	if testing.Short() {
-		t.Skip("coverage study: 3 × 200 replications")
+		t.Skip("coverage study: 4 × 200 replications")
 	}
 	for _, c := range []struct {
-		name  string
-		shift float64
-	}{{"at 0", 0}, {"near 0", 0.02}, {"away from 0", 0.5}} {
+		name       string
+		shift, dep float64
+	}{{"at 0", 0, 1}, {"near 0", 0.02, 1}, {"away from 0", 0.5, 1}, {"away, eo's indices equal", 0.5, 0}} {
 		t.Run(c.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(31, uint64(c.shift*1000)))
-			zp, yp, ap, ep := coverageProcess(1_000_000, c.shift, rng)
+			rng := rand.New(rand.NewPCG(31+uint64(1-c.dep), uint64(c.shift*1000)))
+			zp, yp, ap, ep := coverageProcess(1_000_000, c.shift, c.dep, rng)
 			pop, err := evalBinaryLogits(zp, yp, ap, ep)
 			if err != nil {
 				t.Fatal(err)
@@ -221,7 +224,7 @@ func TestCoverageNearZeroAndAway(t *testing.T) {
 			const reps, n = 200, 1000
 			hits := map[string]int{}
 			for range reps {
-				z, y, a, e := coverageProcess(n, c.shift, rng)
+				z, y, a, e := coverageProcess(n, c.shift, c.dep, rng)
 				s, err := binaryLogits(z, y, a, e)
 				if err != nil {
 					t.Fatal(err)

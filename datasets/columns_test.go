@@ -319,3 +319,86 @@ func TestIdentity(t *testing.T) {
 		t.Errorf("built-in identities %s %s %s %s are not distinct", c.ID, as.ID, ar.ID, af.ID)
 	}
 }
+
+// A column that agrees with the target in 96% of the rows, numeric or one
+// level of a categorical one, is a likely leak; a strong honest predictor
+// (AUC about 0.8) is not, and neither is any column when a class has too
+// few rows to judge. The AUC in the message is checked against a count of
+// the pairs a column orders rightly.
+func TestLeakyColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	write := func(n int, base float64) (string, []float64, []float64) {
+		var b strings.Builder
+		b.WriteString("x,leak,status,y,g\n")
+		xs, leaks := make([]float64, n), make([]float64, n)
+		for i := range n {
+			y := 0
+			if rng.Float64() < base {
+				y = 1
+			}
+			x := rng.NormFloat64() + 1.2*float64(y)
+			leak, status := y, []string{"open", "closed"}[y]
+			if rng.Float64() < 0.04 {
+				leak, status = 1-y, []string{"open", "closed"}[1-y]
+			}
+			xs[i], leaks[i] = x, float64(leak)
+			fmt.Fprintf(&b, "%.4f,%d,%s,%d,%d\n", x, leak, status, y, i%2)
+		}
+		return b.String(), xs, leaks
+	}
+	// aucOf counts the (positive, negative) pairs v orders rightly, ties half.
+	aucOf := func(v, y []float64) float64 {
+		var right, pairs float64
+		for i := range v {
+			for j := range v {
+				if y[i] == 1 && y[j] == 0 {
+					pairs++
+					switch {
+					case v[i] > v[j]:
+						right++
+					case v[i] == v[j]:
+						right += 0.5
+					}
+				}
+			}
+		}
+		return max(right/pairs, 1-right/pairs)
+	}
+	for _, tc := range []struct {
+		name string
+		n    int
+		base float64
+		want []string
+	}{
+		{"leaks", 600, 0.4, []string{"leak", "status"}},
+		{"one class too small", 600, 0.02, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text, xs, leaks := write(tc.n, tc.base)
+			d, err := LoadCSV(writeCSV(t, text), basic)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range d.ColumnWarnings {
+				got = append(got, w.Column)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("warnings on %v, want %v: %v", got, tc.want, d.ColumnWarnings)
+			}
+			if tc.want == nil {
+				return
+			}
+			if auc := aucOf(xs, d.Y); auc < 0.7 || auc >= leakAUC {
+				t.Errorf("x's AUC %.3f: the honest predictor is not the strong one the test needs", auc)
+			}
+			want := fmt.Sprintf(`column "leak" alone separates y = "1" from the rest almost perfectly (AUC %.3f on its own`, aucOf(leaks, d.Y))
+			if !strings.HasPrefix(d.ColumnWarnings[0].Problem, want) {
+				t.Errorf("warning %q, want it to start %q", d.ColumnWarnings[0].Problem, want)
+			}
+			if !strings.HasPrefix(d.ColumnWarnings[1].Problem, `column "status" (its value "`) {
+				t.Errorf("warning %q, want it to name the level of status", d.ColumnWarnings[1].Problem)
+			}
+		})
+	}
+}

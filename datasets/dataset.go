@@ -53,7 +53,8 @@ type Dataset struct {
 
 	// ColumnWarnings name feature columns that identify rows rather than
 	// describe them (unique per row, a one-hot encoding wider than half the
-	// rows, a row counter), one each.
+	// rows, a row counter), then those that separate the target almost
+	// perfectly on their own (a likely leak), one each.
 	ColumnWarnings []ColumnWarning
 }
 
@@ -68,7 +69,8 @@ func (d *Dataset) finish(t *table, rows []int, feats []feature) (*Dataset, error
 	d.Columns, d.X = cols, x
 	d.N, d.Dim = len(rows), len(cols)
 	d.Dropped = t.rows() - len(rows)
-	d.ColumnWarnings = suspectColumns(t, rows, feats)
+	d.ColumnWarnings = append(suspectColumns(t, rows, feats),
+		leakyColumns(x, d.Schema.Sources(), cols, d.Y, d.Target, d.LabelPositive)...)
 	return d, nil
 }
 

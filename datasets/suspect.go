@@ -3,6 +3,11 @@ package datasets
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/integrate"
+	"gonum.org/v1/gonum/stat"
 )
 
 // suspectMinRows is the fewest rows on which a column is judged to identify
@@ -11,7 +16,7 @@ import (
 const suspectMinRows = 10
 
 // ColumnWarning is a feature column that identifies rows rather than
-// describes them. It says what is wrong with the column, not what to do
+// describes them, or that gives the target away. It says what is wrong with the column, not what to do
 // about it: a front end phrases the advice (leaving the column out) in its
 // own terms.
 type ColumnWarning struct {
@@ -83,3 +88,77 @@ func suspectColumns(t *table, rows []int, feats []feature) []ColumnWarning {
 }
 
 func formatInt(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+// leakAUC is the separation of the target by one feature column alone at
+// or above which the column is taken for a likely leak: its area under the
+// ROC curve, on its own, as a score for y (or for 1 − y). Measurements
+// known when a decision is made rarely reach it (the strongest column of
+// the built-in datasets, Adult's marital status, reaches 0.76); a column
+// recorded after the outcome, or derived from it, does.
+const leakAUC = 0.95
+
+// leakMinClass is the fewest rows of each class on which a column's
+// separation of the target is judged: on fewer, a column separates them
+// perfectly by chance.
+const leakMinClass = 20
+
+// leakyColumns looks for feature columns that separate the target almost
+// perfectly on their own (leakAUC), from the encoded rows x (n × len(sources),
+// sources[j] the source column of encoded column j) and the labels y. A
+// column can be a legitimate, very strong predictor, so it is a warning,
+// which says so. It returns one warning per such source column, in the
+// columns' order, naming the encoded column (a categorical column's level)
+// that separates best.
+func leakyColumns(x []float64, sources, names []string, y []float64, target, positive string) []ColumnWarning {
+	n, dim := len(y), len(sources)
+	if dim == 0 || len(x) != n*dim {
+		return nil
+	}
+	classes := make([]bool, n)
+	pos := 0
+	for i, v := range y {
+		classes[i] = v == 1
+		if classes[i] {
+			pos++
+		}
+	}
+	if min(pos, n-pos) < leakMinClass {
+		return nil
+	}
+	best := map[string]float64{}
+	bestName := map[string]string{}
+	var order []string
+	col, cls := make([]float64, n), make([]bool, n)
+	for j, src := range sources {
+		for i := range n {
+			col[i] = x[i*dim+j]
+		}
+		if slices.ContainsFunc(col, math.IsNaN) {
+			continue // never from a parsed file; stat.ROC would refuse it
+		}
+		copy(cls, classes)
+		stat.SortWeightedLabeled(col, cls, nil)
+		tpr, fpr, _ := stat.ROC(nil, col, cls, nil)
+		auc := integrate.Trapezoidal(fpr, tpr)
+		auc = max(auc, 1-auc)
+		if _, ok := best[src]; !ok {
+			order = append(order, src)
+		}
+		if auc > best[src] {
+			best[src], bestName[src] = auc, names[j]
+		}
+	}
+	var out []ColumnWarning
+	for _, src := range order {
+		if best[src] < leakAUC {
+			continue
+		}
+		what := fmt.Sprintf("column %q", src)
+		if bestName[src] != src {
+			what = fmt.Sprintf("column %q (its value %q)", src, strings.TrimPrefix(bestName[src], src+"="))
+		}
+		out = append(out, ColumnWarning{src, fmt.Sprintf("%s alone separates %s = %q from the rest almost perfectly (AUC %.3f on its own, where 0.5 is chance): likely recorded after the outcome or derived from it, which a network learns in place of the task (if it is known when the decision is made, keep it)",
+			what, target, positive, best[src])})
+	}
+	return out
+}

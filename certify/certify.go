@@ -123,6 +123,41 @@ func RowsNeeded(r choose.Rule, b Bound) *int {
 	return &n
 }
 
+// reachNeeds returns, for a candidate, about how many deciding rows the
+// fixed sequence would need to reach and certify it: the largest
+// RowsNeeded over it and every candidate before it in order, since each
+// must hold for the sequence to get there; nil when one of them cannot be
+// helped by rows (no bound, or an estimate that breaks r). bound gives a
+// candidate's bound; each is asked once, in order, only as far as a call
+// needs and never past a candidate that blocks the rest.
+func reachNeeds(order []int, r choose.Rule, bound func(i int) Bound) func(i int) *int {
+	need := map[int]*int{}
+	done, most, stuck := 0, 0, false
+	return func(i int) *int {
+		for done < len(order) {
+			if _, ok := need[i]; ok {
+				break
+			}
+			j := order[done]
+			done++
+			if !stuck {
+				if n := RowsNeeded(r, bound(j)); n == nil {
+					stuck = true
+				} else {
+					most = max(most, *n)
+				}
+			}
+			if stuck {
+				need[j] = nil
+			} else {
+				n := most
+				need[j] = &n
+			}
+		}
+		return need[i]
+	}
+}
+
 // Options adjust Pick.
 type Options struct {
 	// Confidence is C, in (0, 1).
@@ -157,10 +192,14 @@ type Certificate struct {
 	CertifiedCount int `json:"certified_candidates"`
 	// Closest is, when none is certified, the non-dominated candidate
 	// nearest to being certified, and RowsNeeded about how many deciding
-	// rows its bound would need (null when its estimate itself breaks the
-	// requirement).
-	Closest    *choose.Shown `json:"closest,omitempty"`
-	RowsNeeded *int          `json:"rows_needed"`
+	// rows the sequence would need to reach and certify it (null when its
+	// estimate, or that of a candidate tested before it, breaks the
+	// requirement: more rows would not help). ClosestHolds says that its
+	// own bound already meets the requirement: only the sequence's stop
+	// before it keeps it uncertified.
+	Closest      *choose.Shown `json:"closest,omitempty"`
+	RowsNeeded   *int          `json:"rows_needed"`
+	ClosestHolds bool          `json:"-"`
 	// Stopped says why the sequence stopped (the first candidate not
 	// certified and its bound); Degenerate, that those certified are all
 	// left out as degenerate.
@@ -238,32 +277,41 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 	if err != nil {
 		return nil, err
 	}
+	boundOf := func(i int) Bound {
+		bb, ok := bounds[i]
+		if !ok {
+			bb = b.bound(i)
+			bounds[i] = bb
+		}
+		return bb
+	}
+	reach := reachNeeds(order, r, boundOf)
 	best, bestN := -1, math.MaxInt
 	var bestB Bound
+	var bestNeed *int
 	for _, i := range front {
 		k := &kept[i]
 		j := slices.IndexFunc(cands, func(c choose.Candidate) bool {
 			return c.Dir == k.Dir && c.Record.Key() == k.Record.Key() && c.Weights == k.Weights
 		})
-		bb, ok := bounds[j]
-		if !ok {
-			bb = b.bound(j)
-		}
+		bb := boundOf(j)
 		if !bb.OK() {
 			continue
 		}
+		need := reach(j)
 		n := math.MaxInt - 1 // unreachable by rows: after every reachable one
-		if rn := RowsNeeded(r, bb); rn != nil {
-			n = *rn
+		if need != nil {
+			n = *need
 		}
 		if best < 0 || n < bestN || (n == bestN && excess(r, bb) < excess(r, bestB)) {
-			best, bestN, bestB = j, n, bb
+			best, bestN, bestB, bestNeed = j, n, bb, need
 		}
 	}
 	if best >= 0 {
 		shown := cands[best].Show()
 		res.Closest = &shown
-		res.RowsNeeded = RowsNeeded(r, bestB)
+		res.RowsNeeded = bestNeed
+		res.ClosestHolds = Holds(r, bestB)
 		res.setBound(bestB)
 	}
 	return res, ErrNotCertified
@@ -416,10 +464,15 @@ func (c *Certificate) Text() string {
 	if c.Closest != nil {
 		fmt.Fprintf(&b, "; the closest is %s/%s split %d λ = %g in %s, bound %.4g (estimate %.4g) on %d %s rows",
 			c.Closest.Method, c.Closest.Penalty, c.Closest.Split, c.Closest.Lambda, c.Closest.Run, *c.Bound, *c.Estimate, c.BoundRows, c.BoundOn)
-		if c.RowsNeeded != nil {
+		switch {
+		case c.ClosestHolds && c.RowsNeeded != nil:
+			fmt.Fprintf(&b, ", which meets the requirement, but the sequence stops before it: about %d deciding rows would carry the sequence to it", *c.RowsNeeded)
+		case c.ClosestHolds:
+			b.WriteString(", which meets the requirement, but the sequence stops before it at a candidate whose estimate breaks the requirement (or that has no bound), so more rows would not certify it")
+		case c.RowsNeeded != nil:
 			fmt.Fprintf(&b, ": about %d deciding rows would certify it", *c.RowsNeeded)
-		} else {
-			b.WriteString(": its estimate itself breaks the requirement, so more rows would not certify it")
+		default:
+			b.WriteString(": its estimate, or that of a candidate the sequence tests before it, breaks the requirement, so more rows would not certify it")
 		}
 	}
 	return b.String()

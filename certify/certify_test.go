@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fpareto/fp/choose"
@@ -213,4 +214,66 @@ func groupsOf(a []float64) []int {
 		panic(err)
 	}
 	return z
+}
+
+// Rows to reach a candidate are the most any candidate up to it in the
+// order needs; one whose estimate breaks the requirement blocks every later
+// one. Bounds are asked in order, only as far as needed and never past a
+// blocking one.
+func TestReachNeeds(t *testing.T) {
+	r := choose.Rule{Kind: choose.MaxUnfairness, Bound: 0.15}
+	bounds := map[int]Bound{
+		3: {Value: 0.12, Estimate: 0.1, Rows: 100}, // holds: its own rows
+		1: {Value: 0.2, Estimate: 0.1, Rows: 100},  // 4 × the rows
+		0: {Value: 0.14, Estimate: 0.1, Rows: 200}, // holds, but after 1
+		2: {Value: 0.3, Estimate: 0.2, Rows: 100},  // its estimate breaks r
+		4: {Value: 0.1, Estimate: 0.05, Rows: 100}, // holds, but after 2
+	}
+	var asked []int
+	reach := reachNeeds([]int{3, 1, 0, 2, 4}, r, func(i int) Bound {
+		asked = append(asked, i)
+		return bounds[i]
+	})
+	for _, c := range []struct {
+		i     int
+		want  int // −1: none
+		asked []int
+	}{
+		{1, 400, []int{3, 1}},
+		{3, 100, []int{3, 1}},
+		{0, 400, []int{3, 1, 0}},
+		{4, -1, []int{3, 1, 0, 2}}, // past a blocked one, nothing more is bounded
+		{2, -1, []int{3, 1, 0, 2}},
+	} {
+		got := reach(c.i)
+		if (got == nil) != (c.want < 0) || (got != nil && *got != c.want) {
+			t.Errorf("candidate %d: rows %v, want %d", c.i, got, c.want)
+		}
+		if !slices.Equal(asked, c.asked) {
+			t.Errorf("candidate %d: bounds asked %v, want %v", c.i, asked, c.asked)
+		}
+	}
+}
+
+// A refusal whose closest candidate already meets the requirement says
+// that the sequence, not the candidate's own bound, keeps it out.
+func TestRefusalTextWhenTheClosestHolds(t *testing.T) {
+	bound, est, n := 0.17, 0.1, 740
+	shown := choose.Shown{Method: "cheb", Penalty: "ato-penultimate", Split: 0, Lambda: 0.005, Run: "run"}
+	for _, c := range []struct {
+		holds bool
+		rows  *int
+		want  string
+	}{
+		{true, &n, "which meets the requirement, but the sequence stops before it: about 740 deciding rows would carry the sequence to it"},
+		{true, nil, "which meets the requirement, but the sequence stops before it at a candidate whose estimate breaks the requirement"},
+		{false, &n, ": about 740 deciding rows would certify it"},
+		{false, nil, "breaks the requirement, so more rows would not certify it"},
+	} {
+		cert := Certificate{Confidence: 0.9, Requirement: "dp_diff ≤ 0.2", Bound: &bound, Estimate: &est, BoundRows: 377,
+			BoundOn: "selection", Closest: &shown, RowsNeeded: c.rows, ClosestHolds: c.holds}
+		if got := cert.Text(); !strings.Contains(got, c.want) {
+			t.Errorf("holds %v, rows %v: %q, want it to hold %q", c.holds, c.rows, got, c.want)
+		}
+	}
 }

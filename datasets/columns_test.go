@@ -193,9 +193,9 @@ func TestColumnWarnings(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []ColumnWarning{
-		{"id", `column "id" holds a different integer in each of the 34 rows (1 to 40): likely a row counter or identifier, which a network learns by heart (if it is a measurement, keep it)`},
-		{"name", `column "name" has a different value in each of the 34 rows: one-hot encoded, its 34 features identify rows rather than describe them`},
-		{"city", `column "city" has 27 distinct values in 34 rows: its one-hot encoding (27 features) is wider than half the rows`},
+		{Column: "id", Problem: `column "id" holds a different integer in each of the 34 rows (1 to 40): likely a row counter or identifier, which a network learns by heart (if it is a measurement, keep it)`},
+		{Column: "name", Problem: `column "name" has a different value in each of the 34 rows: one-hot encoded, its 34 features identify rows rather than describe them`},
+		{Column: "city", Problem: `column "city" has 27 distinct values in 34 rows: its one-hot encoding (27 features) is wider than half the rows`},
 	}
 	if !reflect.DeepEqual(d.ColumnWarnings, want) {
 		t.Errorf("warnings:\n%v\nwant:\n%v", d.ColumnWarnings, want)
@@ -398,6 +398,18 @@ func TestLeakyColumns(t *testing.T) {
 			}
 			if !strings.HasPrefix(d.ColumnWarnings[1].Problem, `column "status" (its value "`) {
 				t.Errorf("warning %q, want it to name the level of status", d.ColumnWarnings[1].Problem)
+			}
+			if w := d.ColumnWarnings[0]; w.Cost == "" || w.Only {
+				t.Errorf("warning %+v: want what leaving it out costs, and not the only feature", w)
+			}
+			only := basic
+			only.Columns = ColumnChoice{Features: []string{"leak"}}
+			d, err = LoadCSV(writeCSV(t, text), only)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.ColumnWarnings) != 1 || !d.ColumnWarnings[0].Only {
+				t.Errorf("leak as the only feature: %+v, want one warning marked Only", d.ColumnWarnings)
 			}
 		})
 	}

@@ -71,6 +71,9 @@ func (d *Dataset) finish(t *table, rows []int, feats []feature) (*Dataset, error
 	d.Dropped = t.rows() - len(rows)
 	d.ColumnWarnings = append(suspectColumns(t, rows, feats),
 		leakyColumns(x, d.Schema.Sources(), cols, d.Y, d.Target, d.LabelPositive)...)
+	for i := range d.ColumnWarnings {
+		d.ColumnWarnings[i].Only = len(feats) == 1
+	}
 	return d, nil
 }
 

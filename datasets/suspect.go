@@ -22,6 +22,11 @@ const suspectMinRows = 10
 type ColumnWarning struct {
 	Column  string // the column's name in the source
 	Problem string // one line: what marks the column
+	// Cost is what leaving the column out would cost ("" when nothing
+	// worth saying), and Only says that it is the only feature column, so
+	// that it cannot be left out.
+	Cost string
+	Only bool
 }
 
 // suspectColumns looks for feature columns that identify rows rather than
@@ -57,10 +62,10 @@ func suspectColumns(t *table, rows []int, feats []feature) []ColumnWarning {
 			}
 			switch {
 			case len(levels) == n:
-				out = append(out, ColumnWarning{c.name, fmt.Sprintf("column %q has a different value in each of the %d rows: one-hot encoded, its %d features identify rows rather than describe them",
+				out = append(out, ColumnWarning{Column: c.name, Problem: fmt.Sprintf("column %q has a different value in each of the %d rows: one-hot encoded, its %d features identify rows rather than describe them",
 					c.name, n, width)})
 			case 2*width > n:
-				out = append(out, ColumnWarning{c.name, fmt.Sprintf("column %q has %d distinct values in %d rows: its one-hot encoding (%d features) is wider than half the rows",
+				out = append(out, ColumnWarning{Column: c.name, Problem: fmt.Sprintf("column %q has %d distinct values in %d rows: its one-hot encoding (%d features) is wider than half the rows",
 					c.name, len(levels), n, width)})
 			}
 			continue
@@ -80,7 +85,7 @@ func suspectColumns(t *table, rows []int, feats []feature) []ColumnWarning {
 			lo, hi = min(lo, v), max(hi, v)
 		}
 		if integers {
-			out = append(out, ColumnWarning{c.name, fmt.Sprintf("column %q holds a different integer in each of the %d rows (%s to %s): likely a row counter or identifier, which a network learns by heart (if it is a measurement, keep it)",
+			out = append(out, ColumnWarning{Column: c.name, Problem: fmt.Sprintf("column %q holds a different integer in each of the %d rows (%s to %s): likely a row counter or identifier, which a network learns by heart (if it is a measurement, keep it)",
 				c.name, n, formatInt(lo), formatInt(hi))})
 		}
 	}
@@ -157,8 +162,8 @@ func leakyColumns(x []float64, sources, names []string, y []float64, target, pos
 		if bestName[src] != src {
 			what = fmt.Sprintf("column %q (its value %q)", src, strings.TrimPrefix(bestName[src], src+"="))
 		}
-		out = append(out, ColumnWarning{src, fmt.Sprintf("%s alone separates %s = %q from the rest almost perfectly (AUC %.3f on its own, where 0.5 is chance): likely recorded after the outcome or derived from it, which a network learns in place of the task (if it is known when the decision is made, keep it)",
-			what, target, positive, best[src])})
+		out = append(out, ColumnWarning{Column: src, Problem: fmt.Sprintf("%s alone separates %s = %q from the rest almost perfectly (AUC %.3f on its own, where 0.5 is chance): likely recorded after the outcome or derived from it, which a network learns in place of the task",
+			what, target, positive, best[src]), Cost: "the accuracy it brings, real only if the column is known when the decision is made (then keep it)"})
 	}
 	return out
 }

@@ -483,11 +483,21 @@ func writeAtomic(path string, b []byte) error {
 }
 
 // columnWarnings phrases the data's warnings about feature columns, each
-// with the flag that leaves its column out, quoted for a shell.
+// with the flag that leaves its column out, quoted for a shell, and what
+// that costs — or, for the only feature column, that it cannot be left
+// out.
 func columnWarnings(ws []datasets.ColumnWarning) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(runfolder.FormatList([]string{w.Column}))
+		switch {
+		case w.Only:
+			out[i] = w.Problem + "; it is the only feature, so it cannot be left out: add the columns known when the decision is made"
+		default:
+			out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(runfolder.FormatList([]string{w.Column}))
+			if w.Cost != "" {
+				out[i] += ", which costs " + w.Cost
+			}
+		}
 	}
 	return out
 }

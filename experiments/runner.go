@@ -66,6 +66,9 @@ type Runner struct {
 	path     string
 
 	warnings []string
+	// columnWarnings are the data's column warnings among them, which the
+	// run's invocation line keeps for the report.
+	columnWarnings []string
 
 	mu   sync.Mutex
 	done map[string]*records.Record
@@ -125,7 +128,8 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	warnings = append(slices.Concat(data.Notes, data.GroupNotes, columnWarnings(data.ColumnWarnings)), warnings...)
+	cols := columnWarnings(data.ColumnWarnings)
+	warnings = append(slices.Concat(data.Notes, data.GroupNotes, cols), warnings...)
 	engine, _ := EngineByName(c.Engine) // checked by Resolved
 	grid, adaptive, _ := c.lambdaGrid() // checked by Validate
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -135,7 +139,7 @@ func NewRunner(c Config, out string, obs Observer) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{cfg: c, out: out, engine: engine, data: data, grid: grid, adaptive: adaptive, obs: obs,
-		evalOnly: c.evalOnlyGrid(grid), done: map[string]*records.Record{}, warnings: warnings, mem: mem}
+		evalOnly: c.evalOnlyGrid(grid), done: map[string]*records.Record{}, warnings: warnings, columnWarnings: cols, mem: mem}
 	existing, err := runfolder.ReadRecords(out)
 	if err != nil {
 		return nil, err
@@ -346,7 +350,8 @@ func (r *Runner) Run(ctx context.Context) (Summary, error) {
 	before := r.shardRecords()
 	r.mu.Unlock()
 	wd, _ := os.Getwd()
-	begun := runfolder.Invocation{Args: r.cfg.Args, Dir: wd, Shard: r.cfg.Shard.String(), Start: start, Status: runfolder.StatusKilled}
+	begun := runfolder.Invocation{Args: r.cfg.Args, Dir: wd, Shard: r.cfg.Shard.String(), Start: start, Status: runfolder.StatusKilled,
+		ColumnWarnings: r.columnWarnings}
 	if err := runfolder.MarkRunning(r.out, begun, before, r.cfg.Shard); err != nil {
 		return r.sum, err
 	}
@@ -394,7 +399,7 @@ splits:
 	sum.Elapsed = time.Since(start)
 	err := context.Cause(ctx)
 	inv := runfolder.Invocation{Args: r.cfg.Args, Shard: r.cfg.Shard.String(), Start: start, End: start.Add(sum.Elapsed),
-		Trained: sum.Trained, Status: "done"}
+		Trained: sum.Trained, Status: "done", ColumnWarnings: r.columnWarnings}
 	inv.Dir, _ = os.Getwd()
 	switch {
 	case errors.Is(err, context.Canceled):

@@ -33,6 +33,11 @@ type Invocation struct {
 	// Status is "done", "interrupted", "failed: REASON" or "killed" (then
 	// written by the next run, End the last the folder tells of it).
 	Status string `json:"status"`
+	// ColumnWarnings are the run's warnings about the data's feature
+	// columns (a likely identifier, a likely leak), each with its advice,
+	// as printed: the report shows them too, since they bear on every
+	// network of the folder.
+	ColumnWarnings []string `json:"column_warnings,omitempty"`
 }
 
 // AppendInvocation adds inv as one line to out's invocations file. The

@@ -15,6 +15,17 @@ import (
 // details: the first screen is where the choice is made.
 func banners(p *Page) []Banner {
 	var out []Banner
+	// A column that leaks the target or identifies rows bears on every
+	// network shown, the accuracy first: it comes before the rest.
+	if len(p.ColumnWarnings) > 0 {
+		var ws []string
+		for _, w := range p.ColumnWarnings {
+			if w != "" {
+				ws = append(ws, strings.ToUpper(w[:1])+w[1:]) // each starts with "column", ASCII
+			}
+		}
+		out = append(out, Banner{Kind: "columns", Title: "Check the data's columns.", Text: strings.Join(ws, ". ") + "."})
+	}
 	// The test rows' judgement (records' ato_reliable) joins the training
 	// rows' overlap banner when there is one: both say the same thing to
 	// a user about to pick, and the first screen stays for the fronts.

@@ -176,6 +176,13 @@ func Build(paths []string, opt Options) (*Page, error) {
 			p.Warnings = append(p.Warnings, err.Error())
 		}
 		run.WallSeconds = runfolder.WallTime(invs).Seconds()
+		if len(invs) > 0 {
+			for _, w := range invs[len(invs)-1].ColumnWarnings {
+				if !slices.Contains(p.ColumnWarnings, w) {
+					p.ColumnWarnings = append(p.ColumnWarnings, w)
+				}
+			}
+		}
 		run.Commands = typedCommands(invs)
 		if cfg, err := runfolder.ReadConfig(dir); err != nil {
 			if len(run.Commands) == 0 {

@@ -31,6 +31,10 @@ type Page struct {
 	// Intervals is set when the candidates carry 95% intervals, drawn as
 	// error bars; the page then says what an interval holds.
 	Intervals bool
+	// ColumnWarnings are the runs' warnings about their data's feature
+	// columns (a likely identifier or leak), from each run's latest
+	// invocation, for the first screen's banner.
+	ColumnWarnings []string
 	// ATOWarnings are the messages for the first screen's banner when some
 	// splits' ATO values are unreliable (atoBanners); nil when none is.
 	ATOWarnings []string

@@ -468,11 +468,11 @@ func (c *Certificate) Text() string {
 		case c.ClosestHolds && c.RowsNeeded != nil:
 			fmt.Fprintf(&b, ", which meets the requirement, but the sequence stops before it: about %d deciding rows would carry the sequence to it", *c.RowsNeeded)
 		case c.ClosestHolds:
-			b.WriteString(", which meets the requirement, but the sequence stops before it at a candidate whose estimate breaks the requirement (or that has no bound), so more rows would not certify it")
+			b.WriteString(", which meets the requirement, but the sequence stops before it, and a candidate it tests before it has an estimate that breaks the requirement (or no bound), so more rows would not certify it")
 		case c.RowsNeeded != nil:
 			fmt.Fprintf(&b, ": about %d deciding rows would certify it", *c.RowsNeeded)
 		default:
-			b.WriteString(": its estimate, or that of a candidate the sequence tests before it, breaks the requirement, so more rows would not certify it")
+			b.WriteString(": its estimate, or that of a candidate the sequence tests before it, breaks the requirement (or has no bound), so more rows would not certify it")
 		}
 	}
 	return b.String()

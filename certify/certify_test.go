@@ -266,9 +266,9 @@ func TestRefusalTextWhenTheClosestHolds(t *testing.T) {
 		want  string
 	}{
 		{true, &n, "which meets the requirement, but the sequence stops before it: about 740 deciding rows would carry the sequence to it"},
-		{true, nil, "which meets the requirement, but the sequence stops before it at a candidate whose estimate breaks the requirement"},
+		{true, nil, "which meets the requirement, but the sequence stops before it, and a candidate it tests before it has an estimate that breaks"},
 		{false, &n, ": about 740 deciding rows would certify it"},
-		{false, nil, "breaks the requirement, so more rows would not certify it"},
+		{false, nil, "breaks the requirement (or has no bound), so more rows would not certify it"},
 	} {
 		cert := Certificate{Confidence: 0.9, Requirement: "dp_diff ≤ 0.2", Bound: &bound, Estimate: &est, BoundRows: 377,
 			BoundOn: "selection", Closest: &shown, RowsNeeded: c.rows, ClosestHolds: c.holds}

@@ -69,8 +69,12 @@ func (d *Dataset) finish(t *table, rows []int, feats []feature) (*Dataset, error
 	d.Columns, d.X = cols, x
 	d.N, d.Dim = len(rows), len(cols)
 	d.Dropped = t.rows() - len(rows)
-	d.ColumnWarnings = append(suspectColumns(t, rows, feats),
-		leakyColumns(x, d.Schema.Sources(), cols, d.Y, d.Target, d.LabelPositive)...)
+	d.ColumnWarnings = suspectColumns(t, rows, feats)
+	flagged := map[string]bool{} // a row counter of a file sorted by y is not also a leak
+	for _, w := range d.ColumnWarnings {
+		flagged[w.Column] = true
+	}
+	d.ColumnWarnings = append(d.ColumnWarnings, leakyColumns(x, schema, d.Y, d.Target, d.LabelPositive, flagged)...)
 	for i := range d.ColumnWarnings {
 		d.ColumnWarnings[i].Only = len(feats) == 1
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/integrate"
 	"gonum.org/v1/gonum/stat"
@@ -22,9 +21,9 @@ const suspectMinRows = 10
 type ColumnWarning struct {
 	Column  string // the column's name in the source
 	Problem string // one line: what marks the column
-	// Cost is what leaving the column out would cost ("" when nothing
-	// worth saying), and Only says that it is the only feature column, so
-	// that it cannot be left out.
+	// Cost follows the advice to leave the column out: when not to, and
+	// what it costs ("" when nothing is worth saying). Only says that it is
+	// the only feature column, so that it cannot be left out.
 	Cost string
 	Only bool
 }
@@ -98,7 +97,7 @@ func formatInt(v float64) string { return fmt.Sprintf("%.0f", v) }
 // or above which the column is taken for a likely leak: its area under the
 // ROC curve, on its own, as a score for y (or for 1 − y). Measurements
 // known when a decision is made rarely reach it (the strongest column of
-// the built-in datasets, Adult's marital status, reaches 0.76); a column
+// the built-in datasets, Adult's relationship, reaches 0.78); a column
 // recorded after the outcome, or derived from it, does.
 const leakAUC = 0.95
 
@@ -108,14 +107,37 @@ const leakAUC = 0.95
 const leakMinClass = 20
 
 // leakyColumns looks for feature columns that separate the target almost
-// perfectly on their own (leakAUC), from the encoded rows x (n × len(sources),
-// sources[j] the source column of encoded column j) and the labels y. A
-// column can be a legitimate, very strong predictor, so it is a warning,
-// which says so. It returns one warning per such source column, in the
-// columns' order, naming the encoded column (a categorical column's level)
-// that separates best.
-func leakyColumns(x []float64, sources, names []string, y []float64, target, positive string) []ColumnWarning {
-	n, dim := len(y), len(sources)
+// perfectly on their own (leakAUC), from the encoded rows x (n rows of the
+// schema's encoded columns) and the labels y; the columns in skip (already
+// warned about) are passed over. A numeric column is scored as it is, in
+// either direction; a categorical one by each row's value's share of
+// y = 1 (levelShares), which catches a leak spread over several values as
+// well as one carried by a single value. A column can be a legitimate, very strong predictor, so it
+// is a warning, which says so. It returns one warning per such column, in
+// the schema's order.
+func leakyColumns(x []float64, schema []SourceColumn, y []float64, target, positive string, skip map[string]bool) []ColumnWarning {
+	var out []ColumnWarning
+	for k, auc := range separations(x, schema, y) {
+		name := schema[k].Name
+		if skip[name] || !(auc >= leakAUC) {
+			continue
+		}
+		out = append(out, ColumnWarning{Column: name, Problem: fmt.Sprintf("column %q alone separates %s = %q from the rest almost perfectly (AUC %.3f on its own, where 0.5 is chance): likely recorded after the outcome or derived from it, which a network learns in place of the task",
+			name, target, positive, auc), Cost: "unless it is known when the decision is made (leaving it out loses the accuracy it brings)"})
+	}
+	return out
+}
+
+// separations is, for each column of the schema, its AUC as a score for y
+// on its own (leakyColumns says how), NaN where it cannot be judged: nil
+// when a class has fewer than leakMinClass rows.
+func separations(x []float64, schema []SourceColumn, y []float64) []float64 {
+	n := len(y)
+	widths, dim := make([]int, len(schema)), 0
+	for k := range schema {
+		widths[k] = encodedWidth(&schema[k])
+		dim += widths[k]
+	}
 	if dim == 0 || len(x) != n*dim {
 		return nil
 	}
@@ -130,13 +152,23 @@ func leakyColumns(x []float64, sources, names []string, y []float64, target, pos
 	if min(pos, n-pos) < leakMinClass {
 		return nil
 	}
-	best := map[string]float64{}
-	bestName := map[string]string{}
-	var order []string
+	out := make([]float64, len(schema))
 	col, cls := make([]float64, n), make([]bool, n)
-	for j, src := range sources {
-		for i := range n {
-			col[i] = x[i*dim+j]
+	off := 0
+	for k := range schema {
+		c, w, j := &schema[k], widths[k], off
+		off += w
+		out[k] = math.NaN()
+		if w == 0 {
+			continue
+		}
+		numeric := c.Kind == KindNumeric
+		if numeric {
+			for i := range n {
+				col[i] = x[i*dim+j]
+			}
+		} else {
+			levelShares(col, x, dim, j, w, y)
 		}
 		if slices.ContainsFunc(col, math.IsNaN) {
 			continue // never from a parsed file; stat.ROC would refuse it
@@ -144,26 +176,61 @@ func leakyColumns(x []float64, sources, names []string, y []float64, target, pos
 		copy(cls, classes)
 		stat.SortWeightedLabeled(col, cls, nil)
 		tpr, fpr, _ := stat.ROC(nil, col, cls, nil)
-		auc := integrate.Trapezoidal(fpr, tpr)
-		auc = max(auc, 1-auc)
-		if _, ok := best[src]; !ok {
-			order = append(order, src)
+		out[k] = integrate.Trapezoidal(fpr, tpr)
+		if numeric {
+			out[k] = max(out[k], 1-out[k])
 		}
-		if auc > best[src] {
-			best[src], bestName[src] = auc, names[j]
-		}
-	}
-	var out []ColumnWarning
-	for _, src := range order {
-		if best[src] < leakAUC {
-			continue
-		}
-		what := fmt.Sprintf("column %q", src)
-		if bestName[src] != src {
-			what = fmt.Sprintf("column %q (its value %q)", src, strings.TrimPrefix(bestName[src], src+"="))
-		}
-		out = append(out, ColumnWarning{Column: src, Problem: fmt.Sprintf("%s alone separates %s = %q from the rest almost perfectly (AUC %.3f on its own, where 0.5 is chance): likely recorded after the outcome or derived from it, which a network learns in place of the task",
-			what, target, positive, best[src]), Cost: "the accuracy it brings, real only if the column is known when the decision is made (then keep it)"})
 	}
 	return out
+}
+
+// encodedWidth is how many encoded columns c has (Schema.encoded's rule).
+func encodedWidth(c *SourceColumn) int {
+	if c.Kind == KindNumeric {
+		return 1
+	}
+	w := 0
+	for _, l := range c.Levels {
+		if l != c.Dropped || c.Dropped == "" {
+			w++
+		}
+	}
+	return w
+}
+
+// levelShares sets share[i] to the share of y = 1 among the rows with row
+// i's value of the one-hot encoded columns j … j+w−1 of x (dim wide; no
+// column set: the dropped level). A value with fewer than leakMinClass rows
+// shares the pooled rate of all such values: on a handful of rows its own
+// share would separate y by chance (a column of values unique per row
+// would separate it perfectly).
+func levelShares(share, x []float64, dim, j, w int, y []float64) {
+	n := len(y)
+	level := make([]int, n) // w for the dropped level
+	rows, ones := make([]float64, w+1), make([]float64, w+1)
+	for i := range n {
+		level[i] = w
+		for k := range w {
+			if x[i*dim+j+k] == 1 {
+				level[i] = k
+				break
+			}
+		}
+		rows[level[i]]++
+		ones[level[i]] += y[i]
+	}
+	var rareRows, rareOnes float64
+	for l := range rows {
+		if rows[l] < leakMinClass {
+			rareRows += rows[l]
+			rareOnes += ones[l]
+		}
+	}
+	for i := range n {
+		if l := level[i]; rows[l] >= leakMinClass {
+			share[i] = ones[l] / rows[l]
+		} else {
+			share[i] = rareOnes / rareRows
+		}
+	}
 }

@@ -57,10 +57,19 @@ func TestExcludedColumnKeepsRowsAndSplits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Close()
 	if w := strings.Join(r.Warnings(), "\n"); !strings.Contains(w, `column "id" holds a different integer in each of the`) ||
 		!strings.Contains(w, "--exclude id") {
 		t.Errorf("warnings lack the row counter:\n%s", w)
+	}
+	// The run's line in runs.log keeps the column warnings for the report.
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	invs, err := runfolder.ReadInvocations(filepath.Join(dir, "all"))
+	if err != nil || len(invs) != 1 || len(invs[0].ColumnWarnings) != 1 ||
+		!strings.HasSuffix(invs[0].ColumnWarnings[0], "; leave it out with --exclude id") {
+		t.Errorf("runs.log: %+v, %v; want one line holding the row counter's warning", invs, err)
 	}
 
 	excl := csvConfig(withID)

@@ -500,7 +500,7 @@ func columnWarnings(ws []datasets.ColumnWarning) []string {
 		default:
 			out[i] = w.Problem + "; leave it out with --exclude " + shellword.Quote(runfolder.FormatList([]string{w.Column}))
 			if w.Cost != "" {
-				out[i] += ", which costs " + w.Cost
+				out[i] += " " + w.Cost
 			}
 		}
 	}

@@ -17,14 +17,10 @@ func banners(p *Page) []Banner {
 	var out []Banner
 	// A column that leaks the target or identifies rows bears on every
 	// network shown, the accuracy first: it comes before the rest.
-	if len(p.ColumnWarnings) > 0 {
-		var ws []string
-		for _, w := range p.ColumnWarnings {
-			if w != "" {
-				ws = append(ws, strings.ToUpper(w[:1])+w[1:]) // each starts with "column", ASCII
-			}
-		}
-		out = append(out, Banner{Kind: "columns", Title: "Check the data's columns.", Text: strings.Join(ws, ". ") + "."})
+	// One banner each, the warning as fp train printed it, so that its
+	// --exclude can be copied as it stands.
+	for _, w := range p.ColumnWarnings {
+		out = append(out, Banner{Kind: "columns", Title: "Check this column:", Text: w})
 	}
 	// The test rows' judgement (records' ato_reliable) joins the training
 	// rows' overlap banner when there is one: both say the same thing to

@@ -546,10 +546,13 @@ func groupPropensityRow(run, m int, o runfolder.SplitOverlap) PropensityRow {
 }
 
 // warn sets the row's warning from the split's overlap advice and ATO
-// advice, and when the overlap is poor, what is behind it: the columns that
+// advice, and when either is given, what is behind it: the columns that
 // predict the sensitive attribute, or groups too small to estimate.
 func (row *PropensityRow) warn(o runfolder.SplitOverlap) {
-	if o.Advice() != "" {
+	// The cause is the same for either warning: an ATO judged unreliable
+	// on the test rows because a group is too small is not put down to a
+	// column.
+	if o.Advice() != "" || o.ATOAdvice() != "" {
 		row.Proxy, row.Small = o.ProxyCause(), o.SmallAdvice()
 		if row.Proxy {
 			row.Predictors = o.Predictors

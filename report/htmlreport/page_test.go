@@ -413,6 +413,25 @@ func TestBanners(t *testing.T) {
 			return []string{dir}
 		}, []string{`In split 0, group "E" (40 rows: 20 training, 20 test) is too small to estimate`, "--group-map E=GROUP", "read the ATO with caution"},
 			[]string{"--exclude", "score", "tell the groups apart"}},
+		{"a small group makes the test rows' ATO unreliable, the training overlap fine", func(root string) []string {
+			dir := syntheticRun(t, root, "cheb", "ato-all", 1, 3, 1)
+			no := false
+			o := runfolder.SplitOverlap{Split: 0, GroupRows: []int{900, 600, 40}, ATOReliable: &no,
+				ATOUnreliableReason: `on the test rows one row carries 16% of group "E"'s weight`,
+				Predictors:          []propensity.Predictor{{Column: "score", Corr: 0.2, Strongest: true}}}
+			stats := func(n ...int) propensity.GroupOverlap {
+				g := propensity.GroupOverlap{Temperature: 1}
+				for r, l := range []string{"A", "B", "E"} {
+					g.Groups = append(g.Groups, propensity.GroupStats{Level: l, N: n[r], ESS: 0.9 * float64(n[r]), MaxShare: 0.01})
+				}
+				g.Groups[2].ESS, g.Groups[2].MaxShare = 1, 0.16
+				return g
+			}
+			o.SetGroups(stats(450, 300, 20), stats(450, 300, 20), nil)
+			writeSplitOverlap(t, dir, o)
+			return []string{dir}
+		}, []string{`group "E" (40 rows: 20 training, 20 test) is too small to estimate`, "--group-map E=GROUP"},
+			[]string{"--exclude", "tell the groups apart"}},
 		{"two runs, one poor", func(root string) []string {
 			good := syntheticRun(t, root, "linear", "ato-all", 2, 3, 2)
 			writeOverlapFile(t, good, 0, "", nil)

@@ -15,9 +15,9 @@ import (
 const suspectMinRows = 10
 
 // ColumnWarning is a feature column that identifies rows rather than
-// describes them, or that gives the target away. It says what is wrong with the column, not what to do
-// about it: a front end phrases the advice (leaving the column out) in its
-// own terms.
+// describes them, or that gives the target away. It says what is wrong
+// with the column, not what to do about it: a front end phrases the advice
+// (leaving the column out) in its own terms, with Cost.
 type ColumnWarning struct {
 	Column  string // the column's name in the source
 	Problem string // one line: what marks the column
@@ -112,9 +112,9 @@ const leakMinClass = 20
 // warned about) are passed over. A numeric column is scored as it is, in
 // either direction; a categorical one by each row's value's share of
 // y = 1 (levelShares), which catches a leak spread over several values as
-// well as one carried by a single value. A column can be a legitimate, very strong predictor, so it
-// is a warning, which says so. It returns one warning per such column, in
-// the schema's order.
+// well as one carried by a single value. A column can be a legitimate,
+// very strong predictor, so it is a warning, which says so. It returns one
+// warning per such column, in the schema's order.
 func leakyColumns(x []float64, schema []SourceColumn, y []float64, target, positive string, skip map[string]bool) []ColumnWarning {
 	var out []ColumnWarning
 	for k, auc := range separations(x, schema, y) {
@@ -133,10 +133,11 @@ func leakyColumns(x []float64, schema []SourceColumn, y []float64, target, posit
 // when a class has fewer than leakMinClass rows.
 func separations(x []float64, schema []SourceColumn, y []float64) []float64 {
 	n := len(y)
-	widths, dim := make([]int, len(schema)), 0
-	for k := range schema {
-		widths[k] = encodedWidth(&schema[k])
-		dim += widths[k]
+	// Each column's encoded columns, by the schema's one rule of them.
+	sources := (&Schema{Columns: schema}).Sources()
+	dim, width := len(sources), map[string]int{}
+	for _, src := range sources {
+		width[src]++
 	}
 	if dim == 0 || len(x) != n*dim {
 		return nil
@@ -156,7 +157,7 @@ func separations(x []float64, schema []SourceColumn, y []float64) []float64 {
 	col, cls := make([]float64, n), make([]bool, n)
 	off := 0
 	for k := range schema {
-		c, w, j := &schema[k], widths[k], off
+		c, w, j := &schema[k], width[schema[k].Name], off
 		off += w
 		out[k] = math.NaN()
 		if w == 0 {
@@ -182,20 +183,6 @@ func separations(x []float64, schema []SourceColumn, y []float64) []float64 {
 		}
 	}
 	return out
-}
-
-// encodedWidth is how many encoded columns c has (Schema.encoded's rule).
-func encodedWidth(c *SourceColumn) int {
-	if c.Kind == KindNumeric {
-		return 1
-	}
-	w := 0
-	for _, l := range c.Levels {
-		if l != c.Dropped || c.Dropped == "" {
-			w++
-		}
-	}
-	return w
 }
 
 // levelShares sets share[i] to the share of y = 1 among the rows with row

@@ -36,14 +36,22 @@ test-short:
 # one target per run. FUZZPARALLEL is the number of fuzzing processes of
 # each run. make test runs the targets' seed corpora (testdata/fuzz) already;
 # a finding is written there for go test to replay.
-FUZZTIME     ?= 10s
-FUZZPARALLEL ?= 1
+#
+# Both budgets are counts of executions (Nx), not durations: go test ends a
+# duration-bound run through a context deadline that can escape as a failure
+# of its own ("context deadline exceeded", golang.org/issue/75804), and the
+# minimization of each new input, which go test bounds by 60 s by default,
+# would otherwise take most of a short run without executing anything new.
+# A hang is still caught: internal/fuzzcheck fails an input that runs 10 s.
+FUZZTIME         ?= 50000x
+FUZZMINIMIZETIME ?= 500x
+FUZZPARALLEL     ?= 1
 fuzz:
 	@set -e; for file in $$(grep -rl --include='*_test.go' '^func Fuzz' . | LC_ALL=C sort); do \
 	  pkg=$$(dirname $$file); \
 	  for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$file); do \
 	    echo "fuzz: $$pkg $$target for $(FUZZTIME)"; \
-	    $(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) -parallel=$(FUZZPARALLEL) $$pkg; \
+	    $(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZETIME) -parallel=$(FUZZPARALLEL) $$pkg; \
 	  done; \
 	done
 

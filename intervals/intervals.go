@@ -390,7 +390,8 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 		return c
 	}
 	c.DP, c.EO, c.EOpp = of(iv.DP), of(iv.EO), of(iv.EOpp)
-	// Said per folder, not per candidate: its candidates share the rows.
+	// Said per split, not per candidate: a split's candidates share the
+	// rows, and its users show each distinct caution once.
 	var few []string
 	if iv.SmallestCell < bootstrap.FewCellRows {
 		few = append(few, fmt.Sprintf("a group has fewer than %d rows within a class: the eo and eopp intervals "+
@@ -401,7 +402,7 @@ func (f *Folder) bootstrapAt(rec *records.Record, s *bootstrap.Sample, rng *rand
 			"rests on those rows", iv.SmallestESS))
 	}
 	if len(few) > 0 {
-		c.Caution = fmt.Sprintf("in %s %s, and cover less reliably (docs/method.md §7.1)", f.dir, strings.Join(few, "; "))
+		c.Caution = fmt.Sprintf("in %s split %d, %s, and cover less reliably (docs/method.md §7.1)", f.dir, rec.Split, strings.Join(few, "; "))
 	}
 	corr := iv.Corrected
 	c.Unbiased = &corr
@@ -476,8 +477,8 @@ const CacheFile = "intervals.json"
 // the gaps' upper ends without the Bonferroni correction; 8: the
 // mean-variance indices' intervals moved down by the bootstrap's bias, eo's
 // without the Bonferroni correction; 9: eo's bootstrapped as the maximum
-// itself).
-const cacheFormat = 9
+// itself; 10: the same intervals, with a caution that names its split).
+const cacheFormat = 10
 
 type cacheFile struct {
 	Format  int              `json:"format"`

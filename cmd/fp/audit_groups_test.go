@@ -336,6 +336,10 @@ func TestAuditGroupsRefusals(t *testing.T) {
 	}{
 		{"--propensity with R groups", "race", []string{"--propensity", "e"}, "columns propensity_<group>, one per group"},
 		{"--propensity with an intersection", "race,sex", []string{"--propensity", "e"}, "--propensity names the column of P(group=1 | x) for two groups"},
+		// fp predict writes propensity_<group> columns and no propensity
+		// column for more than two groups: the column is missing because
+		// there are more than two groups, and that is what is said.
+		{"--propensity absent with R groups", "race", []string{"--propensity", "propensity"}, "columns propensity_<group>, one per group"},
 		{"empty column name", "race,", nil, "grouping column 2 of 2 has an empty name"},
 		{"column named twice", "sex,sex", nil, `grouping column "sex" named twice`},
 	} {

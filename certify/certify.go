@@ -65,22 +65,44 @@ func Holds(r choose.Rule, b Bound) bool {
 // Order is the fixed order in which the candidates are tested: by λ,
 // from the end of the grid most likely to meet r — the largest λ first for
 // a requirement on unfairness (λ weighs it), the smallest first for one on
-// risk or accuracy — and, at equal λ, as listed. It reads nothing but λ,
-// which the grid fixed before any row was seen.
+// risk or accuracy — and, at equal λ, by split, by method and penalty, and
+// by run folder, so that neither the order in which the runs are named nor
+// the order of their records changes it. It reads nothing but λ and these
+// names, which were fixed before any row was seen, and leaves out two
+// kinds of candidate no pick should return, which would otherwise stop
+// the sequence at its start for no reason the requirement cares about
+// (their estimates often meet it, but their bounds stay wide at any number
+// of rows: at λ = 1, a network that selects no one has dp_ratio 0/0, with
+// lower bound 0):
+//   - those that minimised the unfairness alone (unfairnessAlone), which
+//     the grid decides;
+//   - the constant predictors (records.Record.Collapsed): collapse is a
+//     property of the network, judged on the test rows, which are not the
+//     rows that decide when selection rows do.
 func Order(cands []choose.Candidate, r choose.Rule) []int {
-	idx := make([]int, len(cands))
-	for i := range idx {
-		idx[i] = i
+	var idx []int
+	for i := range cands {
+		if rec := &cands[i].Record; !rec.Collapsed && !unfairnessAlone(rec) {
+			idx = append(idx, i)
+		}
 	}
 	desc := r.Kind == choose.MaxUnfairness || r.Kind == choose.MinRatio
 	slices.SortStableFunc(idx, func(a, b int) int {
-		c := cmp.Compare(cands[a].Record.Lambda, cands[b].Record.Lambda)
+		ra, rb := &cands[a].Record, &cands[b].Record
+		c := cmp.Compare(ra.Lambda, rb.Lambda)
 		if desc {
-			return -c
+			c = -c
 		}
-		return c
+		return cmp.Or(c, cmp.Compare(ra.Split, rb.Split), cmp.Compare(ra.Key(), rb.Key()), cmp.Compare(cands[a].Dir, cands[b].Dir))
 	})
 	return idx
+}
+
+// unfairnessAlone reports whether the candidate minimised the unfairness
+// alone: a scalarized candidate at λ = 1, the penalty's standardization
+// run, whose objective gives the risk no weight.
+func unfairnessAlone(r *records.Record) bool {
+	return r.Family() == records.FamilyPenalty && r.Lambda == 1
 }
 
 // Sequence runs the fixed-sequence test of r over the candidates in order,
@@ -102,10 +124,12 @@ func Sequence(order []int, r choose.Rule, bound func(i int) Bound) (certified []
 
 // RowsNeeded estimates how many deciding rows would make b meet r, its
 // distance from its estimate shrinking as one over the square root of the
-// rows; nil when the estimate itself does not meet r (more rows would not
-// help).
+// rows; nil when the estimate itself does not meet r, or when the bound is
+// a dp_ratio's lower bound of 0: the interval of a network that selects no
+// one on the rows (a ratio 0/0, its estimate 1 by convention) is [0, 1] at
+// any number of rows, so more rows would not help either.
 func RowsNeeded(r choose.Rule, b Bound) *int {
-	if !b.OK() || b.Rows == 0 {
+	if !b.OK() || b.Rows == 0 || r.Kind == choose.MinRatio && b.Value <= 0 {
 		return nil
 	}
 	width, room := b.Value-b.Estimate, r.Bound-b.Estimate
@@ -186,8 +210,8 @@ type Certificate struct {
 	BoundRows int      `json:"bound_rows"`
 	BoundOn   string   `json:"bound_on"`
 	// Tested is how many candidates the sequence tested; CertifiedCount
-	// how many it certified (degenerate ones included, which are never
-	// chosen).
+	// how many it certified (degenerate ones included, which are chosen
+	// only with AllowDegenerate; constant predictors are not tested).
 	Tested         int `json:"tested"`
 	CertifiedCount int `json:"certified_candidates"`
 	// Closest is, when none is certified, the non-dominated candidate
@@ -205,6 +229,11 @@ type Certificate struct {
 	// left out as degenerate.
 	Stopped    string `json:"stopped,omitempty"`
 	Degenerate string `json:"degenerate,omitempty"`
+	// Caution says why the chosen candidate's bound may hold less often
+	// than stated: a requirement on the ATO of a split whose ATO fp judged
+	// unreliable (records.Record.ATOUnreliable), where the overlap weights
+	// rest on few rows and the bootstrap's bound is least accurate.
+	Caution string `json:"caution,omitempty"`
 }
 
 // Result is a certified pick: the certificate and, when certified, the
@@ -224,8 +253,10 @@ var ErrNotCertified = errors.New("no candidate is certified")
 // among the candidates certified at opt.Confidence: with ErrNotCertified
 // when none a pick may choose is.
 func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (*Result, error) {
-	if !(opt.Confidence > 0 && opt.Confidence < 1) {
-		return nil, fmt.Errorf("confidence %g: want a number between 0 and 1, such as 0.9", opt.Confidence)
+	// A one-sided bound at level C is an end of the two-sided interval at
+	// level 2C − 1, which needs C above one half.
+	if !(opt.Confidence > 0.5 && opt.Confidence < 1) {
+		return nil, fmt.Errorf("confidence %g: want a probability above 0.5 and below 1, such as 0.9", opt.Confidence)
 	}
 	name, upper, err := Quantity(r, metric)
 	if err != nil {
@@ -243,7 +274,7 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 	certified, bounds := Sequence(order, r, b.bound)
 	res := &Result{Certificate: Certificate{Confidence: opt.Confidence, Requirement: choose.Requirement(r, metric),
 		Tested: len(bounds), CertifiedCount: len(certified)}}
-	if len(certified) < len(cands) {
+	if len(certified) < len(order) {
 		last := cands[order[len(certified)]]
 		lb := bounds[order[len(certified)]]
 		res.Stopped = fmt.Sprintf("the sequence stopped at %s: %s", &last, describe(lb, name, upper))
@@ -259,7 +290,7 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 			return nil, err
 		}
 		if left != nil {
-			res.Degenerate = fmt.Sprintf("the %d certified are all degenerate (%s; --allow-degenerate keeps all but the constant predictors)",
+			res.Degenerate = fmt.Sprintf("the %d certified are all degenerate (%s; --allow-degenerate keeps them)",
 				len(certified), left.LeftOut)
 		}
 		if err == nil {
@@ -268,6 +299,9 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 			p.Of = "certified"
 			res.Certified, res.Picked, res.Candidate = true, p, &cands[i]
 			res.setBound(bounds[i])
+			if rec := &cands[i].Record; name == records.MetricATO && rec.ATOUnreliable() {
+				res.Caution = fmt.Sprintf("its split's ATO is judged unreliable (%s), so the bound may hold less often than stated", rec.ATOUnreliableReason)
+			}
 			return res, nil
 		}
 	}
@@ -446,12 +480,20 @@ func (b *bounder) bound(i int) Bound {
 	return out
 }
 
+// cautionText is the caution as the end of the certificate's line.
+func (c *Certificate) cautionText() string {
+	if c.Caution == "" {
+		return ""
+	}
+	return "; caution: " + c.Caution
+}
+
 // Text is the line fp pick prints about the certificate.
 func (c *Certificate) Text() string {
 	if c.Certified {
 		return fmt.Sprintf("certified: %s holds with probability ≥ %g over the sampling of the %d %s rows that decided "+
 			"(bound %.4g, estimate %.4g; fixed-sequence test along λ, %d candidates tested, %d certified; docs/method.md §8.7)",
-			c.Requirement, c.Confidence, c.BoundRows, c.BoundOn, *c.Bound, *c.Estimate, c.Tested, c.CertifiedCount)
+			c.Requirement, c.Confidence, c.BoundRows, c.BoundOn, *c.Bound, *c.Estimate, c.Tested, c.CertifiedCount) + c.cautionText()
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "no candidate is certified to have %s at confidence %g", c.Requirement, c.Confidence)

@@ -38,22 +38,49 @@ func TestHolds(t *testing.T) {
 	}
 }
 
+// The order is by λ, then by split, method and penalty, and run folder,
+// whatever the order the candidates come in, and leaves out the constant
+// predictors and the candidates that minimised the unfairness alone
+// (λ = 1 of a scalarized method, not an adversarial β = 1).
 func TestOrder(t *testing.T) {
-	cands := make([]choose.Candidate, 5)
-	for i, l := range []float64{0.1, 1, 0, 0.1, 0.5} {
-		cands[i].Record.Lambda = l
+	cands := make([]choose.Candidate, 8)
+	for i, c := range []struct {
+		lambda    float64
+		split     int
+		dir       string
+		method    string
+		collapsed bool
+	}{
+		{0.1, 1, "a", "cheb", false}, {1, 0, "a", "cheb", false}, {0, 0, "a", "cheb", false}, {0.1, 0, "b", "cheb", false},
+		{0.5, 0, "a", "cheb", false}, {0.1, 0, "a", "cheb", false}, {0.5, 1, "a", "cheb", true}, {1, 0, "a", "adversarial", false},
+	} {
+		rec := &cands[i].Record
+		rec.Lambda, rec.Split, rec.Method, rec.Collapsed = c.lambda, c.split, c.method, c.collapsed
+		rec.Penalty, cands[i].Dir = "ato-penultimate", c.dir
 	}
 	for _, c := range []struct {
 		kind choose.Kind
 		want []int
 	}{
-		{choose.MaxUnfairness, []int{1, 4, 0, 3, 2}},
-		{choose.MinRatio, []int{1, 4, 0, 3, 2}},
-		{choose.MaxRisk, []int{2, 0, 3, 4, 1}},
-		{choose.MinAccuracy, []int{2, 0, 3, 4, 1}},
+		{choose.MaxUnfairness, []int{7, 4, 5, 3, 0, 2}},
+		{choose.MinRatio, []int{7, 4, 5, 3, 0, 2}},
+		{choose.MaxRisk, []int{2, 5, 3, 0, 4, 7}},
+		{choose.MinAccuracy, []int{2, 5, 3, 0, 4, 7}},
 	} {
-		if got := Order(cands, choose.Rule{Kind: c.kind}); !slices.Equal(got, c.want) {
+		r := choose.Rule{Kind: c.kind}
+		if got := Order(cands, r); !slices.Equal(got, c.want) {
 			t.Errorf("%v: order %v, want %v", c.kind, got, c.want)
+		}
+		// The same candidates listed the other way round: the same
+		// candidates in the same order.
+		rev := slices.Clone(cands)
+		slices.Reverse(rev)
+		got := Order(rev, r)
+		for k := range got {
+			got[k] = len(cands) - 1 - got[k]
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%v, candidates reversed: order %v, want %v", c.kind, got, c.want)
 		}
 	}
 }
@@ -84,6 +111,10 @@ func TestRowsNeeded(t *testing.T) {
 		{choose.Rule{Kind: choose.MinAccuracy, Bound: 0.7}, Bound{Value: 0.6, Estimate: 0.75, Rows: 100}, 900},
 		{choose.Rule{Kind: choose.MaxUnfairness, Bound: 0.05}, Bound{Value: 0.2, Estimate: 0.1, Rows: 100}, -1},
 		{choose.Rule{Kind: choose.MaxUnfairness, Bound: 0.3}, Bound{Value: 0.2, Estimate: 0.1, Rows: 100}, 100},
+		{choose.Rule{Kind: choose.MinRatio, Bound: 0.8}, Bound{Value: 0.7, Estimate: 0.9, Rows: 100}, 400},
+		// A network that selects no one: ratio 0/0, estimate 1, bound 0 at
+		// any number of rows.
+		{choose.Rule{Kind: choose.MinRatio, Bound: 0.8}, Bound{Value: 0, Estimate: 1, Rows: 100}, -1},
 	} {
 		got := RowsNeeded(c.r, c.b)
 		if (got == nil) != (c.want < 0) || (got != nil && *got != c.want) {
@@ -275,5 +306,18 @@ func TestRefusalTextWhenTheClosestHolds(t *testing.T) {
 		if got := cert.Text(); !strings.Contains(got, c.want) {
 			t.Errorf("holds %v, rows %v: %q, want it to hold %q", c.holds, c.rows, got, c.want)
 		}
+	}
+}
+
+// A certificate on an ATO that fp judged unreliable says so on its line.
+func TestCertifiedTextCarriesTheCaution(t *testing.T) {
+	b, e := 0.008, 0.004
+	c := Certificate{Certified: true, Confidence: 0.9, Requirement: "ato ≤ 0.01", Bound: &b, Estimate: &e, BoundRows: 250, BoundOn: "selection", Tested: 3, CertifiedCount: 2}
+	if strings.Contains(c.Text(), "caution") {
+		t.Errorf("a caution without one: %s", c.Text())
+	}
+	c.Caution = "its split's ATO is judged unreliable (few rows), so the bound may hold less often than stated"
+	if got := c.Text(); !strings.HasPrefix(got, "certified: ato ≤ 0.01 holds") || !strings.HasSuffix(got, "; caution: "+c.Caution) {
+		t.Errorf("certificate text without its caution: %s", got)
 	}
 }

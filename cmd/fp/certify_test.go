@@ -12,7 +12,7 @@ import (
 // fp pick --confidence: a certificate on success, a refusal with the
 // closest candidate and the rows it would need (and the same in JSON,
 // status 1) when nothing is certified; --knee and confidences outside
-// (0, 1) refused.
+// (0.5, 1) refused.
 func TestPickConfidence(t *testing.T) {
 	dir, _ := ciRun(t)
 	// The sweep is short (10 epochs): its candidates are degenerate, and
@@ -62,6 +62,8 @@ func TestPickConfidence(t *testing.T) {
 		{"--knee", "--confidence", "0.9"},
 		{"--max-risk", "1", "--confidence", "1.5"},
 		{"--max-risk", "1", "--confidence", "0"},
+		// A bound at level 0.5 or below would be the interval's other end.
+		{"--max-risk", "1", "--confidence", "0.5"},
 	} {
 		_, _, err := runFP(t, append([]string{"pick", dir}, bad...)...)
 		if err == nil || !strings.Contains(err.Error(), "confidence") {

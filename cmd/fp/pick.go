@@ -61,7 +61,7 @@ func pickCommand() *cli.Command {
 			&cli.StringFlag{Name: "metric", Value: "ato", Usage: "unfairness metric: " + strings.Join(records.Metrics, ", ")},
 			&cli.StringFlag{Name: "axis", Value: records.AxisRisk, Usage: "the front's x axis: risk (test log-loss) or error (1 − accuracy; --max-risk does not apply)"},
 		}, append(ruleFlags(nil),
-			&cli.Float64Flag{Name: "confidence", Usage: "certify the requirement at confidence `C` (e.g. 0.9): pick among the candidates whose requirement holds with probability ≥ C over the sampling of the rows that decide (docs/method.md §8.7); not with --knee"},
+			&cli.Float64Flag{Name: "confidence", Usage: "certify the requirement at confidence `C` (above 0.5, e.g. 0.9): pick among the candidates whose requirement holds with probability ≥ C over the sampling of the rows that decide (docs/method.md §8.7); not with --knee"},
 			&cli.BoolFlag{Name: "print-path", Usage: "print only the network file's path, e.g. net=$(fp pick runs/demo --knee --print-path)"},
 			&cli.BoolFlag{Name: "allow-degenerate", Usage: "keep single-class, almost single-class, near-constant and no-better-than-constant candidates"},
 			decideFlag(),

@@ -39,14 +39,23 @@ type FrontSummary struct {
 	Command  string
 }
 
+// noPick begins the note of a front from which fp pick returns none.
+const noPick = "it returns none: "
+
+// label is the front's metric label, after its dataset's when the page
+// shows several.
+func (f FrontSummary) label() string {
+	if f.Dataset != "" {
+		return f.Dataset + ", " + f.Metric
+	}
+	return f.Metric
+}
+
 // Line is the front's entry in the key: its name and how many of its
 // points are distinguishable from a neighbour, e.g. "ATO: none of 11",
 // "DP: 3 of 5"; the key says once what that means.
 func (f FrontSummary) Line() string {
-	name := f.Metric
-	if f.Dataset != "" {
-		name = f.Dataset + ", " + name
-	}
+	name := f.label()
 	switch {
 	case f.Points == 1:
 		return name + ": 1 point"
@@ -154,7 +163,7 @@ func frontSummaries(p *Page, sources []*source, decide records.Decide, opt Optio
 				}
 			}
 			if len(plane) == 0 {
-				f.PickNote = "it returns none: " + choose.NoCandidates(poolRecs, strings.Join(runs, ", "), records.AxisRisk, metric).Error()
+				f.PickNote = noPick + choose.NoCandidates(poolRecs, strings.Join(runs, ", "), records.AxisRisk, metric).Error()
 				out = append(out, f)
 				continue
 			}
@@ -163,7 +172,7 @@ func frontSummaries(p *Page, sources []*source, decide records.Decide, opt Optio
 			var left *choose.LeftOutError
 			switch {
 			case errors.As(err, &pe) || errors.As(err, &left):
-				f.PickNote = "it returns none: " + err.Error()
+				f.PickNote = noPick + err.Error()
 			case err != nil:
 				f.PickNote = err.Error()
 			default:
@@ -211,14 +220,43 @@ func (p *Page) KneeFallback() []string {
 	var out []string
 	for _, f := range p.Fronts {
 		if f.PickNote == choose.KneeNote {
-			name := f.Metric
-			if f.Dataset != "" {
-				name = f.Dataset + ", " + name
-			}
-			out = append(out, name)
+			out = append(out, f.label())
 		}
 	}
 	return out
+}
+
+// Picked reports whether fp pick returns a network from some front the
+// page marks.
+func (p *Page) Picked() bool {
+	return slices.ContainsFunc(p.Fronts, func(f FrontSummary) bool { return f.Pick != "" })
+}
+
+// Unpicked lists the fronts (their labels) from which fp pick, given the
+// page's requirement, returns none; the fronts a requirement on dp_ratio
+// does not read are not among them.
+func (p *Page) Unpicked() []string {
+	var out []string
+	for _, f := range p.Fronts {
+		if f.Pick == "" && f.Command != "" {
+			out = append(out, f.label())
+		}
+	}
+	return out
+}
+
+// NoPickNote is why fp pick returns none from the first front it reads,
+// when it returns none from every one ("" otherwise).
+func (p *Page) NoPickNote() string {
+	if p.Picked() {
+		return ""
+	}
+	for _, f := range p.Fronts {
+		if f.Command != "" {
+			return strings.TrimPrefix(f.PickNote, noPick)
+		}
+	}
+	return ""
 }
 
 // NoneDistinct reports whether no front of two points or more has a point

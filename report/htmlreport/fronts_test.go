@@ -43,6 +43,9 @@ func TestPageFrontsAndPicks(t *testing.T) {
 			choose.Rule{Kind: choose.MaxRisk, Bound: 0.68}, "--max-risk 0.68"},
 		{"ratio", htmlreport.Options{Rule: choose.Rule{Kind: choose.MinRatio, Bound: 0.5}, RuleFlags: "--min-ratio 0.5"},
 			choose.Rule{Kind: choose.MinRatio, Bound: 0.5}, "--min-ratio 0.5"},
+		// Met by no network of any front: the key says so.
+		{"unmet", htmlreport.Options{Rule: choose.Rule{Kind: choose.MaxRisk, Bound: 0.01}, RuleFlags: "--max-risk 0.01"},
+			choose.Rule{Kind: choose.MaxRisk, Bound: 0.01}, "--max-risk 0.01"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,11 +113,29 @@ func TestPageFrontsAndPicks(t *testing.T) {
 				t.Fatal(err)
 			}
 			html := buf.String()
-			for _, s := range []string{`id="fronts-note"`, "Told apart:", "★", `id="front-picks"`,
+			// The key says what the star marks, or that fp pick returns no
+			// network from any front, and from which fronts it returns none.
+			anyPick := slices.ContainsFunc(p.Fronts, func(f htmlreport.FrontSummary) bool { return f.Pick != "" })
+			key := "★</span> marks what <code>fp pick " + tc.flags + "</code> returns"
+			if !anyPick {
+				key = "<code>fp pick " + tc.flags + "</code> returns <b>no network</b> from any front: "
+			}
+			for _, s := range []string{`id="fronts-note"`, "Told apart:", key, `id="front-picks"`,
 				`"pick_flags":"` + strings.ReplaceAll(tc.flags, " ", " ") + `"`} {
 				if !strings.Contains(html, s) {
 					t.Errorf("the page lacks %q", s)
 				}
+			}
+			for _, f := range p.Fronts {
+				if none := f.Command != "" && f.Pick == ""; none != slices.Contains(p.Unpicked(), f.Metric) {
+					t.Errorf("%s: fp pick returns none %v, but the key's list of such fronts is %v", f.Metric, none, p.Unpicked())
+				}
+			}
+			if u := p.Unpicked(); anyPick && len(u) > 0 && !strings.Contains(html, "from the front of "+strings.Join(u, ", ")+" it returns none") {
+				t.Errorf("the key does not say that fp pick returns none from %v", u)
+			}
+			if tc.name == "unmet" && anyPick {
+				t.Error("a risk of 0.01 is met by a network")
 			}
 			// What each front's claim rests on, where it was tested.
 			if tested := tc.opt.CIResamples > 0; tested != strings.Contains(html, "(in risk or ato at 95% on the test rows: ") {
@@ -192,6 +213,44 @@ func TestReportPicksInChromium(t *testing.T) {
 	}
 	if shown == 0 {
 		t.Error("no pick lies on its front: the table's mark is not tested")
+	}
+	// A requirement on dp_ratio marks its own front only, which is not the
+	// first: the page opens on its pick all the same, not on the first
+	// front's network of lowest risk. The mark is moved to the ratio
+	// front's network of highest risk, so that the two cannot coincide.
+	flags := "--min-ratio 0.01"
+	if p, err = htmlreport.Build([]string{dir}, htmlreport.Options{Rule: choose.Rule{Kind: choose.MinRatio, Bound: 0.01}, RuleFlags: flags}); err != nil {
+		t.Fatal(err)
+	}
+	ratio := slices.Index(p.Data.Metrics, records.MetricDPRatio)
+	if ratio <= 0 {
+		t.Fatalf("the dp-ratio front is at %d of %v, want one after the first", ratio, p.Data.Metrics)
+	}
+	var pick, lowest *htmlreport.Candidate
+	for i := range p.Data.Candidates {
+		c := &p.Data.Candidates[i]
+		c.Pick = nil
+		if slices.Contains(c.Front, 0) && (lowest == nil || c.Risk < lowest.Risk) {
+			lowest = c
+		}
+		if slices.Contains(c.Front, ratio) && (pick == nil || c.Risk > pick.Risk) {
+			pick = c
+		}
+	}
+	if pick == nil || lowest == nil || pick.ID == lowest.ID {
+		t.Fatalf("the ratio front's network of highest risk is the first front's of lowest risk (%v, %v)", pick, lowest)
+	}
+	pick.Pick = []int{ratio}
+	if _, err := htmlreport.WriteFile(page, p); err != nil {
+		t.Fatal(err)
+	}
+	b.open(t, page)
+	title := eval[string](t, b, `document.getElementById("detail-title").textContent`)
+	if want := fmt.Sprintf("split %d", pick.Split); !strings.Contains(title, want) {
+		t.Errorf("with %s the page opens on %q, want the pick (%s)", flags, title, want)
+	}
+	if d := eval[string](t, b, `document.getElementById("detail").textContent`); !strings.Contains(d, "fp pick "+flags+" returns it") {
+		t.Errorf("with %s the page does not open on the pick: %q", flags, d)
 	}
 	if errs := b.errors(); len(errs) > 0 {
 		t.Errorf("browser errors: %q", errs)

@@ -563,11 +563,15 @@
   drawLegend();
   redraw();
   drawTable();
-  // Open on the network fp pick returns from the first metric's front;
-  // without one, on that front's candidate of lowest risk.
-  var first = D.candidates.filter(function (c) { return c.pick && c.pick.indexOf(0) >= 0; })[0] ||
-    D.candidates.filter(function (c) { return c.nd && c.nd.indexOf(0) >= 0; })
-      .sort(function (a, b) { return a.risk - b.risk; })[0];
+  // Open on the network fp pick returns from the first front it returns
+  // one from (a requirement on dp_ratio marks that front only); without
+  // one, on the first metric's front's candidate of lowest risk.
+  var first;
+  for (var mi = 0; mi < D.metrics.length && !first; mi++) {
+    first = D.candidates.filter(function (c) { return c.pick && c.pick.indexOf(mi) >= 0; })[0];
+  }
+  first = first || D.candidates.filter(function (c) { return c.nd && c.nd.indexOf(0) >= 0; })
+    .sort(function (a, b) { return a.risk - b.risk; })[0];
   if (first) select(first.id);
   var ms = performance.now() - t0;
   window.fpDrawMs = ms;

@@ -1,6 +1,7 @@
 package intervals
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -313,7 +314,23 @@ func FrontRows(recs []records.Record, axis, metric string, d records.Decide, res
 			once = append(once, n)
 		}
 	}
-	return Rows(front, cis), dist, once, nil
+	rows := Rows(front, cis)
+	// Shown by the test value of the axis, as WriteFront's heading says,
+	// not by the deciding rows' value that formed the front (and orders
+	// its neighbours); each dataset's rows together, as formed.
+	var out []Row
+	for _, g := range byData(front) {
+		g = slices.Clone(g)
+		slices.SortStableFunc(g, func(a, b int) int {
+			va, _, _ := records.DecideTest.Value(&front[a].Record, axis)
+			vb, _, _ := records.DecideTest.Value(&front[b].Record, axis)
+			return cmp.Compare(va, vb)
+		})
+		for _, i := range g {
+			out = append(out, rows[i])
+		}
+	}
+	return out, dist, once, nil
 }
 
 // ForPick returns the intervals of the picked candidate p (one of cands),

@@ -101,11 +101,16 @@ func TestIntervalsInPickAndFront(t *testing.T) {
 	if len(front.Front) == 0 {
 		t.Fatalf("front --ci --json has no front:\n%s", out)
 	}
-	for _, row := range front.Front {
+	for i, row := range front.Front {
 		for _, k := range append(ciKeys, "risk", "split", "lambda", "weights") {
 			if row[k] == nil {
 				t.Errorf("front --ci --json: a row lacks %s: %v", k, row)
 			}
+		}
+		// By test risk, as the table's heading says, whatever the risk
+		// that formed the front.
+		if r, ok := row["risk"].(float64); i > 0 && ok && r < front.Front[i-1]["risk"].(float64) {
+			t.Errorf("front --ci: row %d has test risk %g, below row %d's %v", i, r, i-1, front.Front[i-1]["risk"])
 		}
 	}
 	out, _, err = runFP(t, "front", dir, "--ci")

@@ -107,7 +107,7 @@ func DiagnoseGroups(e []float64, levels []string, a []int, t float64) (GroupOver
 	low := make([]int, R)
 	for i, g := range a {
 		row := e[i*R : (i+1)*R]
-		if slices.Min(row) <= Clip {
+		if AtClip(slices.Min(row)) {
 			clipped++
 		}
 		some := false

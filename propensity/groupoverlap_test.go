@@ -341,3 +341,37 @@ func TestUnreliableGroups(t *testing.T) {
 		})
 	}
 }
+
+// A propensity at the clip bound counts as clipped in both diagnostics,
+// also after it went through a file and back (1 − 0.999999 is a little
+// above Clip in floating point); one a little inside the bound does not.
+func TestClippedAtTheBound(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		e    float64
+		want bool
+	}{
+		{"Clip", propensity.Clip, true},
+		{"1 − Clip", 1 - propensity.Clip, true},
+		{"read back as 0.000001", 0.000001, true},
+		{"read back as 0.999999", 0.999999, true},
+		{"inside", 2 * propensity.Clip, false},
+		{"far inside", 0.5, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, a := []float64{c.e, c.e}, []float64{0, 1}
+			two, err := propensity.Diagnose(e, a, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ee, ga := binaryColumns(e, a)
+			groups, err := propensity.DiagnoseGroups(ee, []string{"0", "1"}, ga, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (two.Clipped == 1) != c.want || (groups.Clipped == 1) != c.want || (two.Clipped != 0 && two.Clipped != 1) {
+				t.Errorf("ê = %v: clipped %v (two groups), %v (groups), want all %v", c.e, two.Clipped, groups.Clipped, c.want)
+			}
+		})
+	}
+}

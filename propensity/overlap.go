@@ -75,7 +75,7 @@ func Diagnose(e, a []float64, t float64) (Overlap, error) {
 		if v < lo || v > hi {
 			extreme++
 		}
-		if v <= Clip || v >= 1-Clip {
+		if AtClip(v) || AtClip(1-v) {
 			clipped++
 		}
 		if a[i] == 1 {

@@ -12,6 +12,12 @@ import (
 // returns values in [Clip, 1−Clip].
 const Clip = model.PropensityClip
 
+// AtClip reports whether a propensity (or one minus it) sits at the clip
+// bound Clip: within a billionth of it, relatively, so that a value that
+// went through a file and back (1 − 0.999999 is 1.00000000003e-06) still
+// counts.
+func AtClip(v float64) bool { return v <= Clip*(1+1e-9) }
+
 // Model is a trained propensity network with its temperature.
 type Model struct {
 	Net *model.Params

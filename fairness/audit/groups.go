@@ -171,8 +171,12 @@ func WriteGroupsText(w io.Writer, in *datasets.GroupedPredictions, res *GroupRes
 		return err
 	}
 	if small > 0 {
-		fmt.Fprintf(w, "* %d of %d groups have fewer than %d rows: their rows and their part in the indices rest on few examples\n",
-			small, len(res.ByGroup), MinGroupRows)
+		verb := "have"
+		if small == 1 {
+			verb = "has"
+		}
+		fmt.Fprintf(w, "* %d of %d groups %s fewer than %d rows: their rows and their part in the indices rest on few examples\n",
+			small, len(res.ByGroup), verb, MinGroupRows)
 	}
 	return writeNotes(w, res.DecisionResult)
 }

@@ -95,6 +95,9 @@ func (d *Distinguishability) Summary() string {
 		return "1 point; no neighbour to tell it from"
 	case d.Untested == len(d.Pairs):
 		return fmt.Sprintf("%d points; whether they can be told apart from their neighbours is not known: no interval could be given", d.Points)
+	case d.Distinguishable == 0 && d.Untested > 0:
+		// Not a finding about the pairs that could not be tested.
+		return fmt.Sprintf("%d points; none distinguishable from its neighbours in the %d of %d pairs tested", d.Points, len(d.Pairs)-d.Untested, len(d.Pairs))
 	case d.Distinguishable == 0:
 		return fmt.Sprintf("%d points; none distinguishable from its neighbours", d.Points)
 	case d.Distinguishable == d.Points:

@@ -235,8 +235,8 @@ func TestDistinguishabilityText(t *testing.T) {
 			"2 points; each distinguishable from a neighbour (in risk or dp at 95% on the test rows: 1 pair of one split by a paired bootstrap of their difference)"},
 		{"untested", intervals.Distinguishability{Rows: "test", Axis: "risk", Metric: "dp", Level: 0.95, Points: 3, Untested: 1,
 			Pairs: []intervals.Pair{pair(true, false, false), pair(true, false, true)}},
-			"3 points; none distinguishable from its neighbours",
-			"3 points; none distinguishable from its neighbours (in risk or dp at 95% on the test rows: 2 pairs of one split by a paired bootstrap of their difference; " +
+			"3 points; none distinguishable from its neighbours in the 1 of 2 pairs tested",
+			"3 points; none distinguishable from its neighbours in the 1 of 2 pairs tested (in risk or dp at 95% on the test rows: 2 pairs of one split by a paired bootstrap of their difference; " +
 				"1 of the 2 pairs could not be tested)"},
 		{"nothing tested", intervals.Distinguishability{Rows: "test", Axis: "risk", Metric: "dp", Level: 0.95, Points: 2, Untested: 1,
 			Pairs: []intervals.Pair{pair(true, false, false)}},

@@ -189,13 +189,14 @@ func ArgsAndFlags(c *cli.Context) ([]string, error) {
 			}
 		} else if !hasValue {
 			if i+1 == len(in) {
-				return nil, fmt.Errorf("flag needs an argument: %s", a)
+				return nil, &Error{Msg: "flag needs an argument: " + a, Usage: usageLine(c.Command.HelpName, c.Command)}
 			}
 			i++
 			value = in[i]
 		}
+		// Said as the flag package says it of a flag before the arguments.
 		if err := c.Set(name, value); err != nil {
-			return nil, fmt.Errorf("flag %s: %w", a, err)
+			return nil, &Error{Msg: fmt.Sprintf("invalid value %q for flag --%s: %v", value, name, err), Usage: usageLine(c.Command.HelpName, c.Command)}
 		}
 	}
 	return args, nil

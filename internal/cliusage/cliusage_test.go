@@ -8,13 +8,13 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// run runs an app with one command made strict, its flags --out and
-// --json, and returns the error and the arguments the command read.
+// run runs an app with one command made strict, its flags --out, --json
+// and --level, and returns the error and the arguments the command read.
 func run(t *testing.T, argsUsage string, args ...string) ([]string, error) {
 	t.Helper()
 	var got []string
 	cmd := &cli.Command{Name: "front", ArgsUsage: argsUsage,
-		Flags: []cli.Flag{&cli.StringFlag{Name: "out"}, &cli.BoolFlag{Name: "json"}},
+		Flags: []cli.Flag{&cli.StringFlag{Name: "out"}, &cli.BoolFlag{Name: "json"}, &cli.Float64Flag{Name: "level"}},
 		Action: func(c *cli.Context) error {
 			var err error
 			got, err = ArgsAndFlags(c)
@@ -39,7 +39,11 @@ func TestStrict(t *testing.T) {
 		{"DIR", []string{"front", "a", "--json", "b", "--", "--c"}, "", false},
 		{"DIR", []string{"front", "a", "--jsn"}, "unknown flag --jsn; did you mean --json?", true},
 		{"DIR", []string{"front", "--outt", "x"}, "front: unknown flag --outt; did you mean --out?", true},
-		{"DIR", []string{"front", "a", "--out"}, "flag needs an argument: --out", false},
+		{"DIR", []string{"front", "a", "--out"}, "flag needs an argument: --out", true},
+		// A bad value reads the same before the arguments as after them.
+		{"DIR", []string{"front", "--level", "abc", "a"}, `invalid value "abc" for flag --level: parse error`, true},
+		{"DIR", []string{"front", "a", "--level", "abc"}, `invalid value "abc" for flag --level: parse error`, true},
+		{"DIR", []string{"front", "a", "--level=abc"}, `invalid value "abc" for flag --level: parse error`, true},
 		{"", []string{"front", "myrun", "--json"}, `front: unexpected argument "myrun" (flags after it were not read); the output folder is --out myrun`, false},
 		{"", []string{"front", "--out", "o", "x", "y"}, `front: unexpected arguments "x", "y"; fp front takes flags only`, false},
 		{"", []string{"frnt"}, `unknown command "frnt": did you mean front? (fp help lists the commands)`, false},

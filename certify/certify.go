@@ -28,6 +28,10 @@ type Bound struct {
 	Basis string
 	// Note says why no bound could be given ("" when one was).
 	Note string
+	// Caution is the caution of the interval the bound is an end of, on
+	// the deciding rows: few rows within a class, few effective rows of
+	// the overlap weights (intervals.CI.Caution); "" when none.
+	Caution string
 }
 
 // OK reports whether a bound was given.
@@ -69,16 +73,18 @@ func Holds(r choose.Rule, b Bound) bool {
 // by run folder, so that neither the order in which the runs are named nor
 // the order of their records changes it. It reads nothing but λ and these
 // names, which were fixed before any row was seen, and leaves out two
-// kinds of candidate no pick should return, which would otherwise stop
-// the sequence at its start for no reason the requirement cares about
-// (their estimates often meet it, but their bounds stay wide at any number
-// of rows: at λ = 1, a network that selects no one has dp_ratio 0/0, with
-// lower bound 0):
+// kinds of candidate that a certified pick should not return and that can
+// stop the sequence at its start for no reason the requirement cares about
+// (at λ = 1, a network that selects no one has dp_ratio 0/0, whose lower
+// bound is 0 at any number of rows; a near-constant network's rate gaps
+// have wide bounds where a group has few rows):
 //   - those that minimised the unfairness alone (unfairnessAlone), which
 //     the grid decides;
 //   - the constant predictors (records.Record.Collapsed): collapse is a
 //     property of the network, judged on the test rows, which are not the
-//     rows that decide when selection rows do.
+//     rows that decide when selection rows do (when the test rows decide,
+//     the guarantee takes a network constant to 1e-6 on them to be
+//     constant).
 func Order(cands []choose.Candidate, r choose.Rule) []int {
 	var idx []int
 	for i := range cands {
@@ -184,7 +190,7 @@ func reachNeeds(order []int, r choose.Rule, bound func(i int) Bound) func(i int)
 
 // Options adjust Pick.
 type Options struct {
-	// Confidence is C, in (0, 1).
+	// Confidence is C, in (0.5, 1).
 	Confidence float64
 	// Resamples is the number of bootstrap resamples of each bound.
 	Resamples int
@@ -211,7 +217,8 @@ type Certificate struct {
 	BoundOn   string   `json:"bound_on"`
 	// Tested is how many candidates the sequence tested; CertifiedCount
 	// how many it certified (degenerate ones included, which are chosen
-	// only with AllowDegenerate; constant predictors are not tested).
+	// only with AllowDegenerate; the networks Order leaves out, λ = 1's
+	// and the constant predictors, are not tested).
 	Tested         int `json:"tested"`
 	CertifiedCount int `json:"certified_candidates"`
 	// Closest is, when none is certified, the non-dominated candidate
@@ -234,6 +241,9 @@ type Certificate struct {
 	// unreliable (records.Record.ATOUnreliable), where the overlap weights
 	// rest on few rows and the bootstrap's bound is least accurate.
 	Caution string `json:"caution,omitempty"`
+	// ratio says that the requirement is on dp_ratio, whose sequence a
+	// network that selects no one stops for good.
+	ratio bool
 }
 
 // Result is a certified pick: the certificate and, when certified, the
@@ -273,7 +283,7 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 	order := Order(cands, r)
 	certified, bounds := Sequence(order, r, b.bound)
 	res := &Result{Certificate: Certificate{Confidence: opt.Confidence, Requirement: choose.Requirement(r, metric),
-		Tested: len(bounds), CertifiedCount: len(certified)}}
+		Tested: len(bounds), CertifiedCount: len(certified), ratio: r.Kind == choose.MinRatio}}
 	if len(certified) < len(order) {
 		last := cands[order[len(certified)]]
 		lb := bounds[order[len(certified)]]
@@ -299,9 +309,7 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 			p.Of = "certified"
 			res.Certified, res.Picked, res.Candidate = true, p, &cands[i]
 			res.setBound(bounds[i])
-			if rec := &cands[i].Record; name == records.MetricATO && rec.ATOUnreliable() {
-				res.Caution = fmt.Sprintf("its split's ATO is judged unreliable (%s), so the bound may hold less often than stated", rec.ATOUnreliableReason)
-			}
+			res.Caution = caution(&cands[i].Record, bounds[i], name)
 			return res, nil
 		}
 	}
@@ -320,6 +328,12 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 		return bb
 	}
 	reach := reachNeeds(order, r, boundOf)
+	// Only a candidate the sequence tests can be the closest: not a λ = 1
+	// network or a constant predictor, which Order leaves out.
+	tested := map[int]bool{}
+	for _, i := range order {
+		tested[i] = true
+	}
 	best, bestN := -1, math.MaxInt
 	var bestB Bound
 	var bestNeed *int
@@ -328,6 +342,9 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 		j := slices.IndexFunc(cands, func(c choose.Candidate) bool {
 			return c.Dir == k.Dir && c.Record.Key() == k.Record.Key() && c.Weights == k.Weights
 		})
+		if !tested[j] {
+			continue
+		}
 		bb := boundOf(j)
 		if !bb.OK() {
 			continue
@@ -354,6 +371,28 @@ func Pick(cands []choose.Candidate, metric string, r choose.Rule, opt Options) (
 func (res *Result) setBound(b Bound) {
 	v, e := b.Value, b.Estimate
 	res.Bound, res.Estimate, res.BoundRows, res.BoundOn = &v, &e, b.Rows, b.Basis
+}
+
+// caution says why the bound b of quantity name for rec may hold less
+// often than stated, "" when nothing says so: on a fairness metric, the
+// caution of its interval on the deciding rows; on the ATO, also the
+// split's ATO judged unreliable (on its training, test or selection rows,
+// as the reason says).
+func caution(rec *records.Record, b Bound, name string) string {
+	if name == "risk" || name == "accuracy" {
+		return ""
+	}
+	var why []string
+	if name == records.MetricATO && rec.ATOUnreliable() {
+		why = append(why, fmt.Sprintf("its split's ATO is judged unreliable (%s)", rec.ATOUnreliableReason))
+	}
+	if b.Caution != "" {
+		why = append(why, fmt.Sprintf("on its %d %s rows that decided, %s", b.Rows, b.Basis, b.Caution))
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return "the bound may hold less often than stated: " + strings.Join(why, "; ")
 }
 
 // excess is how far b is from meeting r, in r's direction.
@@ -460,7 +499,7 @@ func (b *bounder) bound(i int) Bound {
 		}
 		return Bound{Note: note, Basis: basis, Rows: rows}
 	}
-	out := Bound{Value: iv[1], Rows: ci.Rows, Basis: basis}
+	out := Bound{Value: iv[1], Rows: ci.Rows, Basis: basis, Caution: ci.Caution}
 	if !b.upper {
 		out.Value = iv[0]
 	}
@@ -509,10 +548,16 @@ func (c *Certificate) Text() string {
 		switch {
 		case c.ClosestHolds && c.RowsNeeded != nil:
 			fmt.Fprintf(&b, ", which meets the requirement, but the sequence stops before it: about %d deciding rows would carry the sequence to it", *c.RowsNeeded)
+		case c.ClosestHolds && c.ratio:
+			b.WriteString(", which meets the requirement, but the sequence stops before it, and a candidate it tests before it has an estimate that breaks the requirement, " +
+				"no bound, or selects no one on the deciding rows (a dp_ratio 0/0), so more rows would not certify it")
 		case c.ClosestHolds:
 			b.WriteString(", which meets the requirement, but the sequence stops before it, and a candidate it tests before it has an estimate that breaks the requirement (or no bound), so more rows would not certify it")
 		case c.RowsNeeded != nil:
 			fmt.Fprintf(&b, ": about %d deciding rows would certify it", *c.RowsNeeded)
+		case c.ratio:
+			b.WriteString(": its estimate, or that of a candidate the sequence tests before it, breaks the requirement, or one of them has no bound " +
+				"or selects no one on the deciding rows (a dp_ratio 0/0, whose lower bound is 0 at any number of rows), so more rows would not certify it")
 		default:
 			b.WriteString(": its estimate, or that of a candidate the sequence tests before it, breaks the requirement (or has no bound), so more rows would not certify it")
 		}

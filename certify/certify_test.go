@@ -316,8 +316,51 @@ func TestCertifiedTextCarriesTheCaution(t *testing.T) {
 	if strings.Contains(c.Text(), "caution") {
 		t.Errorf("a caution without one: %s", c.Text())
 	}
-	c.Caution = "its split's ATO is judged unreliable (few rows), so the bound may hold less often than stated"
+	c.Caution = "the bound may hold less often than stated: its split's ATO is judged unreliable (few rows)"
 	if got := c.Text(); !strings.HasPrefix(got, "certified: ato ≤ 0.01 holds") || !strings.HasSuffix(got, "; caution: "+c.Caution) {
 		t.Errorf("certificate text without its caution: %s", got)
+	}
+}
+
+// The caution of a certificate: the split's ATO judged unreliable for a
+// requirement on the ATO, the interval's own caution on the deciding rows
+// for one on any fairness metric, nothing for risk or accuracy.
+func TestCaution(t *testing.T) {
+	isReliable, notReliable := true, false
+	reliable := records.Record{ATOReliable: &isReliable}
+	unreliable := records.Record{ATOReliable: &notReliable, ATOUnreliableReason: "one row carries 30% of group a = 1's weight"}
+	few := Bound{Rows: 250, Basis: "selection", Caution: "in run split 0, a group has fewer than 30 rows within a class"}
+	for _, c := range []struct {
+		name string
+		rec  records.Record
+		b    Bound
+		q    string
+		want []string // "" alone: no caution
+	}{
+		{"ato, reliable, no caution", reliable, Bound{Rows: 250}, "ato", []string{""}},
+		{"ato, unreliable", unreliable, Bound{Rows: 250}, "ato", []string{"its split's ATO is judged unreliable (one row carries 30%"}},
+		{"ato, unreliable, few rows", unreliable, few, "ato", []string{"judged unreliable", "on its 250 selection rows that decided, in run split 0, a group has fewer"}},
+		{"eo, few rows", reliable, few, "eo", []string{"on its 250 selection rows that decided"}},
+		{"dp_diff of an unreliable split", unreliable, Bound{Rows: 250}, "dp_diff", []string{""}},
+		{"accuracy, few rows", unreliable, few, "accuracy", []string{""}},
+		{"risk, few rows", unreliable, few, "risk", []string{""}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := caution(&c.rec, c.b, c.q)
+			if c.want[0] == "" {
+				if got != "" {
+					t.Errorf("caution %q, want none", got)
+				}
+				return
+			}
+			if !strings.HasPrefix(got, "the bound may hold less often than stated: ") {
+				t.Errorf("caution %q", got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("caution %q lacks %q", got, w)
+				}
+			}
+		})
 	}
 }

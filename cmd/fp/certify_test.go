@@ -58,6 +58,27 @@ func TestPickConfidence(t *testing.T) {
 	if _, ok := got["rows_needed"]; !ok || got["certified"] != false {
 		t.Errorf("refusal JSON lacks certified false or rows_needed: %v", got)
 	}
+	// The closest is one the sequence tests: not a λ = 1 network, which
+	// minimised the unfairness alone, nor a constant predictor.
+	for _, args := range [][]string{
+		{"--metric", "dp-diff", "--max-unfairness", "0"},
+		{"--metric", "dp", "--max-unfairness", "0.0001", "--allow-degenerate"}, // λ = 1 would be closest
+		{"--min-ratio", "1", "--allow-degenerate"},
+	} {
+		out, _, err := runFP(t, append([]string{"pick", dir, "--confidence", "0.9", "--ci-resamples", "0", "--json"}, args...)...)
+		var refusal struct {
+			Closest *struct {
+				Lambda    float64 `json:"lambda"`
+				Collapsed bool    `json:"collapsed"`
+			} `json:"closest"`
+		}
+		if err == nil || json.Unmarshal([]byte(out), &refusal) != nil {
+			t.Fatalf("%v: a refusal wanted (%v):\n%s", args, err, out)
+		}
+		if c := refusal.Closest; c != nil && (c.Lambda == 1 || c.Collapsed) {
+			t.Errorf("%v: the closest is λ = %g (collapsed %v), which the sequence does not test", args, c.Lambda, c.Collapsed)
+		}
+	}
 	for _, bad := range [][]string{
 		{"--knee", "--confidence", "0.9"},
 		{"--max-risk", "1", "--confidence", "1.5"},
@@ -66,8 +87,12 @@ func TestPickConfidence(t *testing.T) {
 		{"--max-risk", "1", "--confidence", "0.5"},
 	} {
 		_, _, err := runFP(t, append([]string{"pick", dir}, bad...)...)
-		if err == nil || !strings.Contains(err.Error(), "confidence") {
-			t.Errorf("%v: error %v, want one about the confidence", bad, err)
+		want := "want a probability above 0.5 and below 1"
+		if bad[0] == "--knee" {
+			want = "--confidence certifies a stated requirement"
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v: error %v, want one containing %q", bad, err, want)
 		}
 	}
 }

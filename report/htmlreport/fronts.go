@@ -246,14 +246,15 @@ func (p *Page) Unpicked() []string {
 }
 
 // NoPickNote is why fp pick returns none from the first front it reads,
-// when it returns none from every one ("" otherwise).
+// after that front's name, when it returns none from every one ("" when
+// it returns one from some front).
 func (p *Page) NoPickNote() string {
 	if p.Picked() {
 		return ""
 	}
 	for _, f := range p.Fronts {
 		if f.Command != "" {
-			return strings.TrimPrefix(f.PickNote, noPick)
+			return fmt.Sprintf("on %s: %s", f.label(), strings.TrimPrefix(f.PickNote, noPick))
 		}
 	}
 	return ""

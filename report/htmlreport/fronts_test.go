@@ -118,7 +118,8 @@ func TestPageFrontsAndPicks(t *testing.T) {
 			anyPick := slices.ContainsFunc(p.Fronts, func(f htmlreport.FrontSummary) bool { return f.Pick != "" })
 			key := "★</span> marks what <code>fp pick " + tc.flags + "</code> returns"
 			if !anyPick {
-				key = "<code>fp pick " + tc.flags + "</code> returns <b>no network</b> from any front: "
+				first := p.Fronts[slices.IndexFunc(p.Fronts, func(f htmlreport.FrontSummary) bool { return f.Command != "" })]
+				key = "<code>fp pick " + tc.flags + "</code> returns <b>no network</b> from any front (on " + first.Metric + ": "
 			}
 			for _, s := range []string{`id="fronts-note"`, "Told apart:", key, `id="front-picks"`,
 				`"pick_flags":"` + strings.ReplaceAll(tc.flags, " ", " ") + `"`} {
@@ -131,7 +132,11 @@ func TestPageFrontsAndPicks(t *testing.T) {
 					t.Errorf("%s: fp pick returns none %v, but the key's list of such fronts is %v", f.Metric, none, p.Unpicked())
 				}
 			}
-			if u := p.Unpicked(); anyPick && len(u) > 0 && !strings.Contains(html, "from the front of "+strings.Join(u, ", ")+" it returns none") {
+			fronts := "front"
+			if len(p.Unpicked()) > 1 {
+				fronts = "fronts"
+			}
+			if u := p.Unpicked(); anyPick && len(u) > 0 && !strings.Contains(html, "from the "+fronts+" of "+strings.Join(u, ", ")+" it returns none") {
 				t.Errorf("the key does not say that fp pick returns none from %v", u)
 			}
 			if tc.name == "unmet" && anyPick {

@@ -237,9 +237,10 @@ type Certificate struct {
 	Stopped    string `json:"stopped,omitempty"`
 	Degenerate string `json:"degenerate,omitempty"`
 	// Caution says why the chosen candidate's bound may hold less often
-	// than stated: a requirement on the ATO of a split whose ATO fp judged
-	// unreliable (records.Record.ATOUnreliable), where the overlap weights
-	// rest on few rows and the bootstrap's bound is least accurate.
+	// than stated (caution): its interval's caution on the deciding rows
+	// (few rows within a class, few effective rows), and for a requirement
+	// on the ATO a split whose ATO fp judged unreliable
+	// (records.Record.ATOUnreliable); "" when nothing says so.
 	Caution string `json:"caution,omitempty"`
 	// ratio says that the requirement is on dp_ratio, whose sequence a
 	// network that selects no one stops for good.
@@ -545,21 +546,26 @@ func (c *Certificate) Text() string {
 	if c.Closest != nil {
 		fmt.Fprintf(&b, "; the closest is %s/%s split %d λ = %g in %s, bound %.4g (estimate %.4g) on %d %s rows",
 			c.Closest.Method, c.Closest.Penalty, c.Closest.Split, c.Closest.Lambda, c.Closest.Run, *c.Bound, *c.Estimate, c.BoundRows, c.BoundOn)
+		// What else rows would not help with: on dp_ratio, a network that
+		// selects no one too.
+		or := func(ratio, other string) string {
+			if c.ratio {
+				return ratio
+			}
+			return other
+		}
+		const noRows = ", so more rows would not certify it"
 		switch {
 		case c.ClosestHolds && c.RowsNeeded != nil:
 			fmt.Fprintf(&b, ", which meets the requirement, but the sequence stops before it: about %d deciding rows would carry the sequence to it", *c.RowsNeeded)
-		case c.ClosestHolds && c.ratio:
-			b.WriteString(", which meets the requirement, but the sequence stops before it, and a candidate it tests before it has an estimate that breaks the requirement, " +
-				"no bound, or selects no one on the deciding rows (a dp_ratio 0/0), so more rows would not certify it")
 		case c.ClosestHolds:
-			b.WriteString(", which meets the requirement, but the sequence stops before it, and a candidate it tests before it has an estimate that breaks the requirement (or no bound), so more rows would not certify it")
+			b.WriteString(", which meets the requirement, but the sequence stops before it, and a candidate it tests before it has an estimate that breaks the requirement" +
+				or(", no bound, or selects no one on the deciding rows (a dp_ratio 0/0)", " (or no bound)") + noRows)
 		case c.RowsNeeded != nil:
 			fmt.Fprintf(&b, ": about %d deciding rows would certify it", *c.RowsNeeded)
-		case c.ratio:
-			b.WriteString(": its estimate, or that of a candidate the sequence tests before it, breaks the requirement, or one of them has no bound " +
-				"or selects no one on the deciding rows (a dp_ratio 0/0, whose lower bound is 0 at any number of rows), so more rows would not certify it")
 		default:
-			b.WriteString(": its estimate, or that of a candidate the sequence tests before it, breaks the requirement (or has no bound), so more rows would not certify it")
+			b.WriteString(": its estimate, or that of a candidate the sequence tests before it, breaks the requirement" +
+				or(", or one of them has no bound or selects no one on the deciding rows (a dp_ratio 0/0, whose lower bound is 0 at any number of rows)", " (or has no bound)") + noRows)
 		}
 	}
 	return b.String()

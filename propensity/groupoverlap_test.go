@@ -181,15 +181,7 @@ func TestDiagnoseGroupsTwoGroupsMatchDiagnose(t *testing.T) {
 			a[i] = 1
 		}
 	}
-	want, err := propensity.Diagnose(e, a, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ee, ga := binaryColumns(e, a)
-	got, err := propensity.DiagnoseGroups(ee, []string{"0", "1"}, ga, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := diagnoseBoth(t, e, a)
 	near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-12*max(1, math.Abs(y)) }
 	if got.Extreme != want.Extreme || want.Extreme == 0 || got.Clipped != want.Clipped ||
 		got.Groups[1].N != want.N1 || got.Groups[0].N != want.N0 ||
@@ -359,19 +351,27 @@ func TestClippedAtTheBound(t *testing.T) {
 		{"far inside", 0.5, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e, a := []float64{c.e, c.e}, []float64{0, 1}
-			two, err := propensity.Diagnose(e, a, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ee, ga := binaryColumns(e, a)
-			groups, err := propensity.DiagnoseGroups(ee, []string{"0", "1"}, ga, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
+			two, groups := diagnoseBoth(t, []float64{c.e, c.e}, []float64{0, 1})
 			if (two.Clipped == 1) != c.want || (groups.Clipped == 1) != c.want || (two.Clipped != 0 && two.Clipped != 1) {
 				t.Errorf("ê = %v: clipped %v (two groups), %v (groups), want all %v", c.e, two.Clipped, groups.Clipped, c.want)
 			}
 		})
 	}
+}
+
+// diagnoseBoth diagnoses the two groups' propensities e (of a = 1) and
+// labels a both ways: as two groups (Diagnose) and as R = 2 groups
+// (DiagnoseGroups), at temperature 2.
+func diagnoseBoth(t *testing.T, e, a []float64) (propensity.Overlap, propensity.GroupOverlap) {
+	t.Helper()
+	two, err := propensity.Diagnose(e, a, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ee, ga := binaryColumns(e, a)
+	groups, err := propensity.DiagnoseGroups(ee, []string{"0", "1"}, ga, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return two, groups
 }
